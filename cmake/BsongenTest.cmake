@@ -1,0 +1,23 @@
+# bsongen_add_test(<name> SOURCES files... LABELS labels... [LIBRARIES libs...])
+# One GoogleTest executable named after the unit it covers; every test in it is discovered into
+# ctest with the given labels (the stable contract: runtime, generic, corpus, interop, generator,
+# generated, scanner, fuzz, hostile).
+include(GoogleTest)
+function(bsongen_add_test name)
+  cmake_parse_arguments(ARG "" "" "SOURCES;LABELS;LIBRARIES;PROPERTIES" ${ARGN})
+  if(ARG_UNPARSED_ARGUMENTS)
+    message(FATAL_ERROR "bsongen_add_test(${name}): unknown arguments ${ARG_UNPARSED_ARGUMENTS}")
+  endif()
+  if(NOT ARG_SOURCES OR NOT ARG_LABELS)
+    message(FATAL_ERROR "bsongen_add_test(${name}): SOURCES and LABELS are required")
+  endif()
+  add_executable(${name} ${ARG_SOURCES})
+  target_link_libraries(${name} PRIVATE bsongen::runtime GTest::gtest GTest::gtest_main
+                                        ${ARG_LIBRARIES})
+  target_compile_definitions(${name} PRIVATE
+    BSONGEN_CORPUS_DIR="${BSONGEN_CORPUS_DIR}"
+    BSONGEN_BENCH_DATA_DIR="${BSONGEN_BENCH_DATA_DIR}")
+  bsongen_set_warnings(${name})
+  gtest_discover_tests(${name} PROPERTIES LABELS "${ARG_LABELS}" ${ARG_PROPERTIES}
+                       DISCOVERY_TIMEOUT 60)
+endfunction()
