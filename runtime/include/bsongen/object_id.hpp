@@ -3,9 +3,12 @@
 // object_id: the 12-byte BSON ObjectId as a trivially copyable value.
 //
 // generate() follows the BSON ObjectId spec: 4-byte big-endian seconds since the epoch, a 5-byte
-// random value drawn once per process (and drawn again in a child after fork), and a 3-byte
-// big-endian counter that starts at a random value. It is thread-safe and takes no lock: the
+// random value drawn once per process (and drawn again in a child after fork, through a
+// pthread_atfork handler, so the hot path pays no getpid() call), and a 3-byte big-endian counter
+// that starts at a random value and wraps at 2^24. It is thread-safe and takes no lock: the
 // counter is one relaxed atomic increment.
+//
+// Byte order is significant: operator<=> compares the bytes, so ids sort by creation second first.
 //
 //   auto id = bsongen::object_id::generate();
 //   std::string hex = id.to_hex();                          // 24 lowercase hex digits
@@ -74,6 +77,12 @@ class object_id {
  private:
   std::array<std::uint8_t, size> bytes_{};
 };
+
+namespace detail {
+// Test hook: the next generate() uses `next` (mod 2^24) as its counter. Not for production use:
+// setting it backwards can repeat ids within a second.
+void object_id_counter_for_testing(std::uint32_t next) noexcept;
+}  // namespace detail
 
 }  // namespace bsongen
 
