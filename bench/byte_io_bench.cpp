@@ -108,7 +108,9 @@ std::vector<std::uint8_t> reference_bytes(const std::vector<T>& values) {
   std::vector<std::uint8_t> bytes(buffer_bytes);
   for (std::size_t i = 0; i < value_count; ++i) {
     const auto bits = std::bit_cast<std::uint64_t>(values[i]);
-    for (std::size_t b = 0; b < 8; ++b) bytes[8 * i + b] = static_cast<std::uint8_t>(bits >> (8 * b));
+    for (std::size_t b = 0; b < 8; ++b) {
+      bytes[8 * i + b] = static_cast<std::uint8_t>(bits >> (8 * b));
+    }
   }
   return bytes;
 }

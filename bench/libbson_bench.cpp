@@ -3,9 +3,9 @@
 //
 // Encode: one bson_t per row, initialized once and emptied with bson_reinit before each document.
 // bson_reinit keeps the heap buffer a bson_t has grown into, so after the first document an encode
-// allocates nothing; bson_new/bson_destroy per document would add a malloc/free (and the regrowth
-// from 128 bytes for the _1000 cases) that a careful user avoids. Keys come from the case's
-// precomputed key strings with their lengths, so libbson never calls strlen.
+// allocates nothing; bson_new/bson_destroy per document would add a malloc/free (and, for the
+// _1000 cases, regrowth from a small initial buffer) that a careful user avoids. Keys come from the
+// case's precomputed key strings with their lengths, so libbson never calls strlen.
 //
 // Decode: bson_init_static over the bytes (no copy), then bson_iter_init + bson_iter_next, checking
 // each element's key and type before storing the typed value into a std::vector (or a struct for

@@ -211,7 +211,8 @@ std::string hex(const std::uint8_t* bytes, std::size_t n) {
 
 std::string show(double v) {
   char text[64];
-  std::snprintf(text, sizeof text, "%.17g (bits %016" PRIx64 ")", v, std::bit_cast<std::uint64_t>(v));
+  std::snprintf(text, sizeof text, "%.17g (bits %016" PRIx64 ")", v,
+                std::bit_cast<std::uint64_t>(v));
   return text;
 }
 std::string show(std::int64_t v) { return std::to_string(v); }
@@ -223,13 +224,16 @@ std::string show(const decimal128& v) {
   return text;
 }
 
-bool same(double a, double b) { return std::bit_cast<std::uint64_t>(a) == std::bit_cast<std::uint64_t>(b); }
+bool same(double a, double b) {
+  return std::bit_cast<std::uint64_t>(a) == std::bit_cast<std::uint64_t>(b);
+}
 bool same(std::int64_t a, std::int64_t b) { return a == b; }
 bool same(const object_id& a, const object_id& b) { return a == b; }
 bool same(const decimal128& a, const decimal128& b) { return a == b; }
 
 template <class T>
-void check_uniform(std::string_view row, const std::vector<T>& got, const uniform_case<T>& expected) {
+void check_uniform(std::string_view row, const std::vector<T>& got,
+                   const uniform_case<T>& expected) {
   if (got.size() != expected.values.size()) {
     fail(row, "decoded " + std::to_string(got.size()) + " values, expected " +
                   std::to_string(expected.values.size()));
