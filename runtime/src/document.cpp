@@ -1,0 +1,431 @@
+// Building, copying and comparing generic documents and values.
+
+#include <algorithm>
+#include <array>
+#include <cstring>
+#include <string>
+
+#include "bsongen/document.hpp"
+
+namespace bsongen {
+namespace detail {
+
+namespace {
+
+constexpr std::size_t default_build_block = 256;
+
+bool needs_storage(const node& n) noexcept {
+  switch (n.type) {
+    case bson_type::string:
+    case bson_type::javascript:
+    case bson_type::symbol:
+    case bson_type::binary:
+    case bson_type::regex:
+    case bson_type::db_pointer:
+    case bson_type::javascript_with_scope:
+      return true;
+    case bson_type::document:
+    case bson_type::array:
+      return n.as.doc.size != 0;
+    default:
+      return false;
+  }
+}
+
+void clone_container(const container& src, container& dst, arena& a, bool copy_keys);
+
+// Copies src's variable-length parts into `a` and leaves dst pointing at them (keys untouched).
+void clone_payload(const node& src, node& dst, arena& a) {
+  dst.type = src.type;
+  dst.subtype = src.subtype;
+  dst.unused = 0;
+  switch (src.type) {
+    case bson_type::string:
+    case bson_type::javascript:
+    case bson_type::symbol:
+    case bson_type::binary: {
+      char* copy = a.copy_string({src.as.text.data, src.as.text.size});
+      dst.as.text = {copy, src.as.text.size, 0};
+      return;
+    }
+    case bson_type::regex:
+    case bson_type::db_pointer: {
+      // Both keep a second part right after the first's NUL (see node.hpp).
+      const std::size_t tail = src.type == bson_type::regex ? src.as.text.extra + 1 : object_id::size;
+      const std::size_t total = src.as.text.size + 1 + tail;
+      auto* copy = static_cast<char*>(a.allocate(total, 1));
+      std::memcpy(copy, src.as.text.data, total);
+      dst.as.text = {copy, src.as.text.size, src.as.text.extra};
+      return;
+    }
+    case bson_type::javascript_with_scope: {
+      auto* cws = a.allocate_array<code_with_scope>(1);
+      cws->code = a.copy_string({src.as.cws->code, src.as.cws->code_size});
+      cws->code_size = src.as.cws->code_size;
+      cws->scope = {};
+      clone_container(src.as.cws->scope, cws->scope, a, true);
+      dst.as.cws = cws;
+      return;
+    }
+    case bson_type::document:
+    case bson_type::array:
+      dst.as.doc = {};
+      clone_container(src.as.doc, dst.as.doc, a, src.type == bson_type::document);
+      return;
+    default:
+      dst.as = src.as;
+      return;
+  }
+}
+
+void clone_container(const container& src, container& dst, arena& a, bool copy_keys) {
+  dst.size = dst.capacity = src.size;
+  dst.elements = nullptr;
+  if (src.size == 0) return;
+  dst.elements = a.allocate_array<node>(src.size);
+  for (std::uint32_t i = 0; i < src.size; ++i) {
+    const node& s = src.elements[i];
+    node& d = dst.elements[i];
+    if (copy_keys && s.key_size != 0) {
+      d.key = a.copy_string({s.key, s.key_size});
+      d.key_size = s.key_size;
+    } else {
+      d.key = "";
+      d.key_size = 0;
+    }
+    clone_payload(s, d, a);
+  }
+}
+
+bool text_equal(const text_ref& a, const text_ref& b) noexcept {
+  return a.size == b.size && (a.size == 0 || std::memcmp(a.data, b.data, a.size) == 0);
+}
+
+std::string sorted(std::string_view s) {
+  std::string out(s);
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+// Grows `c` so one more node fits, moving its nodes to a larger run in `a`.
+node& append_slot(container& c, arena& a) {
+  if (c.size == c.capacity) {
+    const std::uint32_t capacity = c.capacity < 4 ? 4 : c.capacity * 2;
+    node* grown = a.allocate_array<node>(capacity);
+    if (c.size != 0) std::memcpy(static_cast<void*>(grown), c.elements, c.size * sizeof(node));
+    c.elements = grown;
+    c.capacity = capacity;
+  }
+  return c.elements[c.size++];
+}
+
+// Fills `dst` with the value `v` holds, adopting v's arena for documents and arrays (no copy) and
+// copying other variable-length parts into `a`.
+void place_value(arena_ptr& v_arena, node& v_node, node& dst, arena& a) {
+  if (v_arena && (v_node.type == bson_type::document || v_node.type == bson_type::array ||
+                  v_node.type == bson_type::javascript_with_scope)) {
+    dst.type = v_node.type;
+    dst.subtype = v_node.subtype;
+    dst.unused = 0;
+    dst.as = v_node.as;
+    a.adopt(v_arena.release());
+  } else if (needs_storage(v_node)) {
+    clone_payload(v_node, dst, a);
+  } else {
+    dst.type = v_node.type;
+    dst.subtype = v_node.subtype;
+    dst.unused = 0;
+    dst.as = v_node.as;
+  }
+}
+
+const char* copy_key(std::string_view key, arena& a) {
+  if (key.find('\0') != std::string_view::npos) {
+    throw exception(error(error_code::invalid_value, "a key cannot contain a NUL byte"));
+  }
+  return a.copy_string(key);
+}
+
+}  // namespace
+
+void throw_type_mismatch(bson_type expected, const node* actual) {
+  if (actual == nullptr) {
+    throw exception(error(error_code::missing_field, "no element there (missing key or index)"));
+  }
+  std::string message = "expected ";
+  message += type_name(expected);
+  message += ", found ";
+  message += type_name(actual->type);
+  error e(error_code::type_mismatch, std::move(message));
+  if (actual->key_size != 0) e.path.assign(actual->key, actual->key_size);
+  throw exception(std::move(e));
+}
+
+void throw_integer_out_of_range() {
+  throw exception(error(error_code::inexact, "an unsigned integer above INT64_MAX has no BSON type"));
+}
+
+bool containers_equal(const container& a, const container& b, bool compare_keys) {
+  if (a.size != b.size) return false;
+  for (std::uint32_t i = 0; i < a.size; ++i) {
+    const node& x = a.elements[i];
+    const node& y = b.elements[i];
+    if (compare_keys && (x.key_size != y.key_size ||
+                         (x.key_size != 0 && std::memcmp(x.key, y.key, x.key_size) != 0))) {
+      return false;
+    }
+    if (!nodes_equal(x, y)) return false;
+  }
+  return true;
+}
+
+bool nodes_equal(const node& a, const node& b) {
+  if (a.type != b.type) return false;
+  switch (a.type) {
+    case bson_type::double_:
+    case bson_type::datetime:
+    case bson_type::int64:
+    case bson_type::timestamp:
+      return a.as.u64 == b.as.u64;  // doubles bit for bit, as their encodings compare
+    case bson_type::int32:
+      return a.as.i32 == b.as.i32;
+    case bson_type::boolean:
+      return a.as.boolean == b.as.boolean;
+    case bson_type::object_id:
+      return std::memcmp(a.as.bytes, b.as.bytes, object_id::size) == 0;
+    case bson_type::decimal128:
+      return std::memcmp(a.as.bytes, b.as.bytes, 16) == 0;
+    case bson_type::string:
+    case bson_type::javascript:
+    case bson_type::symbol:
+      return text_equal(a.as.text, b.as.text);
+    case bson_type::binary:
+      return a.subtype == b.subtype && text_equal(a.as.text, b.as.text);
+    case bson_type::regex: {
+      if (!text_equal(a.as.text, b.as.text) || a.as.text.extra != b.as.text.extra) return false;
+      const std::string_view oa(a.as.text.data + a.as.text.size + 1, a.as.text.extra);
+      const std::string_view ob(b.as.text.data + b.as.text.size + 1, b.as.text.extra);
+      return oa == ob || sorted(oa) == sorted(ob);
+    }
+    case bson_type::db_pointer:
+      return text_equal(a.as.text, b.as.text) &&
+             std::memcmp(a.as.text.data + a.as.text.size + 1, b.as.text.data + b.as.text.size + 1,
+                         object_id::size) == 0;
+    case bson_type::javascript_with_scope:
+      return a.as.cws->code_size == b.as.cws->code_size &&
+             (a.as.cws->code_size == 0 ||
+              std::memcmp(a.as.cws->code, b.as.cws->code, a.as.cws->code_size) == 0) &&
+             containers_equal(a.as.cws->scope, b.as.cws->scope, true);
+    case bson_type::document:
+      return containers_equal(a.as.doc, b.as.doc, true);
+    case bson_type::array:
+      return containers_equal(a.as.doc, b.as.doc, false);
+    case bson_type::undefined:
+    case bson_type::null:
+    case bson_type::min_key:
+    case bson_type::max_key:
+      return true;
+  }
+  return false;
+}
+
+}  // namespace detail
+
+// ---- value ----
+
+detail::arena& value::own_arena(std::size_t bytes) {
+  if (!arena_) arena_.reset(detail::arena::create(detail::default_block_resource(), bytes));
+  return *arena_;
+}
+
+value::value(std::string_view s) {
+  set_type(bson_type::string);
+  char* copy = own_arena(s.size() + 1).copy_string(s);
+  node_.as.text = {copy, static_cast<std::uint32_t>(s.size()), 0};
+}
+
+value::value(const binary& b) {
+  set_type(bson_type::binary);
+  node_.subtype = static_cast<std::uint8_t>(b.subtype);
+  const std::string_view bytes(reinterpret_cast<const char*>(b.bytes.data()), b.bytes.size());
+  char* copy = own_arena(bytes.size() + 1).copy_string(bytes);
+  node_.as.text = {copy, static_cast<std::uint32_t>(bytes.size()), 0};
+}
+
+value::value(const regex& r) {
+  if (r.pattern.find('\0') != std::string::npos || r.options.find('\0') != std::string::npos) {
+    throw exception(error(error_code::invalid_value, "a regex pattern or options cannot contain NUL"));
+  }
+  set_type(bson_type::regex);
+  const std::size_t total = r.pattern.size() + r.options.size() + 2;
+  auto* copy = static_cast<char*>(own_arena(total).allocate(total, 1));
+  std::memcpy(copy, r.pattern.c_str(), r.pattern.size() + 1);
+  std::memcpy(copy + r.pattern.size() + 1, r.options.c_str(), r.options.size() + 1);
+  node_.as.text = {copy, static_cast<std::uint32_t>(r.pattern.size()),
+                   static_cast<std::uint32_t>(r.options.size())};
+}
+
+value::value(const javascript& code) : value(std::string_view(code.code)) { node_.type = bson_type::javascript; }
+
+value::value(const symbol& s) : value(std::string_view(s.text)) { node_.type = bson_type::symbol; }
+
+value::value(const db_pointer& p) {
+  set_type(bson_type::db_pointer);
+  const std::size_t total = p.ns.size() + 1 + object_id::size;
+  auto* copy = static_cast<char*>(own_arena(total).allocate(total, 1));
+  std::memcpy(copy, p.ns.c_str(), p.ns.size() + 1);
+  std::memcpy(copy + p.ns.size() + 1, p.id.data(), object_id::size);
+  node_.as.text = {copy, static_cast<std::uint32_t>(p.ns.size()), 0};
+}
+
+value::value(const javascript_with_scope& c) {
+  set_type(bson_type::javascript_with_scope);
+  detail::arena& a = own_arena(c.code.size() + 64);
+  auto* cws = a.allocate_array<detail::code_with_scope>(1);
+  cws->code = a.copy_string(c.code);
+  cws->code_size = static_cast<std::uint32_t>(c.code.size());
+  cws->scope = {};
+  detail::clone_container(c.scope.root_, cws->scope, a, true);
+  node_.as.cws = cws;
+}
+
+value::value(const document& d) {
+  set_type(bson_type::document);
+  node_.as.doc = {};
+  if (d.root_.size != 0) detail::clone_container(d.root_, node_.as.doc, own_arena(detail::default_build_block), true);
+}
+
+value::value(document&& d) noexcept : arena_(std::move(d.arena_)) {
+  set_type(bson_type::document);
+  node_.as.doc = std::exchange(d.root_, {});
+  d.source_size_ = 0;
+}
+
+value::value(const array& a) {
+  set_type(bson_type::array);
+  node_.as.doc = {};
+  if (a.root_.size != 0) detail::clone_container(a.root_, node_.as.doc, own_arena(detail::default_build_block), false);
+}
+
+value::value(array&& a) noexcept : arena_(std::move(a.arena_)) {
+  set_type(bson_type::array);
+  node_.as.doc = std::exchange(a.root_, {});
+}
+
+value::value(value_ref v) {
+  if (!v.exists()) detail::throw_type_mismatch(bson_type::null, nullptr);
+  const detail::node& src = *v.node_ptr();
+  set_type(src.type);
+  if (detail::needs_storage(src)) {
+    detail::clone_payload(src, node_, own_arena(detail::default_build_block));
+  } else {
+    node_.subtype = src.subtype;
+    node_.as = src.as;
+    if (src.type == bson_type::document || src.type == bson_type::array) node_.as.doc = {};
+  }
+}
+
+// ---- document ----
+
+detail::arena& document::storage(std::size_t bytes_hint) {
+  if (!arena_) arena_.reset(detail::arena::create(detail::default_block_resource(), bytes_hint));
+  return *arena_;
+}
+
+document::document(std::initializer_list<field> fields) {
+  detail::arena& a = storage(fields.size() * (sizeof(detail::node) + 16));
+  root_.elements = a.allocate_array<detail::node>(fields.size());
+  root_.capacity = static_cast<std::uint32_t>(fields.size());
+  for (const field& f : fields) append(f.key, std::move(f.val));
+}
+
+document::document(document_ref other) {
+  if (other.empty()) return;
+  detail::clone_container(other.root(), root_, storage(other.size() * 64), true);
+}
+
+document& document::operator=(const document& other) {
+  if (this != &other) *this = document(other);
+  return *this;
+}
+
+document& document::operator=(document&& other) noexcept {
+  if (this != &other) {
+    arena_ = std::move(other.arena_);
+    root_ = std::exchange(other.root_, {});
+    source_size_ = std::exchange(other.source_size_, 0);
+  }
+  return *this;
+}
+
+document& document::append(std::string_view key, value v) {
+  detail::arena& a = storage(detail::default_build_block);
+  const char* key_copy = detail::copy_key(key, a);
+  detail::node& slot = detail::append_slot(root_, a);
+  slot.key = key_copy;
+  slot.key_size = static_cast<std::uint32_t>(key.size());
+  detail::place_value(v.arena_, v.node_, slot, a);
+  return *this;
+}
+
+document& document::set(std::string_view key, value v) {
+  element existing = find(key);
+  if (!existing) return append(key, std::move(v));
+  auto& slot = const_cast<detail::node&>(*existing.node_ptr());  // our own storage
+  detail::place_value(v.arena_, v.node_, slot, *arena_);
+  return *this;
+}
+
+void document::clear() noexcept {
+  arena_.reset();
+  root_ = {};
+  source_size_ = 0;
+}
+
+// ---- array ----
+
+detail::arena& array::storage(std::size_t bytes_hint) {
+  if (!arena_) arena_.reset(detail::arena::create(detail::default_block_resource(), bytes_hint));
+  return *arena_;
+}
+
+array::array(std::initializer_list<item> items) {
+  detail::arena& a = storage(items.size() * (sizeof(detail::node) + 16));
+  root_.elements = a.allocate_array<detail::node>(items.size());
+  root_.capacity = static_cast<std::uint32_t>(items.size());
+  for (const item& i : items) push_back(std::move(i.val));
+}
+
+array::array(array_ref other) {
+  if (other.empty()) return;
+  detail::clone_container(other.root(), root_, storage(other.size() * 64), false);
+}
+
+array& array::operator=(const array& other) {
+  if (this != &other) *this = array(other);
+  return *this;
+}
+
+array& array::operator=(array&& other) noexcept {
+  if (this != &other) {
+    arena_ = std::move(other.arena_);
+    root_ = std::exchange(other.root_, {});
+  }
+  return *this;
+}
+
+array& array::push_back(value v) {
+  detail::arena& a = storage(detail::default_build_block);
+  detail::node& slot = detail::append_slot(root_, a);
+  slot.key = "";
+  slot.key_size = 0;
+  detail::place_value(v.arena_, v.node_, slot, a);
+  return *this;
+}
+
+void array::clear() noexcept {
+  arena_.reset();
+  root_ = {};
+}
+
+}  // namespace bsongen
