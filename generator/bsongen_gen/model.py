@@ -1,0 +1,265 @@
+"""The typed intermediate model (docs/intermediate-model.md) and its JSON form.
+
+Front ends build these classes; linker.link() resolves and validates them and fills in the
+derived attributes templates read (marked "set by the linker").
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any, Optional
+
+from . import MODEL_VERSION
+from .diagnostics import Location, SchemaError
+
+
+@dataclass
+class TypeRef:
+    kind: str
+    location: Optional[Location] = None
+    name: Optional[str] = None          # struct / enum
+    element: Optional["TypeRef"] = None  # vector / array / optional / map
+    size: Optional[int] = None          # array
+    cpp: Optional[str] = None           # the member's C++ spelling where it differs
+
+    # Set by the linker.
+    definition: Any = None              # the Struct or Enum a `struct`/`enum` reference names
+    type_byte: Optional[int] = None     # None: decided by the value at run time
+    fixed_width: Optional[int] = None   # None: the encoded size depends on the value
+    skeleton: Optional[bytes] = None    # fixed width only: the value region's bytes for a zero value
+    value_runs: list = field(default_factory=list)  # fixed only: (offset, length) of value bytes
+    cpp_name: str = ""                  # leaf: the default C++ spelling
+    cpp_template: str = ""              # container: "std::vector"
+    cpp_leading_args: tuple = ()        # container: template arguments before the element
+    codec_name: str = ""                # leaf: runtime codec helper
+    codec_template: str = ""            # container: runtime codec template
+    emptiable: bool = False
+
+    def to_json(self) -> dict:
+        out: dict = {"kind": self.kind}
+        if self.name is not None:
+            out["name"] = self.name
+        if self.element is not None:
+            out["element"] = self.element.to_json()
+        if self.size is not None:
+            out["size"] = self.size
+        if self.cpp is not None:
+            out["cpp"] = self.cpp
+        return out
+
+
+@dataclass
+class Field:
+    name: str
+    key: str
+    type: TypeRef
+    required: bool = False
+    default: Any = None
+    omit_empty: bool = False
+    doc: str = ""
+    location: Optional[Location] = None
+
+    # Set by the linker.
+    index: int = 0
+    value_type: Optional[TypeRef] = None   # the type after unwrapping a field-level optional
+    is_optional: bool = False
+    prefix: bytes = b""                    # type byte (when fixed) + key; the NUL is implicit
+    fixed_offset: Optional[int] = None     # fixed-shape structs: the value's offset in the document
+    default_kind: str = ""                 # "", "number", "bool", "string", "enumerator"
+
+    def to_json(self) -> dict:
+        out = {"name": self.name, "key": self.key, "type": self.type.to_json(),
+               "required": self.required, "default": self.default,
+               "omit_empty": self.omit_empty, "doc": self.doc}
+        if self.location:
+            out["location"] = self.location.to_json()
+        return out
+
+
+@dataclass
+class Struct:
+    name: str
+    fields: list[Field]
+    doc: str = ""
+    location: Optional[Location] = None
+    unknown_fields: str = "skip"
+    capture_member: Optional[str] = None
+    duplicate_keys: str = "last_wins"
+
+    # Set by the linker.
+    qualified_name: str = ""
+    fixed_width: Optional[int] = None
+    skeleton: Optional[bytes] = None
+    value_runs: list = field(default_factory=list)
+    lookup: list = field(default_factory=list)      # fields sorted by key bytes (binary search)
+    required_words: list = field(default_factory=list)  # bitmask of required fields, 64 per word
+    all_words: list = field(default_factory=list)       # bitmask of every field
+    skeleton_lines: list = field(default_factory=list)  # fixed only: skeleton split per element
+    seen_words: int = 1
+
+    def to_json(self) -> dict:
+        out = {"name": self.name, "doc": self.doc, "unknown_fields": self.unknown_fields,
+               "capture_member": self.capture_member, "duplicate_keys": self.duplicate_keys,
+               "fields": [f.to_json() for f in self.fields]}
+        if self.location:
+            out["location"] = self.location.to_json()
+        return out
+
+
+@dataclass
+class EnumValue:
+    name: str
+    value: int
+    bson_name: str
+    doc: str = ""
+    location: Optional[Location] = None
+
+    def to_json(self) -> dict:
+        out = {"name": self.name, "value": self.value, "bson_name": self.bson_name,
+               "doc": self.doc}
+        if self.location:
+            out["location"] = self.location.to_json()
+        return out
+
+
+@dataclass
+class Enum:
+    name: str
+    storage: str
+    values: list[EnumValue]
+    doc: str = ""
+    cpp_underlying: str = "std::int32_t"
+    location: Optional[Location] = None
+
+    # Set by the linker.
+    qualified_name: str = ""
+    lookup: list = field(default_factory=list)  # string storage: values sorted by bson_name bytes
+
+    def to_json(self) -> dict:
+        out = {"name": self.name, "storage": self.storage, "doc": self.doc,
+               "cpp_underlying": self.cpp_underlying,
+               "values": [v.to_json() for v in self.values]}
+        if self.location:
+            out["location"] = self.location.to_json()
+        return out
+
+
+@dataclass
+class Model:
+    origin_kind: str
+    origin_path: str
+    output_name: str
+    namespace: str
+    defines_types: bool
+    structs: list[Struct]
+    enums: list[Enum]
+    includes: list[str] = field(default_factory=list)
+
+    # Set by the linker.
+    runtime_includes: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict:
+        return {
+            "bsongen_model": MODEL_VERSION,
+            "origin": {"kind": self.origin_kind, "path": self.origin_path},
+            "output_name": self.output_name,
+            "namespace": self.namespace,
+            "defines_types": self.defines_types,
+            "includes": list(self.includes),
+            "enums": [e.to_json() for e in self.enums],
+            "structs": [s.to_json() for s in self.structs],
+        }
+
+
+# --- Reading the JSON form (the header scanner's output). ---
+
+class _JsonReader:
+    def __init__(self, path: str):
+        self.path = path
+
+    def location(self, obj: dict, fallback: Optional[Location]) -> Optional[Location]:
+        loc = obj.get("location")
+        if isinstance(loc, dict) and "file" in loc:
+            return Location(str(loc["file"]), int(loc.get("line", 0)), int(loc.get("column", 0)))
+        return fallback
+
+    def require(self, obj: dict, key: str, kind: type, where: Optional[Location]):
+        if key not in obj:
+            raise SchemaError(where, f"model: missing key `{key}`")
+        value = obj[key]
+        if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+            raise SchemaError(where, f"model: `{key}` must be a {kind.__name__}")
+        return value
+
+    def type_ref(self, obj: Any, where: Optional[Location]) -> TypeRef:
+        if not isinstance(obj, dict):
+            raise SchemaError(where, "model: a type reference must be an object")
+        element = obj.get("element")
+        return TypeRef(kind=self.require(obj, "kind", str, where), location=where,
+                       name=obj.get("name"),
+                       element=self.type_ref(element, where) if element is not None else None,
+                       size=obj.get("size"), cpp=obj.get("cpp"))
+
+    def field(self, obj: dict, where: Optional[Location]) -> Field:
+        loc = self.location(obj, where)
+        name = self.require(obj, "name", str, loc)
+        return Field(name=name, key=obj.get("key", name),
+                     type=self.type_ref(self.require(obj, "type", dict, loc), loc),
+                     required=bool(obj.get("required", False)), default=obj.get("default"),
+                     omit_empty=bool(obj.get("omit_empty", False)), doc=obj.get("doc", ""),
+                     location=loc)
+
+    def struct(self, obj: dict, where: Location) -> Struct:
+        loc = self.location(obj, where)
+        return Struct(name=self.require(obj, "name", str, loc),
+                      fields=[self.field(f, loc) for f in self.require(obj, "fields", list, loc)],
+                      doc=obj.get("doc", ""), location=loc,
+                      unknown_fields=obj.get("unknown_fields", "skip"),
+                      capture_member=obj.get("capture_member"),
+                      duplicate_keys=obj.get("duplicate_keys", "last_wins"))
+
+    def enum(self, obj: dict, where: Location) -> Enum:
+        loc = self.location(obj, where)
+        values = []
+        for v in self.require(obj, "values", list, loc):
+            vloc = self.location(v, loc)
+            name = self.require(v, "name", str, vloc)
+            values.append(EnumValue(name=name, value=self.require(v, "value", int, vloc),
+                                    bson_name=v.get("bson_name", name), doc=v.get("doc", ""),
+                                    location=vloc))
+        return Enum(name=self.require(obj, "name", str, loc),
+                    storage=self.require(obj, "storage", str, loc), values=values,
+                    doc=obj.get("doc", ""),
+                    cpp_underlying=obj.get("cpp_underlying", "std::int32_t"), location=loc)
+
+
+def load_json(text: str, path: str) -> Model:
+    """Parses model JSON; structural problems raise SchemaError naming `path`."""
+    where = Location(path)
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise SchemaError(Location(path, e.lineno, e.colno), f"model: invalid JSON: {e.msg}")
+    reader = _JsonReader(path)
+    if not isinstance(data, dict):
+        raise SchemaError(where, "model: the top level must be an object")
+    version = data.get("bsongen_model")
+    if version != MODEL_VERSION:
+        raise SchemaError(where, f"model: `bsongen_model` is {version!r}, this generator reads "
+                                 f"version {MODEL_VERSION}")
+    origin = reader.require(data, "origin", dict, where)
+    return Model(
+        origin_kind=reader.require(origin, "kind", str, where),
+        origin_path=reader.require(origin, "path", str, where),
+        output_name=reader.require(data, "output_name", str, where),
+        namespace=data.get("namespace", ""),
+        defines_types=bool(reader.require(data, "defines_types", bool, where)),
+        includes=list(data.get("includes", [])),
+        enums=[reader.enum(e, where) for e in data.get("enums", [])],
+        structs=[reader.struct(s, where) for s in data.get("structs", [])],
+    )
+
+
+def dump_json(model: Model) -> str:
+    return json.dumps(model.to_json(), indent=2, ensure_ascii=False) + "\n"

@@ -1,0 +1,1043 @@
+#pragma once
+
+// What generated codecs call that is not specific to one struct: per-type value codecs, document
+// framing checks, the fixed-shape matcher, and the (cold, out-of-line) error builders.
+//
+// Codec contract (every *_codec below and every bsongen::codec<T> the generator writes):
+//   static constexpr std::uint8_t type;            the BSON type byte it writes
+//   size(v, encode_state&) -> std::size_t           bytes write() will produce for v's value
+//   write(v, std::uint8_t* out) -> std::uint8_t*    writes exactly size(v) bytes, returns the end
+//   decode(decode_state&, type, p, end, v&) -> const std::uint8_t*
+//       p: first byte of the value; end: the enclosing document's terminating NUL (the value must
+//       end at or before it). Returns the byte after the value, or nullptr with st.err set. Never
+//       reads outside [p, end].
+// Fixed-width codecs also have
+//   static constexpr std::size_t fixed_size;
+//   store_fixed(v, out)  stores only the value's variable bytes into a region already holding the
+//                        skeleton (constant bytes) of the value
+//   load_fixed(p, v&) -> bool   reads them back from a region whose constant bytes were verified;
+//                        false (with no error set) when the value is not acceptable, so the caller
+//                        falls back to decode() which reports it.
+// Emptiable codecs have empty(v) for omit_empty.
+
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <span>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+
+#include "bsongen/bson_type.hpp"
+#include "bsongen/byte_buffer.hpp"
+#include "bsongen/decimal128.hpp"
+#include "bsongen/decode_options.hpp"
+#include "bsongen/detail/endian.hpp"
+#include "bsongen/detail/utf8.hpp"
+#include "bsongen/error.hpp"
+#include "bsongen/object_id.hpp"
+#include "bsongen/types.hpp"
+
+namespace bsongen {
+
+// A BSON document kept as bytes: an embedded document the schema does not model, or the unknown
+// elements a struct captures. Always holds a complete, valid document (default: the empty
+// document, 5 bytes).
+class raw_document {
+ public:
+  raw_document() { clear(); }
+  // Precondition: `bytes` is one complete, valid BSON document (decoders check this).
+  explicit raw_document(std::span<const std::uint8_t> bytes) : bytes_(bytes) {}
+
+  [[nodiscard]] std::span<const std::uint8_t> bytes() const noexcept { return bytes_.span(); }
+  [[nodiscard]] std::size_t size() const noexcept { return bytes_.size(); }
+  // True when the document has no elements.
+  [[nodiscard]] bool empty() const noexcept { return bytes_.size() <= 5; }
+
+  void clear() {
+    static constexpr std::uint8_t empty_document[5] = {5, 0, 0, 0, 0};
+    bytes_.assign(empty_document);
+  }
+  // Appends one encoded element (type byte, key, NUL, value). Precondition: it is well formed.
+  void append_element(std::span<const std::uint8_t> element) {
+    const std::size_t old_size = bytes_.size();
+    bytes_.resize_uninitialized(old_size + element.size());
+    std::uint8_t* p = bytes_.data();
+    std::memcpy(p + old_size - 1, element.data(), element.size());
+    p[old_size + element.size() - 1] = 0;
+    detail::store_i32_le(p, static_cast<std::int32_t>(old_size + element.size()));
+  }
+
+  friend bool operator==(const raw_document& a, const raw_document& b) noexcept {
+    return a.bytes_ == b.bytes_;
+  }
+
+ private:
+  byte_buffer bytes_;
+};
+
+// BSON's deprecated "JavaScript code with scope": the code and its scope document as bytes.
+struct code_with_scope {
+  std::string code;
+  raw_document scope;
+  friend bool operator==(const code_with_scope&, const code_with_scope&) = default;
+};
+
+namespace detail {
+
+struct decode_state {
+  const std::uint8_t* origin = nullptr;  // start of the outermost input: offsets count from here
+  std::size_t depth = 0;                 // documents/arrays open on the current path
+  std::size_t max_depth = 100;
+  bool validate_utf8 = true;
+  bsongen::error err;
+
+  [[nodiscard]] std::size_t offset(const std::uint8_t* p) const noexcept {
+    return static_cast<std::size_t>(p - origin);
+  }
+};
+
+struct encode_state {
+  bool failed = false;
+  bsongen::error err;
+};
+
+// --- Error builders: out of line and cold so the success path stays small. All return nullptr
+// so a decoder can `return fail(...)`. ---
+
+[[gnu::cold]] std::nullptr_t fail(decode_state& st, error_code code, const std::uint8_t* at,
+                                  std::string message);
+[[gnu::cold]] std::nullptr_t fail_truncated(decode_state& st, const std::uint8_t* at,
+                                            std::string_view what);
+// "expected int32, found string" at the value.
+[[gnu::cold]] std::nullptr_t fail_type(decode_state& st, bson_type expected, std::uint8_t actual,
+                                       const std::uint8_t* at);
+[[gnu::cold]] std::nullptr_t fail_unknown_field(decode_state& st, const std::uint8_t* element,
+                                                std::string_view key);
+[[gnu::cold]] std::nullptr_t fail_duplicate_field(decode_state& st, const std::uint8_t* element,
+                                                  std::string_view key);
+// The first required field whose bit is clear in `seen`.
+[[gnu::cold]] std::nullptr_t fail_missing_field(decode_state& st, const std::uint8_t* document,
+                                                std::span<const std::string_view> keys,
+                                                std::span<const std::uint64_t> seen,
+                                                std::span<const std::uint64_t> required);
+[[gnu::cold]] void fail_encode(encode_state& es, error_code code, std::string message);
+
+// Validates the element whose value starts at p (framing, lengths, terminators, nested documents
+// to st.max_depth, UTF-8 when st.validate_utf8) and returns the byte after it.
+[[nodiscard]] const std::uint8_t* skip_value(decode_state& st, std::uint8_t type,
+                                             const std::uint8_t* p, const std::uint8_t* end);
+
+// --- Framing. ---
+
+// Checks the document starting at p (its int32 length) against `limit` (the enclosing document's
+// terminating NUL, or the input's end for the outermost document) and the depth limit. On success
+// `body` is its first element and `doc_end` its terminating NUL.
+[[nodiscard]] inline bool open_document(decode_state& st, const std::uint8_t* p,
+                                        const std::uint8_t* limit, const std::uint8_t*& body,
+                                        const std::uint8_t*& doc_end) {
+  if (limit - p < 5) return fail_truncated(st, p, "document"), false;
+  const std::int32_t length = load_i32_le(p);
+  if (length < 5) {
+    return fail(st, error_code::invalid_length, p,
+                "document length " + std::to_string(length) + " is below the minimum of 5"),
+           false;
+  }
+  if (length > limit - p) {
+    return fail(st, error_code::truncated, p,
+                "document length " + std::to_string(length) + " runs past the " +
+                    std::to_string(limit - p) + " bytes available"),
+           false;
+  }
+  doc_end = p + length - 1;
+  if (*doc_end != 0) {
+    return fail(st, error_code::missing_terminator, doc_end, "document does not end with NUL"),
+           false;
+  }
+  if (st.depth >= st.max_depth) {
+    return fail(st, error_code::too_deep, p,
+                "nesting deeper than the limit of " + std::to_string(st.max_depth)),
+           false;
+  }
+  body = p + 4;
+  return true;
+}
+
+// Reads an element's type byte and key at p (p < doc_end), leaving p at its value.
+[[nodiscard]] inline bool read_element_header(decode_state& st, const std::uint8_t*& p,
+                                              const std::uint8_t* doc_end, std::uint8_t& type,
+                                              std::string_view& key) {
+  type = *p;
+  const std::uint8_t* k = p + 1;
+  const void* nul = std::memchr(k, 0, static_cast<std::size_t>(doc_end - k));
+  if (nul == nullptr) {
+    return fail(st, error_code::missing_terminator, p, "element key is not NUL-terminated"),
+           false;
+  }
+  const auto* terminator = static_cast<const std::uint8_t*>(nul);
+  key = std::string_view(reinterpret_cast<const char*>(k), static_cast<std::size_t>(terminator - k));
+  p = terminator + 1;
+  return true;
+}
+
+// True when `prefix` (type byte, key, NUL: the whole literal including its terminator) starts
+// at p and fits before doc_end.
+template <std::size_t N>
+[[nodiscard]] inline bool has_prefix(const std::uint8_t* p, const std::uint8_t* doc_end,
+                                     const char (&prefix)[N]) noexcept {
+  return static_cast<std::size_t>(doc_end - p) >= N && std::memcmp(p, prefix, N) == 0;
+}
+
+template <std::size_t N>
+inline std::uint8_t* put_prefix(std::uint8_t* out, const char (&prefix)[N]) noexcept {
+  std::memcpy(out, prefix, N);
+  return out + N;
+}
+
+// A key of a generated struct and its field index, sorted by key for binary search.
+struct field_key {
+  std::string_view key;
+  std::uint32_t index;
+};
+
+// The index of `key`, or `none` when the struct has no such field.
+[[nodiscard]] inline std::size_t find_field(std::span<const field_key> sorted, std::string_view key,
+                                            std::size_t none) noexcept {
+  const auto it = std::lower_bound(sorted.begin(), sorted.end(), key,
+                                   [](const field_key& f, std::string_view k) { return f.key < k; });
+  return it != sorted.end() && it->key == key ? it->index : none;
+}
+
+template <std::size_t Words>
+[[nodiscard]] inline bool has_all(const std::uint64_t (&seen)[Words],
+                                  const std::array<std::uint64_t, Words>& wanted) noexcept {
+  std::uint64_t missing = 0;
+  for (std::size_t i = 0; i < Words; ++i) missing |= wanted[i] & ~seen[i];
+  return missing == 0;
+}
+
+// Array keys "0", "1", ...: writes the decimal digits of i and a NUL, returns the end.
+[[nodiscard]] inline std::size_t index_key_size(std::size_t i) noexcept {
+  std::size_t digits = 1;
+  for (; i >= 10; i /= 10) ++digits;
+  return digits + 1;
+}
+inline std::uint8_t* put_index_key(std::uint8_t* out, std::size_t i) noexcept {
+  const std::size_t n = index_key_size(i) - 1;
+  for (std::size_t d = n; d-- > 0; i /= 10) out[d] = static_cast<std::uint8_t>('0' + i % 10);
+  out[n] = 0;
+  return out + n + 1;
+}
+// Sum of index_key_size(i) for i in [0, n): the key bytes of an n-element array.
+[[nodiscard]] constexpr std::size_t index_keys_size(std::size_t n) noexcept {
+  std::size_t total = 0;
+  std::size_t digits = 1;
+  for (std::size_t start = 0, stop = 10; start < n; start = stop, stop *= 10, ++digits) {
+    total += (std::min(n, stop) - start) * (digits + 1);
+  }
+  return total;
+}
+
+// --- The fixed-shape fast path. ---
+
+struct byte_run {
+  std::uint32_t offset;
+  std::uint32_t length;
+};
+
+// A fixed-shape document's skeleton (every byte for zero values) and which bytes are constant
+// (type bytes, keys, lengths) as 8-byte words, so one pass of xor/and/or verifies the shape.
+template <std::size_t Size>
+struct fixed_shape {
+  static constexpr std::size_t words = Size / 8;
+  static constexpr std::size_t tail = Size % 8;
+  std::array<std::uint64_t, words> skeleton{};
+  std::array<std::uint64_t, words> constant_mask{};
+  std::array<std::uint8_t, tail + 1> tail_skeleton{};
+  std::array<std::uint8_t, tail + 1> tail_constant{};
+};
+
+// `value_runs` lists the bytes that hold values (not compared).
+template <std::size_t Size, std::size_t Runs>
+consteval fixed_shape<Size> make_fixed_shape(const char (&skeleton)[Size + 1],
+                                             const std::array<byte_run, Runs>& value_runs) {
+  std::array<bool, Size + 1> is_value{};
+  for (const byte_run& run : value_runs) {
+    for (std::uint32_t i = 0; i < run.length; ++i) is_value[run.offset + i] = true;
+  }
+  fixed_shape<Size> shape;
+  for (std::size_t i = 0; i < Size; ++i) {
+    const auto byte = static_cast<std::uint8_t>(skeleton[i]);
+    const std::uint8_t constant = is_value[i] ? 0 : 0xFF;
+    if (i / 8 < shape.words) {
+      const std::size_t shift = (i % 8) * 8;
+      shape.skeleton[i / 8] |= static_cast<std::uint64_t>(byte) << shift;
+      shape.constant_mask[i / 8] |= static_cast<std::uint64_t>(constant) << shift;
+    } else {
+      shape.tail_skeleton[i % 8] = byte;
+      shape.tail_constant[i % 8] = constant;
+    }
+  }
+  return shape;
+}
+
+// Precondition: p points at Size readable bytes.
+template <std::size_t Size>
+[[nodiscard]] inline bool matches_shape(const std::uint8_t* p,
+                                        const fixed_shape<Size>& shape) noexcept {
+  std::uint64_t diff = 0;
+  for (std::size_t i = 0; i < shape.words; ++i) {
+    diff |= (load_u64_le(p + 8 * i) ^ shape.skeleton[i]) & shape.constant_mask[i];
+  }
+  for (std::size_t i = 0; i < shape.tail; ++i) {
+    diff |= static_cast<std::uint64_t>(
+        (p[8 * shape.words + i] ^ shape.tail_skeleton[i]) & shape.tail_constant[i]);
+  }
+  return diff == 0;
+}
+
+// --- Value codecs. ---
+
+// Reads a BSON string value at p: int32 length (bytes + 1), bytes, NUL.
+[[nodiscard]] inline const std::uint8_t* read_string(decode_state& st, const std::uint8_t* p,
+                                                     const std::uint8_t* end,
+                                                     std::string_view& out) {
+  if (end - p < 5) return fail_truncated(st, p, "string");
+  const std::int32_t length = load_i32_le(p);
+  if (length < 1) {
+    return fail(st, error_code::invalid_length, p,
+                "string length " + std::to_string(length) + " is below the minimum of 1");
+  }
+  if (length > end - p - 4) return fail_truncated(st, p, "string");
+  const std::uint8_t* bytes = p + 4;
+  if (bytes[length - 1] != 0) {
+    return fail(st, error_code::missing_terminator, bytes + length - 1, "string lacks its NUL");
+  }
+  const auto n = static_cast<std::size_t>(length - 1);
+  if (st.validate_utf8 && !is_valid_utf8(bytes, n)) {
+    return fail(st, error_code::invalid_utf8, p, "string is not valid UTF-8");
+  }
+  out = std::string_view(reinterpret_cast<const char*>(bytes), n);
+  return bytes + length;
+}
+
+inline std::uint8_t* write_string(std::string_view s, std::uint8_t* out) noexcept {
+  store_i32_le(out, static_cast<std::int32_t>(s.size() + 1));
+  if (!s.empty()) std::memcpy(out + 4, s.data(), s.size());
+  out[4 + s.size()] = 0;
+  return out + 5 + s.size();
+}
+
+// Reads a C string (regex pattern/options) at p.
+[[nodiscard]] inline const std::uint8_t* read_cstring(decode_state& st, const std::uint8_t* p,
+                                                      const std::uint8_t* end,
+                                                      std::string_view& out) {
+  const void* nul = std::memchr(p, 0, static_cast<std::size_t>(end - p));
+  if (nul == nullptr) return fail(st, error_code::missing_terminator, p, "C string lacks its NUL");
+  const auto* terminator = static_cast<const std::uint8_t*>(nul);
+  const auto n = static_cast<std::size_t>(terminator - p);
+  if (st.validate_utf8 && !is_valid_utf8(p, n)) {
+    return fail(st, error_code::invalid_utf8, p, "C string is not valid UTF-8");
+  }
+  out = std::string_view(reinterpret_cast<const char*>(p), n);
+  return terminator + 1;
+}
+
+template <bson_type Type, std::size_t Width>
+struct fixed_width_codec_base {
+  static constexpr std::uint8_t type = static_cast<std::uint8_t>(Type);
+  static constexpr std::size_t fixed_size = Width;
+  template <class V>
+  static constexpr std::size_t size(const V&, encode_state&) noexcept {
+    return Width;
+  }
+};
+
+struct double_codec : fixed_width_codec_base<bson_type::double_, 8> {
+  template <class V>
+  static void store_fixed(const V& v, std::uint8_t* out) noexcept {
+    store_f64_le(out, static_cast<double>(v));
+  }
+  template <class V>
+  static std::uint8_t* write(const V& v, std::uint8_t* out) noexcept {
+    store_fixed(v, out);
+    return out + 8;
+  }
+  template <class V>
+  static bool load_fixed(const std::uint8_t* p, V& out) noexcept {
+    out = static_cast<V>(load_f64_le(p));
+    return true;
+  }
+  template <class V>
+  static const std::uint8_t* decode(decode_state& st, std::uint8_t t, const std::uint8_t* p,
+                                    const std::uint8_t* end, V& out) {
+    if (t == type) [[likely]] {
+      if (end - p < 8) return fail_truncated(st, p, "double");
+      out = static_cast<V>(load_f64_le(p));
+      return p + 8;
+    }
+    if (t == static_cast<std::uint8_t>(bson_type::int32)) {  // widening is exact
+      if (end - p < 4) return fail_truncated(st, p, "int32");
+      out = static_cast<V>(load_i32_le(p));
+      return p + 4;
+    }
+    return fail_type(st, bson_type::double_, t, p);
+  }
+};
+
+// Integers: V is the member's type; values that do not fit it are `inexact` errors on decode.
+template <bson_type Type, class Wire>
+struct integer_codec : fixed_width_codec_base<Type, sizeof(Wire)> {
+  static constexpr std::uint8_t type = static_cast<std::uint8_t>(Type);
+  template <class V>
+  static void store_fixed(const V& v, std::uint8_t* out) noexcept {
+    if constexpr (sizeof(Wire) == 4) {
+      store_i32_le(out, static_cast<std::int32_t>(v));
+    } else {
+      store_i64_le(out, static_cast<std::int64_t>(v));
+    }
+  }
+  template <class V>
+  static std::uint8_t* write(const V& v, std::uint8_t* out) noexcept {
+    store_fixed(v, out);
+    return out + sizeof(Wire);
+  }
+  template <class V, class W>
+  static bool assign(W w, V& out) noexcept {
+    if constexpr (std::is_same_v<V, W>) {
+      out = w;
+      return true;
+    } else {
+      if (!std::in_range<V>(w)) return false;
+      out = static_cast<V>(w);
+      return true;
+    }
+  }
+  template <class V>
+  static bool load_fixed(const std::uint8_t* p, V& out) noexcept {
+    if constexpr (sizeof(Wire) == 4) {
+      return assign(load_i32_le(p), out);
+    } else {
+      return assign(load_i64_le(p), out);
+    }
+  }
+  template <class V>
+  static const std::uint8_t* decode(decode_state& st, std::uint8_t t, const std::uint8_t* p,
+                                    const std::uint8_t* end, V& out) {
+    bool fits = false;
+    const std::uint8_t* next = nullptr;
+    if (t == type) [[likely]] {
+      if (end - p < static_cast<std::ptrdiff_t>(sizeof(Wire))) return fail_truncated(st, p, type_name(Type));
+      fits = load_fixed(p, out);
+      next = p + sizeof(Wire);
+    } else if (sizeof(Wire) == 8 && t == static_cast<std::uint8_t>(bson_type::int32)) {
+      if (end - p < 4) return fail_truncated(st, p, "int32");
+      fits = assign(load_i32_le(p), out);
+      next = p + 4;
+    } else {
+      return fail_type(st, Type, t, p);
+    }
+    if (!fits) return fail(st, error_code::inexact, p, "integer does not fit the member's type");
+    return next;
+  }
+};
+using int32_codec = integer_codec<bson_type::int32, std::int32_t>;
+using int64_codec = integer_codec<bson_type::int64, std::int64_t>;
+
+struct bool_codec : fixed_width_codec_base<bson_type::boolean, 1> {
+  static void store_fixed(bool v, std::uint8_t* out) noexcept { *out = v ? 1 : 0; }
+  static std::uint8_t* write(bool v, std::uint8_t* out) noexcept {
+    *out = v ? 1 : 0;
+    return out + 1;
+  }
+  static bool load_fixed(const std::uint8_t* p, bool& out) noexcept {
+    out = *p == 1;
+    return *p <= 1;
+  }
+  static const std::uint8_t* decode(decode_state& st, std::uint8_t t, const std::uint8_t* p,
+                                    const std::uint8_t* end, bool& out) {
+    if (t != type) return fail_type(st, bson_type::boolean, t, p);
+    if (end - p < 1) return fail_truncated(st, p, "bool");
+    if (!load_fixed(p, out)) {
+      return fail(st, error_code::invalid_bool, p, "boolean byte " + std::to_string(*p));
+    }
+    return p + 1;
+  }
+};
+
+// Any system_clock time point; encode rounds toward negative infinity to milliseconds.
+struct datetime_codec : fixed_width_codec_base<bson_type::datetime, 8> {
+  template <class V>
+  static void store_fixed(const V& v, std::uint8_t* out) noexcept {
+    store_i64_le(out, std::chrono::floor<std::chrono::milliseconds>(v.time_since_epoch()).count());
+  }
+  template <class V>
+  static std::uint8_t* write(const V& v, std::uint8_t* out) noexcept {
+    store_fixed(v, out);
+    return out + 8;
+  }
+  template <class V>
+  static bool load_fixed(const std::uint8_t* p, V& out) noexcept {
+    using duration = typename V::duration;
+    const std::int64_t ms = load_i64_le(p);
+    if constexpr (std::ratio_less_v<typename duration::period, std::milli>) {
+      // Finer clocks (nanoseconds) cannot hold every millisecond count.
+      constexpr auto per_ms = std::chrono::duration_cast<duration>(std::chrono::milliseconds(1)).count();
+      constexpr auto limit = std::numeric_limits<typename duration::rep>::max() / per_ms;
+      if (ms > limit || ms < -limit) return false;
+    }
+    out = V(std::chrono::duration_cast<duration>(std::chrono::milliseconds(ms)));
+    return true;
+  }
+  template <class V>
+  static const std::uint8_t* decode(decode_state& st, std::uint8_t t, const std::uint8_t* p,
+                                    const std::uint8_t* end, V& out) {
+    if (t != type) return fail_type(st, bson_type::datetime, t, p);
+    if (end - p < 8) return fail_truncated(st, p, "datetime");
+    if (!load_fixed(p, out)) {
+      return fail(st, error_code::inexact, p, "datetime out of the member's range");
+    }
+    return p + 8;
+  }
+};
+
+template <bson_type Type, std::size_t Width, class Value>
+struct bytes_codec : fixed_width_codec_base<Type, Width> {
+  static void store_fixed(const Value& v, std::uint8_t* out) noexcept {
+    if constexpr (std::is_same_v<Value, object_id>) {
+      std::memcpy(out, v.data(), Width);
+    } else if constexpr (std::is_same_v<Value, decimal128>) {
+      v.to_bytes(out);
+    } else {
+      store_u32_le(out, v.increment);
+      store_u32_le(out + 4, v.seconds);
+    }
+  }
+  static std::uint8_t* write(const Value& v, std::uint8_t* out) noexcept {
+    store_fixed(v, out);
+    return out + Width;
+  }
+  static bool load_fixed(const std::uint8_t* p, Value& out) noexcept {
+    if constexpr (std::is_same_v<Value, object_id>) {
+      out = object_id::from_bytes(p);
+    } else if constexpr (std::is_same_v<Value, decimal128>) {
+      out = decimal128::from_bytes(p);
+    } else {
+      out.increment = load_u32_le(p);
+      out.seconds = load_u32_le(p + 4);
+    }
+    return true;
+  }
+  static const std::uint8_t* decode(decode_state& st, std::uint8_t t, const std::uint8_t* p,
+                                    const std::uint8_t* end, Value& out) {
+    if (t != static_cast<std::uint8_t>(Type)) return fail_type(st, Type, t, p);
+    if (end - p < static_cast<std::ptrdiff_t>(Width)) return fail_truncated(st, p, type_name(Type));
+    load_fixed(p, out);
+    return p + Width;
+  }
+};
+using object_id_codec = bytes_codec<bson_type::object_id, 12, object_id>;
+using decimal128_codec = bytes_codec<bson_type::decimal128, 16, decimal128>;
+using timestamp_codec = bytes_codec<bson_type::timestamp, 8, timestamp>;
+
+// Binary subtype 4 with 16 bytes, held as std::array<std::uint8_t, 16>. The length and subtype are
+// the constant bytes of its fixed shape.
+struct uuid_codec : fixed_width_codec_base<bson_type::binary, 21> {
+  static void store_fixed(const std::array<std::uint8_t, 16>& v, std::uint8_t* out) noexcept {
+    std::memcpy(out + 5, v.data(), 16);
+  }
+  static std::uint8_t* write(const std::array<std::uint8_t, 16>& v, std::uint8_t* out) noexcept {
+    store_i32_le(out, 16);
+    out[4] = static_cast<std::uint8_t>(binary_subtype::uuid);
+    store_fixed(v, out);
+    return out + 21;
+  }
+  static bool load_fixed(const std::uint8_t* p, std::array<std::uint8_t, 16>& out) noexcept {
+    std::memcpy(out.data(), p + 5, 16);
+    return true;
+  }
+  static const std::uint8_t* decode(decode_state& st, std::uint8_t t, const std::uint8_t* p,
+                                    const std::uint8_t* end, std::array<std::uint8_t, 16>& out) {
+    if (t != type) return fail_type(st, bson_type::binary, t, p);
+    if (end - p < 5) return fail_truncated(st, p, "binary");
+    const std::int32_t length = load_i32_le(p);
+    if (length != 16 || p[4] != static_cast<std::uint8_t>(binary_subtype::uuid)) {
+      return fail(st, error_code::invalid_value, p,
+                  "a UUID is binary subtype 4 of 16 bytes; found subtype " + std::to_string(p[4]) +
+                      " of " + std::to_string(length) + " bytes");
+    }
+    if (end - p < 21) return fail_truncated(st, p, "binary");
+    load_fixed(p, out);
+    return p + 21;
+  }
+};
+
+template <bson_type Type>
+struct unit_codec : fixed_width_codec_base<Type, 0> {
+  template <class V>
+  static void store_fixed(const V&, std::uint8_t*) noexcept {}
+  template <class V>
+  static std::uint8_t* write(const V&, std::uint8_t* out) noexcept {
+    return out;
+  }
+  template <class V>
+  static bool load_fixed(const std::uint8_t*, V&) noexcept {
+    return true;
+  }
+  template <class V>
+  static const std::uint8_t* decode(decode_state& st, std::uint8_t t, const std::uint8_t* p,
+                                    const std::uint8_t*, V&) {
+    if (t != static_cast<std::uint8_t>(Type)) return fail_type(st, Type, t, p);
+    return p;
+  }
+};
+using null_codec = unit_codec<bson_type::null>;
+using min_key_codec = unit_codec<bson_type::min_key>;
+using max_key_codec = unit_codec<bson_type::max_key>;
+
+// UTF-8 strings: std::string (owning, keeps its capacity when decoded into again) or
+// std::string_view (points into the input, which must outlive it).
+template <bson_type Type>
+struct basic_string_codec {
+  static constexpr std::uint8_t type = static_cast<std::uint8_t>(Type);
+  template <class V>
+  static std::size_t size(const V& v, encode_state&) noexcept {
+    return std::string_view(v).size() + 5;
+  }
+  template <class V>
+  static std::uint8_t* write(const V& v, std::uint8_t* out) noexcept {
+    return write_string(std::string_view(v), out);
+  }
+  template <class V>
+  static bool empty(const V& v) noexcept {
+    return std::string_view(v).empty();
+  }
+  template <class V>
+  static const std::uint8_t* decode(decode_state& st, std::uint8_t t, const std::uint8_t* p,
+                                    const std::uint8_t* end, V& out) {
+    if (t != type) return fail_type(st, Type, t, p);
+    std::string_view s;
+    p = read_string(st, p, end, s);
+    if (p != nullptr) {
+      if constexpr (std::is_same_v<V, std::string_view>) {
+        out = s;
+      } else {
+        out.assign(s.data(), s.size());
+      }
+    }
+    return p;
+  }
+};
+using string_codec = basic_string_codec<bson_type::string>;
+using javascript_codec = basic_string_codec<bson_type::javascript>;
+
+struct binary_codec {
+  static constexpr std::uint8_t type = static_cast<std::uint8_t>(bson_type::binary);
+  static std::size_t size(const binary& v, encode_state&) noexcept { return v.bytes.size() + 5; }
+  static bool empty(const binary& v) noexcept { return v.bytes.empty(); }
+  static std::uint8_t* write(const binary& v, std::uint8_t* out) noexcept {
+    store_i32_le(out, static_cast<std::int32_t>(v.bytes.size()));
+    out[4] = static_cast<std::uint8_t>(v.subtype);
+    if (!v.bytes.empty()) std::memcpy(out + 5, v.bytes.data(), v.bytes.size());
+    return out + 5 + v.bytes.size();
+  }
+  // Subtype 2 (old binary) keeps its inner length inside `bytes`, as it is on the wire.
+  static const std::uint8_t* decode(decode_state& st, std::uint8_t t, const std::uint8_t* p,
+                                    const std::uint8_t* end, binary& out) {
+    if (t != type) return fail_type(st, bson_type::binary, t, p);
+    if (end - p < 5) return fail_truncated(st, p, "binary");
+    const std::int32_t length = load_i32_le(p);
+    if (length < 0) return fail(st, error_code::invalid_length, p, "negative binary length");
+    if (length > end - p - 5) return fail_truncated(st, p, "binary");
+    const std::uint8_t subtype = p[4];
+    if (subtype == static_cast<std::uint8_t>(binary_subtype::binary_old) &&
+        (length < 4 || load_i32_le(p + 5) != length - 4)) {
+      return fail(st, error_code::invalid_length, p, "binary subtype 2 inner length disagrees");
+    }
+    out.subtype = static_cast<binary_subtype>(subtype);
+    out.bytes.assign(p + 5, p + 5 + length);
+    return p + 5 + length;
+  }
+};
+
+struct regex_codec {
+  static constexpr std::uint8_t type = static_cast<std::uint8_t>(bson_type::regex);
+  static std::size_t size(const regex& v, encode_state& es) noexcept {
+    if (v.pattern.find('\0') != std::string::npos || v.options.find('\0') != std::string::npos) {
+      fail_encode(es, error_code::invalid_value, "regex pattern or options contain NUL");
+    }
+    return v.pattern.size() + v.options.size() + 2;
+  }
+  static std::uint8_t* write(const regex& v, std::uint8_t* out) noexcept {
+    std::memcpy(out, v.pattern.c_str(), v.pattern.size() + 1);
+    out += v.pattern.size() + 1;
+    std::memcpy(out, v.options.c_str(), v.options.size() + 1);
+    return out + v.options.size() + 1;
+  }
+  static const std::uint8_t* decode(decode_state& st, std::uint8_t t, const std::uint8_t* p,
+                                    const std::uint8_t* end, regex& out) {
+    if (t != type) return fail_type(st, bson_type::regex, t, p);
+    std::string_view pattern;
+    std::string_view options;
+    p = read_cstring(st, p, end, pattern);
+    if (p == nullptr) return nullptr;
+    p = read_cstring(st, p, end, options);
+    if (p == nullptr) return nullptr;
+    out.pattern.assign(pattern);
+    out.options.assign(options);
+    return p;
+  }
+};
+
+struct raw_document_codec {
+  static constexpr std::uint8_t type = static_cast<std::uint8_t>(bson_type::document);
+  static std::size_t size(const raw_document& v, encode_state&) noexcept { return v.size(); }
+  static bool empty(const raw_document& v) noexcept { return v.empty(); }
+  static std::uint8_t* write(const raw_document& v, std::uint8_t* out) noexcept {
+    std::memcpy(out, v.bytes().data(), v.size());
+    return out + v.size();
+  }
+  static const std::uint8_t* decode(decode_state& st, std::uint8_t t, const std::uint8_t* p,
+                                    const std::uint8_t* end, raw_document& out) {
+    if (t != type) return fail_type(st, bson_type::document, t, p);
+    const std::uint8_t* next = skip_value(st, t, p, end);
+    if (next != nullptr) out = raw_document(std::span<const std::uint8_t>(p, next));
+    return next;
+  }
+};
+
+struct code_with_scope_codec {
+  static constexpr std::uint8_t type = static_cast<std::uint8_t>(bson_type::javascript_with_scope);
+  static std::size_t size(const code_with_scope& v, encode_state&) noexcept {
+    return 4 + 5 + v.code.size() + v.scope.size();
+  }
+  static std::uint8_t* write(const code_with_scope& v, std::uint8_t* out) noexcept {
+    store_i32_le(out, static_cast<std::int32_t>(4 + 5 + v.code.size() + v.scope.size()));
+    out = write_string(v.code, out + 4);
+    std::memcpy(out, v.scope.bytes().data(), v.scope.size());
+    return out + v.scope.size();
+  }
+  static const std::uint8_t* decode(decode_state& st, std::uint8_t t, const std::uint8_t* p,
+                                    const std::uint8_t* end, code_with_scope& out) {
+    if (t != type) return fail_type(st, bson_type::javascript_with_scope, t, p);
+    const std::uint8_t* next = skip_value(st, t, p, end);  // validates the whole framing
+    if (next == nullptr) return nullptr;
+    std::string_view code;
+    const std::uint8_t* scope = read_string(st, p + 4, next, code);
+    if (scope == nullptr) return nullptr;
+    out.code.assign(code);
+    out.scope = raw_document(std::span<const std::uint8_t>(scope, next));
+    return next;
+  }
+};
+
+// --- Containers. Elem is the element's codec; V the member's container type. ---
+
+template <class Elem>
+[[nodiscard]] constexpr bool is_fixed_codec() noexcept {
+  return requires { Elem::fixed_size; };
+}
+
+template <class Elem, class Container>
+const std::uint8_t* decode_array_elements(decode_state& st, const std::uint8_t* p,
+                                          const std::uint8_t* end, Container& out,
+                                          std::size_t& count, std::size_t max_count) {
+  const std::uint8_t* body;
+  const std::uint8_t* doc_end;
+  if (!open_document(st, p, end, body, doc_end)) return nullptr;
+  ++st.depth;
+  count = 0;
+  while (body < doc_end) {
+    const std::uint8_t* const element = body;
+    std::uint8_t t = 0;
+    std::string_view key;
+    if (!read_element_header(st, body, doc_end, t, key)) return nullptr;
+    if (count == max_count) {
+      return fail(st, error_code::invalid_length, element,
+                  "array holds more than " + std::to_string(max_count) + " elements");
+    }
+    if constexpr (requires { out.emplace_back(); }) {
+      using value_type = typename Container::value_type;
+      if constexpr (std::is_same_v<value_type, bool>) {
+        bool value = false;
+        body = Elem::decode(st, t, body, doc_end, value);
+        out.push_back(value);
+      } else {
+        body = Elem::decode(st, t, body, doc_end, out.emplace_back());
+      }
+    } else {
+      body = Elem::decode(st, t, body, doc_end, out[count]);
+    }
+    if (body == nullptr) {
+      st.err.prepend_path(std::to_string(count));
+      return nullptr;
+    }
+    ++count;
+  }
+  --st.depth;
+  return doc_end + 1;
+}
+
+template <class Elem, class Container>
+std::size_t array_size(const Container& v, encode_state& es) noexcept {
+  std::size_t n = 5 + index_keys_size(std::size(v)) + std::size(v);
+  if constexpr (is_fixed_codec<Elem>()) {
+    n += std::size(v) * Elem::fixed_size;
+  } else {
+    for (const auto& e : v) n += Elem::size(e, es);
+  }
+  return n;
+}
+
+template <class Elem, class Container>
+std::uint8_t* write_array(const Container& v, std::uint8_t* out) noexcept {
+  std::uint8_t* const start = out;
+  out += 4;
+  std::size_t i = 0;
+  for (const auto& e : v) {
+    *out++ = Elem::type;
+    out = put_index_key(out, i++);
+    out = Elem::write(e, out);
+  }
+  *out++ = 0;
+  store_i32_le(start, static_cast<std::int32_t>(out - start));
+  return out;
+}
+
+template <class Elem>
+struct vector_codec {
+  static constexpr std::uint8_t type = static_cast<std::uint8_t>(bson_type::array);
+  template <class V>
+  static std::size_t size(const V& v, encode_state& es) noexcept {
+    return array_size<Elem>(v, es);
+  }
+  template <class V>
+  static std::uint8_t* write(const V& v, std::uint8_t* out) noexcept {
+    return write_array<Elem>(v, out);
+  }
+  template <class V>
+  static bool empty(const V& v) noexcept {
+    return v.empty();
+  }
+  template <class V>
+  static const std::uint8_t* decode(decode_state& st, std::uint8_t t, const std::uint8_t* p,
+                                    const std::uint8_t* end, V& out) {
+    if (t != type) return fail_type(st, bson_type::array, t, p);
+    out.clear();
+    std::size_t count = 0;
+    return decode_array_elements<Elem>(st, p, end, out, count,
+                                       std::numeric_limits<std::size_t>::max());
+  }
+};
+
+// std::array<T, N>: decode requires exactly N elements.
+template <class Elem, std::size_t N>
+struct array_codec {
+  static constexpr std::uint8_t type = static_cast<std::uint8_t>(bson_type::array);
+  template <class V>
+  static std::size_t size(const V& v, encode_state& es) noexcept {
+    return array_size<Elem>(v, es);
+  }
+  template <class V>
+  static std::uint8_t* write(const V& v, std::uint8_t* out) noexcept {
+    return write_array<Elem>(v, out);
+  }
+  template <class V>
+  static const std::uint8_t* decode(decode_state& st, std::uint8_t t, const std::uint8_t* p,
+                                    const std::uint8_t* end, V& out) {
+    if (t != type) return fail_type(st, bson_type::array, t, p);
+    std::size_t count = 0;
+    const std::uint8_t* next = decode_array_elements<Elem>(st, p, end, out, count, N);
+    if (next != nullptr && count != N) {
+      return fail(st, error_code::invalid_length, p,
+                  "array holds " + std::to_string(count) + " elements, expected " +
+                      std::to_string(N));
+    }
+    return next;
+  }
+};
+
+// Fixed arrays of fixed-width elements have a fixed shape themselves.
+template <class Elem, std::size_t N>
+  requires(is_fixed_codec<Elem>())
+struct array_codec<Elem, N> {
+  static constexpr std::uint8_t type = static_cast<std::uint8_t>(bson_type::array);
+  static constexpr std::size_t fixed_size = 5 + index_keys_size(N) + N * (1 + Elem::fixed_size);
+  template <class V>
+  static constexpr std::size_t size(const V&, encode_state&) noexcept {
+    return fixed_size;
+  }
+  template <class V>
+  static std::uint8_t* write(const V& v, std::uint8_t* out) noexcept {
+    return write_array<Elem>(v, out);
+  }
+  template <class V>
+  static void store_fixed(const V& v, std::uint8_t* out) noexcept {
+    std::uint8_t* p = out + 4;
+    for (std::size_t i = 0; i < N; ++i) {
+      p += 1 + index_key_size(i);
+      Elem::store_fixed(v[i], p);
+      p += Elem::fixed_size;
+    }
+  }
+  template <class V>
+  static bool load_fixed(const std::uint8_t* in, V& out) noexcept {
+    const std::uint8_t* p = in + 4;
+    bool ok = true;
+    for (std::size_t i = 0; i < N; ++i) {
+      p += 1 + index_key_size(i);
+      ok &= Elem::load_fixed(p, out[i]);
+      p += Elem::fixed_size;
+    }
+    return ok;
+  }
+  template <class V>
+  static const std::uint8_t* decode(decode_state& st, std::uint8_t t, const std::uint8_t* p,
+                                    const std::uint8_t* end, V& out) {
+    if (t != type) return fail_type(st, bson_type::array, t, p);
+    std::size_t count = 0;
+    const std::uint8_t* next = decode_array_elements<Elem>(st, p, end, out, count, N);
+    if (next != nullptr && count != N) {
+      return fail(st, error_code::invalid_length, p,
+                  "array holds " + std::to_string(count) + " elements, expected " +
+                      std::to_string(N));
+    }
+    return next;
+  }
+};
+
+// A document with dynamic keys: std::map<std::string, T>, std::unordered_map, ... Keys must be
+// UTF-8 without NUL; a repeated key keeps the last value.
+template <class Elem>
+struct map_codec {
+  static constexpr std::uint8_t type = static_cast<std::uint8_t>(bson_type::document);
+  template <class V>
+  static std::size_t size(const V& v, encode_state& es) noexcept {
+    std::size_t n = 5;
+    for (const auto& [key, value] : v) {
+      const std::string_view k(key);
+      if (k.find('\0') != std::string_view::npos) {
+        fail_encode(es, error_code::invalid_value, "map key contains NUL");
+      }
+      n += 2 + k.size() + Elem::size(value, es);
+    }
+    return n;
+  }
+  template <class V>
+  static std::uint8_t* write(const V& v, std::uint8_t* out) noexcept {
+    std::uint8_t* const start = out;
+    out += 4;
+    for (const auto& [key, value] : v) {
+      const std::string_view k(key);
+      *out++ = Elem::type;
+      if (!k.empty()) std::memcpy(out, k.data(), k.size());
+      out[k.size()] = 0;
+      out = Elem::write(value, out + k.size() + 1);
+    }
+    *out++ = 0;
+    store_i32_le(start, static_cast<std::int32_t>(out - start));
+    return out;
+  }
+  template <class V>
+  static bool empty(const V& v) noexcept {
+    return v.empty();
+  }
+  template <class V>
+  static const std::uint8_t* decode(decode_state& st, std::uint8_t t, const std::uint8_t* p,
+                                    const std::uint8_t* end, V& out) {
+    if (t != type) return fail_type(st, bson_type::document, t, p);
+    out.clear();
+    const std::uint8_t* body;
+    const std::uint8_t* doc_end;
+    if (!open_document(st, p, end, body, doc_end)) return nullptr;
+    ++st.depth;
+    while (body < doc_end) {
+      const std::uint8_t* const element = body;
+      std::uint8_t elem_type = 0;
+      std::string_view key;
+      if (!read_element_header(st, body, doc_end, elem_type, key)) return nullptr;
+      if (st.validate_utf8 && !is_valid_utf8(key.data(), key.size())) {
+        return fail(st, error_code::invalid_utf8, element, "key is not valid UTF-8");
+      }
+      auto& slot = out[typename V::key_type(key)];
+      body = Elem::decode(st, elem_type, body, doc_end, slot);
+      if (body == nullptr) {
+        st.err.prepend_path(key);
+        return nullptr;
+      }
+    }
+    --st.depth;
+    return doc_end + 1;
+  }
+};
+
+// Enums stored as int32: E's codec supplies is_valid(std::int32_t).
+template <class E, class Traits>
+struct enum_int32_codec : fixed_width_codec_base<bson_type::int32, 4> {
+  static void store_fixed(E v, std::uint8_t* out) noexcept {
+    store_i32_le(out, static_cast<std::int32_t>(v));
+  }
+  static std::uint8_t* write(E v, std::uint8_t* out) noexcept {
+    store_fixed(v, out);
+    return out + 4;
+  }
+  static bool load_fixed(const std::uint8_t* p, E& out) noexcept {
+    const std::int32_t raw = load_i32_le(p);
+    out = static_cast<E>(raw);
+    return Traits::is_valid(raw);
+  }
+  static const std::uint8_t* decode(decode_state& st, std::uint8_t t, const std::uint8_t* p,
+                                    const std::uint8_t* end, E& out) {
+    if (t != type) return fail_type(st, bson_type::int32, t, p);
+    if (end - p < 4) return fail_truncated(st, p, "int32");
+    if (!load_fixed(p, out)) {
+      return fail(st, error_code::invalid_value, p,
+                  std::to_string(load_i32_le(p)) + " is not a value of " +
+                      std::string(Traits::enum_name));
+    }
+    return p + 4;
+  }
+};
+
+// Enums stored as their names: Traits supplies name_of(E) and a sorted `names` table.
+template <class E, class Traits>
+struct enum_string_codec {
+  static constexpr std::uint8_t type = static_cast<std::uint8_t>(bson_type::string);
+  static std::size_t size(E v, encode_state& es) noexcept {
+    if (!Traits::is_known(v)) {
+      fail_encode(es, error_code::invalid_value,
+                  std::to_string(static_cast<long long>(v)) + " is not a value of " +
+                      std::string(Traits::enum_name));
+    }
+    return Traits::name_of(v).size() + 5;
+  }
+  static std::uint8_t* write(E v, std::uint8_t* out) noexcept {
+    return write_string(Traits::name_of(v), out);
+  }
+  static const std::uint8_t* decode(decode_state& st, std::uint8_t t, const std::uint8_t* p,
+                                    const std::uint8_t* end, E& out) {
+    if (t != type) return fail_type(st, bson_type::string, t, p);
+    std::string_view s;
+    const std::uint8_t* next = read_string(st, p, end, s);
+    if (next == nullptr) return nullptr;
+    const auto& names = Traits::names;
+    const auto it = std::lower_bound(names.begin(), names.end(), s,
+                                     [](const auto& entry, std::string_view k) {
+                                       return entry.first < k;
+                                     });
+    if (it == names.end() || it->first != s) {
+      return fail(st, error_code::invalid_value, p,
+                  "\"" + std::string(s) + "\" is not a value of " + std::string(Traits::enum_name));
+    }
+    out = it->second;
+    return next;
+  }
+};
+
+}  // namespace detail
+}  // namespace bsongen

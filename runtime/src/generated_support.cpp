@@ -1,0 +1,172 @@
+#include "bsongen/detail/generated_support.hpp"
+
+namespace bsongen::detail {
+
+std::nullptr_t fail(decode_state& st, error_code code, const std::uint8_t* at, std::string message) {
+  st.err = bsongen::error(code, std::move(message), st.offset(at));
+  return nullptr;
+}
+
+std::nullptr_t fail_truncated(decode_state& st, const std::uint8_t* at, std::string_view what) {
+  return fail(st, error_code::truncated, at, std::string(what) + " runs past the end of its document");
+}
+
+std::nullptr_t fail_type(decode_state& st, bson_type expected, std::uint8_t actual,
+                         const std::uint8_t* at) {
+  if (!is_bson_type(actual)) {
+    return fail(st, error_code::invalid_type, at,
+                "element type byte " + std::to_string(actual) + " is not a BSON type");
+  }
+  return fail(st, error_code::type_mismatch, at,
+              "expected " + std::string(type_name(expected)) + ", found " +
+                  std::string(type_name(static_cast<bson_type>(actual))));
+}
+
+std::nullptr_t fail_unknown_field(decode_state& st, const std::uint8_t* element,
+                                  std::string_view key) {
+  fail(st, error_code::unknown_field, element, "the schema has no field \"" + std::string(key) + "\"");
+  st.err.prepend_path(key);
+  return nullptr;
+}
+
+std::nullptr_t fail_duplicate_field(decode_state& st, const std::uint8_t* element,
+                                    std::string_view key) {
+  fail(st, error_code::duplicate_field, element, "key \"" + std::string(key) + "\" appears twice");
+  st.err.prepend_path(key);
+  return nullptr;
+}
+
+std::nullptr_t fail_missing_field(decode_state& st, const std::uint8_t* document,
+                                  std::span<const std::string_view> keys,
+                                  std::span<const std::uint64_t> seen,
+                                  std::span<const std::uint64_t> required) {
+  for (std::size_t i = 0; i < keys.size(); ++i) {
+    const std::uint64_t bit = std::uint64_t{1} << (i % 64);
+    if ((required[i / 64] & bit) != 0 && (seen[i / 64] & bit) == 0) {
+      fail(st, error_code::missing_field, document,
+           "required field \"" + std::string(keys[i]) + "\" is absent");
+      st.err.prepend_path(keys[i]);
+      return nullptr;
+    }
+  }
+  return fail(st, error_code::missing_field, document, "a required field is absent");
+}
+
+void fail_encode(encode_state& es, error_code code, std::string message) {
+  if (es.failed) return;  // keep the first problem
+  es.failed = true;
+  es.err = bsongen::error(code, std::move(message));
+}
+
+namespace {
+
+const std::uint8_t* skip_document(decode_state& st, const std::uint8_t* p, const std::uint8_t* end,
+                                  bool is_array) {
+  const std::uint8_t* body;
+  const std::uint8_t* doc_end;
+  if (!open_document(st, p, end, body, doc_end)) return nullptr;
+  ++st.depth;
+  while (body < doc_end) {
+    std::uint8_t type = 0;
+    std::string_view key;
+    const std::uint8_t* const element = body;
+    if (!read_element_header(st, body, doc_end, type, key)) return nullptr;
+    if (!is_array && st.validate_utf8 && !is_valid_utf8(key.data(), key.size())) {
+      return fail(st, error_code::invalid_utf8, element, "key is not valid UTF-8");
+    }
+    body = skip_value(st, type, body, doc_end);
+    if (body == nullptr) {
+      st.err.prepend_path(key);
+      return nullptr;
+    }
+  }
+  --st.depth;
+  return doc_end + 1;
+}
+
+const std::uint8_t* need(decode_state& st, const std::uint8_t* p, const std::uint8_t* end,
+                         std::size_t n, std::string_view what) {
+  if (static_cast<std::size_t>(end - p) < n) return fail_truncated(st, p, what);
+  return p + n;
+}
+
+}  // namespace
+
+const std::uint8_t* skip_value(decode_state& st, std::uint8_t type, const std::uint8_t* p,
+                               const std::uint8_t* end) {
+  std::string_view text;
+  switch (static_cast<bson_type>(type)) {
+    case bson_type::double_:
+    case bson_type::datetime:
+    case bson_type::timestamp:
+    case bson_type::int64:
+      return need(st, p, end, 8, type_name(static_cast<bson_type>(type)));
+    case bson_type::int32:
+      return need(st, p, end, 4, "int32");
+    case bson_type::decimal128:
+      return need(st, p, end, 16, "decimal128");
+    case bson_type::object_id:
+      return need(st, p, end, 12, "objectId");
+    case bson_type::boolean:
+      if (end - p < 1) return fail_truncated(st, p, "bool");
+      if (*p > 1) return fail(st, error_code::invalid_bool, p, "boolean byte " + std::to_string(*p));
+      return p + 1;
+    case bson_type::undefined:
+    case bson_type::null:
+    case bson_type::min_key:
+    case bson_type::max_key:
+      return p;
+    case bson_type::string:
+    case bson_type::javascript:
+    case bson_type::symbol:
+      return read_string(st, p, end, text);
+    case bson_type::document:
+      return skip_document(st, p, end, false);
+    case bson_type::array:
+      return skip_document(st, p, end, true);
+    case bson_type::binary: {
+      if (end - p < 5) return fail_truncated(st, p, "binary");
+      const std::int32_t length = load_i32_le(p);
+      if (length < 0) return fail(st, error_code::invalid_length, p, "negative binary length");
+      if (length > end - p - 5) return fail_truncated(st, p, "binary");
+      if (p[4] == static_cast<std::uint8_t>(binary_subtype::binary_old) &&
+          (length < 4 || load_i32_le(p + 5) != length - 4)) {
+        return fail(st, error_code::invalid_length, p, "binary subtype 2 inner length disagrees");
+      }
+      return p + 5 + length;
+    }
+    case bson_type::regex: {
+      const std::uint8_t* next = read_cstring(st, p, end, text);
+      return next == nullptr ? nullptr : read_cstring(st, next, end, text);
+    }
+    case bson_type::db_pointer: {
+      const std::uint8_t* next = read_string(st, p, end, text);
+      return next == nullptr ? nullptr : need(st, next, end, 12, "dbPointer");
+    }
+    case bson_type::javascript_with_scope: {
+      if (end - p < 4) return fail_truncated(st, p, "javascriptWithScope");
+      const std::int32_t total = load_i32_le(p);
+      if (total < 14) {
+        return fail(st, error_code::invalid_length, p,
+                    "javascriptWithScope length " + std::to_string(total) + " is below 14");
+      }
+      if (total > end - p) return fail_truncated(st, p, "javascriptWithScope");
+      const std::uint8_t* const stop = p + total;
+      const std::uint8_t* scope = read_string(st, p + 4, stop, text);
+      if (scope == nullptr) return nullptr;
+      // The scope must fill the rest exactly; give it the whole remainder (plus the byte after,
+      // since open_document's limit is exclusive of the enclosing terminator).
+      const std::uint8_t* next = skip_document(st, scope, stop, false);
+      if (next == nullptr) return nullptr;
+      if (next != stop) {
+        return fail(st, error_code::invalid_length, p,
+                    "javascriptWithScope length disagrees with its contents");
+      }
+      return next;
+    }
+  }
+  return fail(st, error_code::invalid_type, p - 1,
+              "element type byte " + std::to_string(type) + " is not a BSON type");
+}
+
+}  // namespace bsongen::detail
