@@ -1,0 +1,932 @@
+// The Clang front end of bsongen-scan: parse the headers, find the BSONGEN_DOCUMENT structs, map
+// every member type to the intermediate model, report what cannot be mapped at file:line:col.
+//
+// Types are matched on their canonical form (typedefs and aliases resolved) and on qualified names
+// with inline namespaces skipped, so `std::__cxx11::basic_string` (libstdc++) and
+// `std::__1::basic_string` (libc++) are both `std::basic_string`.
+
+#include "scan_headers.hpp"
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <string_view>
+#include <utility>
+
+#include <clang/AST/ASTConsumer.h>
+#include <clang/AST/ASTContext.h>
+#include <clang/AST/Attr.h>
+#include <clang/AST/DeclCXX.h>
+#include <clang/AST/DeclTemplate.h>
+#include <clang/AST/RawCommentList.h>
+#include <clang/AST/RecursiveASTVisitor.h>
+#include <clang/Basic/SourceManager.h>
+#include <clang/Frontend/CompilerInstance.h>
+#include <clang/Frontend/FrontendAction.h>
+#include <clang/Tooling/Tooling.h>
+#include <llvm/Support/FileSystem.h>
+#include <llvm/Support/Path.h>
+
+namespace bsongen::scan {
+namespace {
+
+// The markers of annotate.hpp, as (name, value) pairs with the "bsongen:" prefix removed.
+struct marker {
+  std::string name;
+  std::string value;
+  const clang::AnnotateAttr* attr;
+};
+
+std::vector<marker> markers_of(const clang::Decl* decl) {
+  std::vector<marker> out;
+  for (const auto* attr : decl->specific_attrs<clang::AnnotateAttr>()) {
+    llvm::StringRef text = attr->getAnnotation();
+    if (!text.consume_front("bsongen:")) continue;
+    auto [name, value] = text.split('=');
+    out.push_back({name.str(), value.str(), attr});
+  }
+  // Attributes are stored in reverse source order; report and apply them as written.
+  std::reverse(out.begin(), out.end());
+  return out;
+}
+
+bool has_marker(const clang::Decl* decl, std::string_view name) {
+  for (const auto& m : markers_of(decl))
+    if (m.name == name) return true;
+  return false;
+}
+
+// "std::chrono::system_clock" for std::chrono::_V2::system_clock: inline namespaces are skipped
+// because they are an implementation detail of the standard library's ABI.
+std::string name_without_inline_namespaces(const clang::NamedDecl* decl) {
+  std::vector<std::string> parts{decl->getNameAsString()};
+  for (const clang::DeclContext* ctx = decl->getDeclContext(); ctx != nullptr;
+       ctx = ctx->getParent()) {
+    if (const auto* ns = llvm::dyn_cast<clang::NamespaceDecl>(ctx)) {
+      if (ns->isInline()) continue;
+      parts.push_back(ns->isAnonymousNamespace() ? "(anonymous namespace)" : ns->getNameAsString());
+    } else if (const auto* record = llvm::dyn_cast<clang::RecordDecl>(ctx)) {
+      parts.push_back(record->getNameAsString());
+    }
+  }
+  std::string out;
+  for (auto it = parts.rbegin(); it != parts.rend(); ++it) {
+    if (!out.empty()) out += "::";
+    out += *it;
+  }
+  return out;
+}
+
+const clang::ClassTemplateSpecializationDecl* specialization_of(clang::QualType type) {
+  return llvm::dyn_cast_or_null<clang::ClassTemplateSpecializationDecl>(
+      type->getAsCXXRecordDecl());
+}
+
+// The namespace a declaration is written in ("a::b", inline namespaces included because user code
+// may name them); nullopt when it is not at namespace scope.
+std::optional<std::string> enclosing_namespace(const clang::Decl* decl) {
+  std::vector<std::string> parts;
+  for (const clang::DeclContext* ctx = decl->getDeclContext(); ctx != nullptr;
+       ctx = ctx->getParent()) {
+    if (llvm::isa<clang::TranslationUnitDecl>(ctx)) break;
+    if (llvm::isa<clang::LinkageSpecDecl>(ctx)) continue;
+    const auto* ns = llvm::dyn_cast<clang::NamespaceDecl>(ctx);
+    if (ns == nullptr || ns->isAnonymousNamespace()) return std::nullopt;
+    parts.push_back(ns->getNameAsString());
+  }
+  std::string out;
+  for (auto it = parts.rbegin(); it != parts.rend(); ++it) {
+    if (!out.empty()) out += "::";
+    out += *it;
+  }
+  return out;
+}
+
+// The default C++ type of each model kind (docs/intermediate-model.md); a type_ref carries `cpp`
+// only when the member's spelling differs.
+std::string default_spelling(const type_ref& ref, const std::string& element_spelling) {
+  static const std::map<std::string, std::string, std::less<>> scalars = {
+      {"double", "double"},
+      {"string", "std::string"},
+      {"javascript", "std::string"},
+      {"int32", "std::int32_t"},
+      {"int64", "std::int64_t"},
+      {"bool", "bool"},
+      {"datetime", "bsongen::datetime"},
+      {"object_id", "bsongen::object_id"},
+      {"decimal128", "bsongen::decimal128"},
+      {"binary", "bsongen::binary"},
+      {"uuid", "std::array<std::uint8_t, 16>"},
+      {"timestamp", "bsongen::timestamp"},
+      {"regex", "bsongen::regex"},
+      {"null", "std::nullptr_t"},
+      {"min_key", "bsongen::min_key"},
+      {"max_key", "bsongen::max_key"},
+      {"code_with_scope", "bsongen::code_with_scope"},
+      {"raw_document", "bsongen::raw_document"},
+      {"any", "bsongen::value"},
+  };
+  if (auto it = scalars.find(ref.kind); it != scalars.end()) return it->second;
+  if (ref.kind == "vector") return "std::vector<" + element_spelling + ">";
+  if (ref.kind == "array")
+    return "std::array<" + element_spelling + ", " + std::to_string(ref.size) + ">";
+  if (ref.kind == "optional") return "std::optional<" + element_spelling + ">";
+  if (ref.kind == "map") return "std::map<std::string, " + element_spelling + ">";
+  return {};  // struct and enum: their own name, never a `cpp`
+}
+
+// The runtime's value types, matched by qualified name.
+const std::map<std::string, std::string, std::less<>>& runtime_kinds() {
+  static const std::map<std::string, std::string, std::less<>> kinds = {
+      {"bsongen::object_id", "object_id"},
+      {"bsongen::decimal128", "decimal128"},
+      {"bsongen::binary", "binary"},
+      {"bsongen::timestamp", "timestamp"},
+      {"bsongen::regex", "regex"},
+      {"bsongen::min_key", "min_key"},
+      {"bsongen::max_key", "max_key"},
+      {"bsongen::code_with_scope", "code_with_scope"},
+      {"bsongen::raw_document", "raw_document"},
+      {"bsongen::value", "any"},
+  };
+  return kinds;
+}
+
+// What mapping one (sub)type produced: the model reference and the exact C++ spelling of the type,
+// from which the enclosing type composes its own spelling.
+struct mapped_type {
+  type_ref ref;
+  std::string spelling;
+};
+
+// Why a (sub)type could not be mapped; `type` is the offending part of the member's type.
+struct mapping_error {
+  clang::QualType type;
+  std::string reason;
+};
+
+class model_builder {
+ public:
+  model_builder(clang::ASTContext& context, std::vector<const clang::FileEntry*> header_files,
+                scan_result& result)
+      : context_(context),
+        sources_(context.getSourceManager()),
+        diagnostics_(context.getDiagnostics()),
+        header_files_(std::move(header_files)),
+        result_(result) {}
+
+  void add_document_from_header(const clang::CXXRecordDecl* record) {
+    const clang::FileEntry* file =
+        sources_.getFileEntryForID(sources_.getFileID(sources_.getExpansionLoc(record->getLocation())));
+    if (std::find(header_files_.begin(), header_files_.end(), file) == header_files_.end()) return;
+    add_document(record);
+  }
+
+  // Enums in declaration order, as the model asks.
+  void finish() {
+    std::sort(enum_decls_.begin(), enum_decls_.end(),
+              [this](const auto& a, const auto& b) {
+                return sources_.isBeforeInTranslationUnit(a.first->getLocation(),
+                                                          b.first->getLocation());
+              });
+    for (auto& [decl, enumeration] : enum_decls_) result_.enums.push_back(std::move(enumeration));
+    if (!namespace_) namespace_ = "";
+    result_.namespace_ = *namespace_;
+  }
+
+ private:
+  // Reported through Clang's engine so they print like its own (file:line:col, source line,
+  // caret) and count towards the exit status.
+  template <std::size_t N>
+  clang::DiagnosticBuilder error(clang::SourceLocation where, const char (&format)[N]) {
+    return diagnostics_.Report(where, diagnostics_.getCustomDiagID(clang::DiagnosticsEngine::Error,
+                                                                   format));
+  }
+  template <std::size_t N>
+  clang::DiagnosticBuilder note(clang::SourceLocation where, const char (&format)[N]) {
+    return diagnostics_.Report(where, diagnostics_.getCustomDiagID(clang::DiagnosticsEngine::Note,
+                                                                   format));
+  }
+
+  source_location location_of(const clang::Decl* decl) const {
+    clang::PresumedLoc presumed = sources_.getPresumedLoc(sources_.getExpansionLoc(decl->getLocation()));
+    if (presumed.isInvalid()) return {};
+    llvm::StringRef file = presumed.getFilename();
+    file.consume_front("./");  // headers found beside the command line's input
+    return {file.str(), presumed.getLine(), presumed.getColumn()};
+  }
+
+  std::string doc_of(const clang::Decl* decl) const {
+    const clang::RawComment* comment = context_.getRawCommentForDeclNoCache(decl);
+    if (comment == nullptr) return {};
+    return comment->getFormattedText(sources_, diagnostics_);
+  }
+
+  // Every struct and enum of a model shares the model's one namespace.
+  bool check_namespace(const clang::NamedDecl* decl, std::string_view what) {
+    std::optional<std::string> ns = enclosing_namespace(decl);
+    if (!ns) {
+      error(decl->getLocation(),
+            "%0 '%1' must be declared at namespace scope (not in a class, function or anonymous "
+            "namespace): the model names it by namespace and identifier")
+          << what.data() << decl->getQualifiedNameAsString();
+      return false;
+    }
+    if (!namespace_) {
+      namespace_ = *ns;
+      namespace_origin_ = decl;
+      return true;
+    }
+    if (*namespace_ != *ns) {
+      error(decl->getLocation(),
+            "%0 '%1' is in namespace '%2' but the model's namespace is '%3': every document and enum "
+            "of one scan must share a namespace")
+          << what.data() << decl->getQualifiedNameAsString() << *ns << *namespace_;
+      note(namespace_origin_->getLocation(), "namespace '%0' taken from '%1' here")
+          << *namespace_ << namespace_origin_->getQualifiedNameAsString();
+      return false;
+    }
+    return true;
+  }
+
+  // Adds a document (and first every document it contains), once.
+  void add_document(const clang::CXXRecordDecl* record) {
+    record = record->getDefinition();
+    if (record == nullptr || record->isInvalidDecl()) return;
+    if (!document_state_.try_emplace(record, state::in_progress).second) return;
+    structure built;
+    const bool ok = build_document(record, built);
+    // Looked up again: building nested documents inserted into the map.
+    document_state_[record] = ok ? state::done : state::failed;
+    if (ok) result_.structs.push_back(std::move(built));
+  }
+
+  bool build_document(const clang::CXXRecordDecl* record, structure& out) {
+    const std::string qualified = record->getQualifiedNameAsString();
+    if (record->getIdentifier() == nullptr) {
+      error(record->getLocation(), "a BSONGEN_DOCUMENT struct needs a name");
+      return false;
+    }
+    if (record->isUnion()) {
+      error(record->getLocation(), "union '%0' cannot be a BSONGEN_DOCUMENT") << qualified;
+      return false;
+    }
+    if (record->isTemplated() || llvm::isa<clang::ClassTemplateSpecializationDecl>(record)) {
+      error(record->getLocation(),
+            "class template '%0' cannot be a BSONGEN_DOCUMENT: mark a non-template struct")
+          << qualified;
+      return false;
+    }
+    if (!check_namespace(record, "document")) return false;
+    bool ok = true;
+    if (record->getNumBases() != 0) {
+      error(record->bases_begin()->getBeginLoc(),
+            "BSONGEN_DOCUMENT '%0' has a base class: bsongen maps the members of one struct; "
+            "make the base a member instead")
+          << qualified;
+      ok = false;
+    }
+
+    out.name = record->getNameAsString();
+    out.doc = doc_of(record);
+    out.location = location_of(record);
+    bool explicit_unknown_fields = false;
+    for (const auto& m : markers_of(record)) {
+      if (m.name == "document") continue;
+      if (m.name == "unknown_fields" && (m.value == "skip" || m.value == "reject")) {
+        out.unknown_fields = m.value;
+        explicit_unknown_fields = true;
+      } else if (m.name == "duplicate_keys" && (m.value == "last_wins" || m.value == "reject")) {
+        out.duplicate_keys = m.value;
+      } else if (m.name == "unknown_fields" || m.name == "duplicate_keys") {
+        error(m.attr->getLocation(), "BSONGEN_%0(%1) on '%2': expected %3")
+            << llvm::StringRef(m.name).upper() << m.value << qualified
+            << (m.name == "unknown_fields" ? "skip or reject (capture: mark a member "
+                                             "BSONGEN_CAPTURE_UNKNOWN)"
+                                           : "last_wins or reject");
+        ok = false;
+      } else {
+        error(m.attr->getLocation(), "marker 'bsongen:%0' does not apply to a struct") << m.name;
+        ok = false;
+      }
+    }
+
+    std::map<std::string, const clang::FieldDecl*> keys;
+    for (const clang::FieldDecl* member : record->fields()) {
+      if (member->isInvalidDecl()) {
+        ok = false;
+        continue;
+      }
+      std::vector<marker> member_markers = markers_of(member);
+      if (std::any_of(member_markers.begin(), member_markers.end(),
+                      [](const marker& m) { return m.name == "ignore"; }))
+        continue;
+      if (member->getIdentifier() == nullptr) {
+        error(member->getLocation(),
+              "BSONGEN_DOCUMENT '%0' has an anonymous struct or union member: give it a name and "
+              "a BSONGEN_DOCUMENT type, or mark it BSONGEN_IGNORE")
+            << qualified;
+        ok = false;
+        continue;
+      }
+      const std::string member_name = member->getNameAsString();
+      if (member->getAccess() != clang::AS_public) {
+        error(member->getLocation(),
+              "field '%0' of '%1' (type %2) is %3: generated code cannot reach it; make it public "
+              "or mark it BSONGEN_IGNORE")
+            << member_name << qualified << member->getType()
+            << (member->getAccess() == clang::AS_private ? "private" : "protected");
+        ok = false;
+        continue;
+      }
+      if (member->isBitField()) {
+        error(member->getLocation(), "field '%0' of '%1' (type %2) is a bit-field, which bsongen "
+                                     "cannot map (no reference to it can be taken)")
+            << member_name << qualified << member->getType();
+        ok = false;
+        continue;
+      }
+      if (member->getType().isConstQualified()) {
+        error(member->getLocation(),
+              "field '%0' of '%1' (type %2) is const: decoding could not assign it")
+            << member_name << qualified << member->getType();
+        ok = false;
+        continue;
+      }
+
+      field built;
+      built.name = member_name;
+      built.key = member_name;
+      built.doc = doc_of(member);
+      built.location = location_of(member);
+      std::string as_kind;
+      bool capture = false;
+      bool member_ok = true;
+      for (const auto& m : member_markers) {
+        if (m.name == "key") {
+          built.key = m.value;
+          if (built.key.find('\0') != std::string::npos) {
+            error(m.attr->getLocation(), "BSON key of field '%0' contains a NUL byte") << member_name;
+            member_ok = false;
+          }
+        } else if (m.name == "required") {
+          built.required = true;
+        } else if (m.name == "omit_empty") {
+          built.omit_empty = true;
+        } else if (m.name == "capture_unknown") {
+          capture = true;
+        } else if (m.name == "as" && (m.value == "javascript" || m.value == "uuid")) {
+          as_kind = m.value;
+        } else if (m.name == "as") {
+          error(m.attr->getLocation(), "BSONGEN_AS(%0) on field '%1': expected javascript or uuid")
+              << m.value << member_name;
+          member_ok = false;
+        } else {
+          error(m.attr->getLocation(), "marker 'bsongen:%0' does not apply to a member") << m.name;
+          member_ok = false;
+        }
+      }
+      if (!member_ok) {
+        ok = false;
+        continue;
+      }
+
+      std::optional<mapping_error> failure;
+      std::optional<mapped_type> mapped = map_type(member->getType(), as_kind, failure);
+      if (!mapped) {
+        if (failure && failure->type.getCanonicalType() == member->getType().getCanonicalType()) {
+          error(member->getLocation(), "field '%0' of '%1' has unsupported type %2: %3")
+              << member_name << qualified << member->getType() << failure->reason;
+        } else if (failure) {
+          error(member->getLocation(), "field '%0' of '%1' has unsupported type %2: in %3: %4")
+              << member_name << qualified << member->getType() << failure->type << failure->reason;
+        }
+        ok = false;
+        continue;
+      }
+      built.type = std::move(mapped->ref);
+
+      if (capture) {
+        if (built.type.kind != "raw_document") {
+          error(member->getLocation(),
+                "BSONGEN_CAPTURE_UNKNOWN field '%0' of '%1' has type %2; it must be "
+                "bsongen::raw_document")
+              << member_name << qualified << member->getType();
+          ok = false;
+        } else if (out.capture_member) {
+          error(member->getLocation(), "'%0' has a second BSONGEN_CAPTURE_UNKNOWN member '%1'")
+              << qualified << member_name;
+          ok = false;
+        } else if (explicit_unknown_fields) {
+          error(member->getLocation(),
+                "'%0' captures unknown fields in '%1' and also sets BSONGEN_UNKNOWN_FIELDS(%2)")
+              << qualified << member_name << out.unknown_fields;
+          ok = false;
+        } else {
+          out.unknown_fields = "capture";
+          out.capture_member = member_name;
+        }
+        continue;  // the capture member is not a field of the document
+      }
+      if (built.required && built.type.kind == "optional") {
+        error(member->getLocation(),
+              "field '%0' of '%1' is BSONGEN_REQUIRED but std::optional: an optional field may be "
+              "absent")
+            << member_name << qualified;
+        ok = false;
+        continue;
+      }
+      static const std::set<std::string, std::less<>> emptiable = {"string", "vector", "map",
+                                                                   "binary", "raw_document"};
+      if (built.omit_empty && emptiable.count(built.type.kind) == 0) {
+        error(member->getLocation(),
+              "field '%0' of '%1' is BSONGEN_OMIT_EMPTY but its type %2 has no empty value "
+              "(string, vector, map, binary, raw_document have)")
+            << member_name << qualified << member->getType();
+        ok = false;
+        continue;
+      }
+      if (auto [previous, fresh] = keys.try_emplace(built.key, member); !fresh) {
+        error(member->getLocation(), "field '%0' of '%1' reuses BSON key '%2'")
+            << member_name << qualified << built.key;
+        note(previous->second->getLocation(), "first used by field '%0' here")
+            << previous->second->getNameAsString();
+        ok = false;
+        continue;
+      }
+      out.fields.push_back(std::move(built));
+    }
+    return ok;
+  }
+
+  // Maps one member type (or a part of it). On failure returns nullopt and says which part failed
+  // and why; `as_kind` (BSONGEN_AS) applies to the type under any std::optional.
+  std::optional<mapped_type> map_type(clang::QualType written, const std::string& as_kind,
+                                      std::optional<mapping_error>& failure) {
+    clang::QualType type = written.getCanonicalType();
+    auto fail = [&](std::string reason) -> std::optional<mapped_type> {
+      failure = mapping_error{written, std::move(reason)};
+      return std::nullopt;
+    };
+    if (type.isVolatileQualified()) return fail("volatile members are not supported");
+    type = type.getUnqualifiedType();
+
+    if (type->isReferenceType()) return fail("references are not supported; store the value");
+    if (type->isPointerType() || type->isMemberPointerType())
+      return fail("pointers are not supported; store the value (std::optional for absence)");
+    if (type->isArrayType()) return fail("C arrays are not supported; use std::array");
+
+    if (const auto* enum_type = type->getAs<clang::EnumType>()) {
+      if (!as_kind.empty()) return fail("BSONGEN_AS(" + as_kind + ") does not apply to an enum");
+      const clang::EnumDecl* decl = enum_type->getDecl()->getDefinition();
+      if (decl == nullptr) return fail("the enum is declared but not defined");
+      if (decl->getIdentifier() == nullptr) return fail("anonymous enums cannot be named in the model");
+      if (!add_enum(decl)) return fail("its enum cannot be part of the model (see above)");
+      return mapped_type{{"enum", "", decl->getNameAsString(), 0, {}}, decl->getQualifiedNameAsString()};
+    }
+
+    if (const auto* builtin = type->getAs<clang::BuiltinType>()) {
+      if (!as_kind.empty())
+        return fail("BSONGEN_AS(" + as_kind + ") does not apply to " + type.getAsString());
+      return map_builtin(type, builtin, fail);
+    }
+
+    const clang::CXXRecordDecl* record = type->getAsCXXRecordDecl();
+    if (record == nullptr) return fail("bsongen cannot map this kind of type");
+    const std::string name = name_without_inline_namespaces(record);
+    const clang::ClassTemplateSpecializationDecl* spec = specialization_of(type);
+
+    if (name == "std::optional" && spec != nullptr) {
+      auto element = map_argument(spec, 0, as_kind, failure);
+      if (!element) return std::nullopt;
+      return compose("optional", std::move(*element), "std::optional<" + element->spelling + ">");
+    }
+    if (as_kind == "javascript") {
+      auto text = map_record(type, record, name, spec, failure);
+      if (!text) return std::nullopt;
+      if (text->ref.kind != "string" || !text->ref.cpp.empty())
+        return fail("BSONGEN_AS(javascript) needs a std::string member");
+      text->ref.kind = "javascript";
+      return text;
+    }
+    if (as_kind == "uuid") {
+      if (name != "std::array" || spec == nullptr)
+        return fail("BSONGEN_AS(uuid) needs a std::array<std::uint8_t, 16> member");
+      const auto& args = spec->getTemplateArgs();
+      clang::QualType byte = args[0].getAsType().getCanonicalType();
+      if (args[1].getAsIntegral() != 16 || !byte->isSpecificBuiltinType(clang::BuiltinType::UChar))
+        return fail("BSONGEN_AS(uuid) needs a std::array<std::uint8_t, 16> member");
+      return mapped_type{{"uuid", "", "", 0, {}}, "std::array<std::uint8_t, 16>"};
+    }
+    return map_record(type, record, name, spec, failure);
+  }
+
+  template <class Fail>
+  std::optional<mapped_type> map_builtin(clang::QualType type, const clang::BuiltinType* builtin,
+                                         Fail&& fail) {
+    using clang::BuiltinType;
+    switch (builtin->getKind()) {
+      case BuiltinType::Bool:
+        return mapped_type{{"bool", "", "", 0, {}}, "bool"};
+      case BuiltinType::Double:
+        return mapped_type{{"double", "", "", 0, {}}, "double"};
+      case BuiltinType::NullPtr:
+        return mapped_type{{"null", "", "", 0, {}}, "std::nullptr_t"};
+      case BuiltinType::Float:
+        return fail("float would lose digits decoding a BSON double; use double");
+      case BuiltinType::LongDouble:
+      case BuiltinType::Float128:
+      case BuiltinType::Half:
+      case BuiltinType::Float16:
+      case BuiltinType::BFloat16:
+        return fail("BSON has only 64-bit doubles; use double");
+      case BuiltinType::Char_S:
+      case BuiltinType::Char_U:
+        return fail("plain char is ambiguous (character or number); use std::int8_t or "
+                    "std::string");
+      case BuiltinType::WChar_S:
+      case BuiltinType::WChar_U:
+      case BuiltinType::Char8:
+      case BuiltinType::Char16:
+      case BuiltinType::Char32:
+        return fail("character types are not supported; use std::string (UTF-8)");
+      default:
+        break;
+    }
+    if (!type->isIntegerType()) return fail("bsongen cannot map this builtin type");
+    const auto bits = static_cast<unsigned>(context_.getTypeSize(type));
+    const bool is_signed = type->isSignedIntegerType();
+    // Unsigned integers map to the smallest BSON integer that holds every value: uint8/uint16
+    // -> int32, uint32 -> int64. uint64 has no lossless BSON type, so it is refused rather than
+    // letting an encoder meet values it cannot represent.
+    std::string kind;
+    if (bits <= 32 && (is_signed || bits < 32))
+      kind = "int32";
+    else if (bits <= 64 && (is_signed || bits < 64))
+      kind = "int64";
+    else if (bits == 64)
+      return fail("64-bit unsigned integers have no lossless BSON type; use std::int64_t");
+    else
+      return fail("integers wider than 64 bits have no BSON type");
+    // The fixed-width name when the type is the one <cstdint> aliases (on LP64, `long` is
+    // std::int64_t but `long long` is a distinct type that must keep its own spelling).
+    std::string spelling = type.getAsString(context_.getPrintingPolicy());
+    if (context_.hasSameType(type, context_.getIntTypeForBitwidth(bits, is_signed ? 1U : 0U)))
+      spelling = std::string(is_signed ? "std::int" : "std::uint") + std::to_string(bits) + "_t";
+    type_ref ref{kind, "", "", 0, {}};
+    if (spelling != default_spelling(ref, "")) ref.cpp = spelling;
+    return mapped_type{std::move(ref), spelling};
+  }
+
+  std::optional<mapped_type> map_argument(const clang::ClassTemplateSpecializationDecl* spec,
+                                          unsigned index, const std::string& as_kind,
+                                          std::optional<mapping_error>& failure) {
+    const clang::TemplateArgument& arg = spec->getTemplateArgs()[index];
+    if (arg.getKind() != clang::TemplateArgument::Type) {
+      failure = mapping_error{clang::QualType(spec->getTypeForDecl(), 0),
+                              "unexpected template argument"};
+      return std::nullopt;
+    }
+    return map_type(arg.getAsType(), as_kind, failure);
+  }
+
+  // A container's reference: its element's, and `cpp` when its own spelling is not the default.
+  static mapped_type compose(const char* kind, mapped_type element, std::string spelling,
+                             std::uint64_t size = 0) {
+    type_ref ref{kind, "", "", size, {}};
+    std::string element_spelling = element.spelling;
+    ref.element.push_back(std::move(element.ref));
+    if (spelling != default_spelling(ref, element_spelling)) ref.cpp = spelling;
+    return mapped_type{std::move(ref), std::move(spelling)};
+  }
+
+  static bool is_std(const clang::TemplateArgument& arg, std::string_view name) {
+    if (arg.getKind() != clang::TemplateArgument::Type) return false;
+    const clang::CXXRecordDecl* record = arg.getAsType()->getAsCXXRecordDecl();
+    return record != nullptr && name_without_inline_namespaces(record) == name;
+  }
+
+  static bool is_plain_char(const clang::TemplateArgument& arg) {
+    if (arg.getKind() != clang::TemplateArgument::Type) return false;
+    clang::QualType type = arg.getAsType().getCanonicalType();
+    return type->isSpecificBuiltinType(clang::BuiltinType::Char_S) ||
+           type->isSpecificBuiltinType(clang::BuiltinType::Char_U);
+  }
+
+  std::optional<mapped_type> map_record(clang::QualType type, const clang::CXXRecordDecl* record,
+                                        const std::string& name,
+                                        const clang::ClassTemplateSpecializationDecl* spec,
+                                        std::optional<mapping_error>& failure) {
+    auto fail = [&](std::string reason) -> std::optional<mapped_type> {
+      failure = mapping_error{type, std::move(reason)};
+      return std::nullopt;
+    };
+    if (auto it = runtime_kinds().find(name); it != runtime_kinds().end())
+      return mapped_type{{it->second, "", "", 0, {}}, name};
+
+    if (spec != nullptr) {
+      const auto& args = spec->getTemplateArgs();
+      if (name == "std::basic_string") {
+        if (!is_plain_char(args[0]) || !is_std(args[1], "std::char_traits") ||
+            !is_std(args[2], "std::allocator"))
+          return fail("only std::string (char, the default traits and allocator) is supported");
+        return mapped_type{{"string", "", "", 0, {}}, "std::string"};
+      }
+      if (name == "std::basic_string_view") {
+        if (!is_plain_char(args[0]) || !is_std(args[1], "std::char_traits"))
+          return fail("only std::string_view (char) is supported");
+        return mapped_type{{"string", "std::string_view", "", 0, {}}, "std::string_view"};
+      }
+      if (name == "std::vector") {
+        if (!is_std(args[1], "std::allocator"))
+          return fail("std::vector with a custom allocator is not supported");
+        auto element = map_argument(spec, 0, "", failure);
+        if (!element) return std::nullopt;
+        return compose("vector", std::move(*element), "std::vector<" + element->spelling + ">");
+      }
+      if (name == "std::array") {
+        const std::uint64_t size = args[1].getAsIntegral().getZExtValue();
+        auto element = map_argument(spec, 0, "", failure);
+        if (!element) return std::nullopt;
+        return compose("array", std::move(*element),
+                       "std::array<" + element->spelling + ", " + std::to_string(size) + ">", size);
+      }
+      if (name == "std::map" || name == "std::unordered_map") {
+        std::optional<mapping_error> key_failure;
+        auto key = map_argument(spec, 0, "", key_failure);
+        if (!key || key->ref.kind != "string" || !key->ref.cpp.empty())
+          return fail("map keys must be std::string (BSON keys are strings)");
+        std::string extra;
+        if (name == "std::map") {
+          const auto& compare = args[2];
+          const auto* less = compare.getKind() == clang::TemplateArgument::Type
+                                 ? specialization_of(compare.getAsType())
+                                 : nullptr;
+          if (less == nullptr || name_without_inline_namespaces(less) != "std::less")
+            return fail("std::map with a comparator other than std::less is not supported");
+          if (less->getTemplateArgs()[0].getAsType()->isVoidType()) extra = ", std::less<>";
+          if (!is_std(args[3], "std::allocator"))
+            return fail("std::map with a custom allocator is not supported");
+        } else if (!is_std(args[2], "std::hash") || !is_std(args[3], "std::equal_to") ||
+                   !is_std(args[4], "std::allocator")) {
+          return fail("std::unordered_map with a custom hash, equality or allocator is not "
+                      "supported");
+        }
+        auto element = map_argument(spec, 1, "", failure);
+        if (!element) return std::nullopt;
+        return compose("map", std::move(*element),
+                       name + "<std::string, " + element->spelling + extra + ">");
+      }
+      if (name == "std::chrono::time_point") return map_time_point(spec, fail);
+    }
+
+    if (has_marker(record, "document")) {
+      if (spec != nullptr || record->isTemplated())
+        return fail("class templates cannot be BSONGEN_DOCUMENTs");
+      if (record->getDefinition() == nullptr) return fail("the struct is declared but not defined");
+      add_document(record);
+      // in_progress: a struct containing itself (through vector or map); the generator checks
+      // that the cycle passes through a container that allocates.
+      if (document_state_[record->getDefinition()] == state::failed)
+        return fail("its BSONGEN_DOCUMENT struct has errors (reported above)");
+      return mapped_type{{"struct", "", record->getNameAsString(), 0, {}},
+                         record->getQualifiedNameAsString()};
+    }
+    if (name.rfind("std::", 0) == 0)
+      return fail(name + " is not supported (supported containers: std::vector, std::array, "
+                         "std::optional, std::map and std::unordered_map with std::string keys)");
+    return fail("'" + name + "' is not marked BSONGEN_DOCUMENT");
+  }
+
+  // Any std::chrono::time_point of system_clock: datetime, with `cpp` unless it is
+  // bsongen::datetime (milliseconds).
+  template <class Fail>
+  std::optional<mapped_type> map_time_point(const clang::ClassTemplateSpecializationDecl* spec,
+                                            Fail&& fail) {
+    const auto& args = spec->getTemplateArgs();
+    const clang::CXXRecordDecl* clock = args[0].getAsType()->getAsCXXRecordDecl();
+    if (clock == nullptr || name_without_inline_namespaces(clock) != "std::chrono::system_clock")
+      return fail("only time points of std::chrono::system_clock map to a BSON datetime");
+    const auto* duration = specialization_of(args[1].getAsType());
+    if (duration == nullptr) return fail("unrecognized duration type");
+    clang::QualType rep = duration->getTemplateArgs()[0].getAsType().getCanonicalType();
+    const auto* period = specialization_of(duration->getTemplateArgs()[1].getAsType());
+    if (!rep->isArithmeticType() || period == nullptr)
+      return fail("unrecognized duration type");
+    const std::int64_t num = period->getTemplateArgs()[0].getAsIntegral().getExtValue();
+    const std::int64_t den = period->getTemplateArgs()[1].getAsIntegral().getExtValue();
+    clang::QualType int64 = context_.getIntTypeForBitwidth(64, 1);
+
+    std::string spelling;
+    if (context_.hasSameType(rep, int64) && num == 1 && den == 1000) {
+      spelling = "bsongen::datetime";
+    } else if (is_clock_time_point(clock, clang::QualType(spec->getTypeForDecl(), 0))) {
+      spelling = "std::chrono::system_clock::time_point";
+    } else {
+      std::string rep_spelling = rep.getAsString(context_.getPrintingPolicy());
+      if (context_.hasSameType(rep, int64)) rep_spelling = "std::int64_t";
+      spelling = "std::chrono::time_point<std::chrono::system_clock, std::chrono::duration<" +
+                 rep_spelling + ", std::ratio<" + std::to_string(num) + ", " +
+                 std::to_string(den) + ">>>";
+    }
+    type_ref ref{"datetime", "", "", 0, {}};
+    if (spelling != default_spelling(ref, "")) ref.cpp = spelling;
+    return mapped_type{std::move(ref), spelling};
+  }
+
+  // Whether `type` is the clock's own `time_point` member type (whose duration differs between
+  // standard libraries).
+  bool is_clock_time_point(const clang::CXXRecordDecl* clock, clang::QualType type) {
+    for (const clang::NamedDecl* found : clock->lookup(&context_.Idents.get("time_point"))) {
+      if (const auto* alias = llvm::dyn_cast<clang::TypedefNameDecl>(found))
+        return context_.hasSameType(alias->getUnderlyingType(), type);
+    }
+    return false;
+  }
+
+  // Adds the enum to the model once; false when it cannot be part of it (reported).
+  bool add_enum(const clang::EnumDecl* decl) {
+    if (auto it = enum_ok_.find(decl); it != enum_ok_.end()) return it->second;
+    enumeration built;
+    bool ok = build_enum(decl, built);
+    enum_ok_[decl] = ok;
+    if (ok) enum_decls_.emplace_back(decl, std::move(built));
+    return ok;
+  }
+
+  bool build_enum(const clang::EnumDecl* decl, enumeration& out) {
+    if (!check_namespace(decl, "enum")) return false;
+    out.name = decl->getNameAsString();
+    out.doc = doc_of(decl);
+    out.location = location_of(decl);
+    bool ok = true;
+    for (const auto& m : markers_of(decl)) {
+      if (m.name == "enum_storage" && m.value == "string") {
+        out.storage = "string";
+      } else {
+        error(m.attr->getLocation(), "marker 'bsongen:%0' does not apply to an enum") << m.name;
+        ok = false;
+      }
+    }
+    for (const clang::EnumConstantDecl* constant : decl->enumerators()) {
+      enum_value value;
+      value.name = constant->getNameAsString();
+      value.bson_name = value.name;
+      value.doc = doc_of(constant);
+      value.location = location_of(constant);
+      const llvm::APSInt& init = constant->getInitVal();
+      if (init.getMinSignedBits() > 64) {
+        error(constant->getLocation(), "enumerator '%0' of '%1' does not fit in 64 bits")
+            << value.name << decl->getQualifiedNameAsString();
+        ok = false;
+        continue;
+      }
+      value.value = init.getExtValue();
+      if (out.storage == "int32" &&
+          (value.value < INT32_MIN || value.value > INT32_MAX)) {
+        error(constant->getLocation(),
+              "enumerator '%0' of '%1' is %2, outside int32 (the BSON type of the enum); mark "
+              "the enum BSONGEN_ENUM_AS_STRING or use smaller values")
+            << value.name << decl->getQualifiedNameAsString() << std::to_string(value.value);
+        ok = false;
+      }
+      for (const auto& m : markers_of(constant)) {
+        if (m.name == "bson_name" && out.storage == "string") {
+          value.bson_name = m.value;
+        } else if (m.name == "bson_name") {
+          error(m.attr->getLocation(),
+                "BSONGEN_BSON_NAME on '%0' needs the enum '%1' marked BSONGEN_ENUM_AS_STRING")
+              << value.name << decl->getQualifiedNameAsString();
+          ok = false;
+        } else {
+          error(m.attr->getLocation(), "marker 'bsongen:%0' does not apply to an enumerator")
+              << m.name;
+          ok = false;
+        }
+      }
+      out.values.push_back(std::move(value));
+    }
+    return ok;
+  }
+
+  enum class state { in_progress, done, failed };
+
+  clang::ASTContext& context_;
+  clang::SourceManager& sources_;
+  clang::DiagnosticsEngine& diagnostics_;
+  std::vector<const clang::FileEntry*> header_files_;
+  scan_result& result_;
+  std::optional<std::string> namespace_;
+  const clang::NamedDecl* namespace_origin_ = nullptr;
+  std::map<const clang::CXXRecordDecl*, state> document_state_;
+  std::map<const clang::EnumDecl*, bool> enum_ok_;
+  std::vector<std::pair<const clang::EnumDecl*, enumeration>> enum_decls_;
+};
+
+// Collects the BSONGEN_DOCUMENT definitions in source order.
+class document_finder : public clang::RecursiveASTVisitor<document_finder> {
+ public:
+  bool VisitCXXRecordDecl(clang::CXXRecordDecl* record) {
+    if (record->isThisDeclarationADefinition() && !record->isInvalidDecl() &&
+        has_marker(record, "document"))
+      found.push_back(record);
+    return true;
+  }
+  std::vector<const clang::CXXRecordDecl*> found;
+};
+
+class scan_consumer : public clang::ASTConsumer {
+ public:
+  scan_consumer(const scan_request& request, scan_result& result)
+      : request_(request), result_(result) {}
+
+  void HandleTranslationUnit(clang::ASTContext& context) override {
+    clang::SourceManager& sources = context.getSourceManager();
+    collect_dependencies(sources);
+
+    std::vector<const clang::FileEntry*> header_files;
+    for (const auto& header : request_.headers) {
+      if (auto file = sources.getFileManager().getFile(header)) header_files.push_back(*file);
+    }
+    document_finder finder;
+    finder.TraverseDecl(context.getTranslationUnitDecl());
+    model_builder builder(context, std::move(header_files), result_);
+    for (const auto* record : finder.found) builder.add_document_from_header(record);
+    builder.finish();
+  }
+
+ private:
+  void collect_dependencies(const clang::SourceManager& sources) {
+    const clang::FileEntry* main_file = sources.getFileEntryForID(sources.getMainFileID());
+    std::set<std::string> files;
+    for (auto it = sources.fileinfo_begin(); it != sources.fileinfo_end(); ++it) {
+      const clang::FileEntry* file = it->first;
+      if (file == nullptr || file == main_file) continue;
+      // The real path when the file was opened (symlinks and "../" resolved as the OS does; a
+      // lexical "../" removal is wrong across symlinks), else the name made absolute: the build
+      // tool reading the depfile runs in another directory.
+      llvm::SmallString<256> path(file->tryGetRealPathName());
+      if (path.empty()) {
+        path = file->getName();
+        llvm::sys::fs::make_absolute(path);
+      }
+      files.insert(std::string(path));
+    }
+    result_.dependencies.assign(files.begin(), files.end());
+  }
+
+  const scan_request& request_;
+  scan_result& result_;
+};
+
+class scan_action : public clang::ASTFrontendAction {
+ public:
+  scan_action(const scan_request& request, scan_result& result)
+      : request_(request), result_(result) {}
+
+ protected:
+  std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance&,
+                                                        llvm::StringRef) override {
+    return std::make_unique<scan_consumer>(request_, result_);
+  }
+  // Function bodies say nothing about data members; skipping them (constexpr and auto-returning
+  // ones excepted, Clang keeps those) is most of the parse time of standard headers.
+  bool BeginSourceFileAction(clang::CompilerInstance& compiler) override {
+    compiler.getFrontendOpts().SkipFunctionBodies = true;
+    return true;
+  }
+  void EndSourceFileAction() override {
+    result_.error_count = getCompilerInstance().getDiagnostics().getClient()->getNumErrors();
+  }
+
+ private:
+  const scan_request& request_;
+  scan_result& result_;
+};
+
+}  // namespace
+
+scan_result scan_headers(const scan_request& request) {
+  scan_result result;
+  // One translation unit including every header: each header is parsed once and the structs of
+  // one may use the enums and documents of another.
+  std::string source;
+  for (const auto& header : request.headers) source += "#include \"" + header + "\"\n";
+
+  std::vector<std::string> args = {"-std=" + request.language_standard, "-xc++"};
+  if (!request.resource_dir.empty()) args.push_back("-resource-dir=" + request.resource_dir);
+  for (const auto& dir : request.include_dirs) args.push_back("-I" + dir);
+  for (const auto& dir : request.system_include_dirs) {
+    args.push_back("-isystem");
+    args.push_back(dir);
+  }
+  for (const auto& definition : request.definitions) args.push_back("-D" + definition);
+
+  const bool success = clang::tooling::runToolOnCodeWithArgs(
+      std::make_unique<scan_action>(request, result), source, args, "bsongen-scan-input.cpp",
+      "bsongen-scan");
+  if (!success && result.error_count == 0) result.error_count = 1;
+  return result;
+}
+
+}  // namespace bsongen::scan
