@@ -9,9 +9,11 @@
 //   auto d = bsongen::decimal128::from_string("12.50");   // result<decimal128>
 //   d->to_string();                                        // "12.50"
 //
-// operator== compares representations (1.0 and 1.00 differ), as BSON's bytes do.
+// operator== compares representations (1.0 and 1.00 differ, and so do 0 and -0), as BSON's bytes
+// do; a NaN equals a NaN with the same bits. It is not IEEE numeric equality.
 
 #include <compare>
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -38,9 +40,22 @@ class decimal128 {
   }
 
   // Decimal strings ("1.5E+3", "-0.00", "Infinity", "-inf", "NaN") per the BSON corpus.
+  // The whole of `text` must be the number: no white space, no trailing characters. Infinity and
+  // NaN are case-insensitive ("inf", "Infinity", "nan"); a sign on NaN is accepted and dropped, as
+  // libbson does, so every NaN parses to the canonical quiet NaN.
+  // Errors: invalid_value for bad syntax, inexact for a value that needs more than 34 digits or an
+  // exponent outside [-6176, 6111] after exact clamping; error::offset is the index in `text`
+  // where the problem was found (callers embedding the string add their own base offset).
   [[nodiscard]] static result<decimal128> from_string(std::string_view text);
   // The canonical string the BSON corpus gives (scientific form where the spec asks for it).
   [[nodiscard]] std::string to_string() const;
+
+  // The longest string to_string can return: "-1.234567890123456789012345678901234E-6143".
+  static constexpr std::size_t max_string_length = 42;
+  // Writes to_string()'s characters to `out` (not NUL-terminated) and returns one past the last,
+  // with no allocation; for writers that format straight into their own buffer.
+  // Precondition: `out` points at max_string_length writable chars.
+  char* to_chars(char* out) const noexcept;
 
   // Exact conversions.
   [[nodiscard]] static decimal128 from_int64(std::int64_t v) noexcept;
