@@ -115,29 +115,59 @@ error inexact_error(std::string_view text, std::string_view what) {
   return {error_code::inexact, std::move(message), 0};
 }
 
-// Writes the decimal digits of `v` (< 10^17) as exactly `width` characters, zero-padded.
-void write_fixed_digits(char* out, std::uint64_t v, int width) noexcept {
-  for (int i = width - 1; i >= 0; --i) {
-    out[i] = static_cast<char>('0' + v % 10);
-    v /= 10;
+constexpr std::array<char, 200> make_digit_pairs() noexcept {
+  std::array<char, 200> pairs{};
+  for (int i = 0; i < 100; ++i) {
+    pairs[static_cast<std::size_t>(2 * i)] = static_cast<char>('0' + i / 10);
+    pairs[static_cast<std::size_t>(2 * i + 1)] = static_cast<char>('0' + i % 10);
   }
+  return pairs;
+}
+// "00".."99": two digits per division halves the divisions of a digit-at-a-time loop.
+constexpr std::array<char, 200> digit_pairs = make_digit_pairs();
+
+void write_pair(char* out, std::uint64_t two_digits) noexcept {
+  std::memcpy(out, digit_pairs.data() + 2 * two_digits, 2);
 }
 
-// Writes the decimal digits of a coefficient (<= max_coefficient) and returns how many.
-int write_coefficient(char* out, u128 coefficient) noexcept {
-  constexpr std::uint64_t chunk = pow10_u64(17);
-  // 10^34 = chunk^2, so a canonical coefficient splits into two 17-digit halves with one
-  // 128-bit division; everything after that is 64-bit arithmetic.
-  const auto upper = static_cast<std::uint64_t>(coefficient / chunk);
-  const auto lower = static_cast<std::uint64_t>(coefficient % chunk);
-  char digits[max_digits];
-  write_fixed_digits(digits, upper, 17);
-  write_fixed_digits(digits + 17, lower, 17);
-  int first = 0;
-  while (first < max_digits - 1 && digits[first] == '0') ++first;
-  const int count = max_digits - first;
-  std::memcpy(out, digits + first, static_cast<std::size_t>(count));
-  return count;
+// Writes the digits of `v` so that they end just before `end`; returns where they start.
+char* write_u64_backwards(char* end, std::uint64_t v) noexcept {
+  while (v >= 100) {
+    end -= 2;
+    write_pair(end, v % 100);
+    v /= 100;
+  }
+  if (v >= 10) {
+    end -= 2;
+    write_pair(end, v);
+  } else {
+    *--end = static_cast<char>('0' + v);
+  }
+  return end;
+}
+
+// Writes `v` (< 10^17) as exactly 17 digits, zero-padded, ending just before `end`.
+char* write_17_digits_backwards(char* end, std::uint64_t v) noexcept {
+  for (int i = 0; i < 8; ++i) {
+    end -= 2;
+    write_pair(end, v % 100);
+    v /= 100;
+  }
+  *--end = static_cast<char>('0' + v);
+  return end;
+}
+
+// Writes the decimal digits of a coefficient (<= max_coefficient) so that they end just before
+// `end`; returns where they start.
+char* write_coefficient_backwards(char* end, u128 coefficient) noexcept {
+  const auto low_word = static_cast<std::uint64_t>(coefficient);
+  if ((coefficient >> 64) == 0) return write_u64_backwards(end, low_word);
+  // 10^34 = (10^17)^2, so a canonical coefficient splits into two 17-digit halves with one
+  // 128-bit division; the remainder fits 64 bits, so it is computed modulo 2^64.
+  constexpr std::uint64_t half = pow10_u64(17);
+  const auto upper = static_cast<std::uint64_t>(coefficient / half);
+  end = write_17_digits_backwards(end, low_word - upper * half);
+  return write_u64_backwards(end, upper);
 }
 
 char* write_exponent(char* out, int exponent) noexcept {
@@ -204,8 +234,9 @@ char* decimal128::to_chars(char* out) const noexcept {
     return out + 8;
   }
   const finite_parts parts = decode_finite(high_, low_);
-  char digits[max_digits];
-  const int count = write_coefficient(digits, parts.coefficient);
+  char digit_buffer[max_digits];
+  const char* digits = write_coefficient_backwards(digit_buffer + max_digits, parts.coefficient);
+  const int count = static_cast<int>(digit_buffer + max_digits - digits);
   const int adjusted = parts.exponent + count - 1;
 
   // The BSON Decimal128 spec (after the General Decimal Arithmetic to-scientific-string rule):
