@@ -16,7 +16,7 @@ namespace {
 __extension__ typedef unsigned __int128 u128;
 
 constexpr int exponent_bias = 6176;
-constexpr int min_exponent = -6176;     // of the coefficient, not the adjusted exponent
+constexpr int min_exponent = -6176;  // of the coefficient, not the adjusted exponent
 constexpr int max_exponent = 6111;
 constexpr int max_digits = 34;
 
@@ -70,8 +70,8 @@ finite_parts decode_finite(std::uint64_t high, std::uint64_t low) noexcept {
 // Precondition: coefficient <= max_coefficient, exponent in [min_exponent, max_exponent].
 decimal128 encode_finite(bool negative, u128 coefficient, int exponent) noexcept {
   const auto biased = static_cast<std::uint64_t>(exponent + exponent_bias);
-  const std::uint64_t high = (negative ? sign_bit : 0) | (biased << 49) |
-                             static_cast<std::uint64_t>(coefficient >> 64);
+  const std::uint64_t high =
+      (negative ? sign_bit : 0) | (biased << 49) | static_cast<std::uint64_t>(coefficient >> 64);
   return {high, static_cast<std::uint64_t>(coefficient)};
 }
 
@@ -204,17 +204,21 @@ result<std::int64_t> decimal128::to_int64() const {
   u128 magnitude = parts.coefficient;
   if (parts.exponent < 0) {
     // A nonzero coefficient below 10^34 is never a multiple of 10^35 or more.
-    if (-parts.exponent > max_digits || magnitude % pow10[static_cast<std::size_t>(-parts.exponent)] != 0) {
+    if (-parts.exponent > max_digits ||
+        magnitude % pow10[static_cast<std::size_t>(-parts.exponent)] != 0) {
       return error(error_code::inexact,
                    "decimal128 " + to_string() + " has a fractional part, so is not an int64");
     }
     magnitude /= pow10[static_cast<std::size_t>(-parts.exponent)];
   } else if (parts.exponent > 0) {
     // 10^19 > 2^63, so a larger scale always overflows; below it the product fits in 128 bits.
-    if (parts.exponent > 19) magnitude = std::numeric_limits<u128>::max();
-    else magnitude *= pow10[static_cast<std::size_t>(parts.exponent)];
+    if (parts.exponent > 19)
+      magnitude = std::numeric_limits<u128>::max();
+    else
+      magnitude *= pow10[static_cast<std::size_t>(parts.exponent)];
   }
-  const u128 limit = static_cast<u128>(std::numeric_limits<std::int64_t>::max()) + (parts.negative ? 1 : 0);
+  const u128 limit =
+      static_cast<u128>(std::numeric_limits<std::int64_t>::max()) + (parts.negative ? 1 : 0);
   if (magnitude > limit) {
     return error(error_code::inexact, "decimal128 " + to_string() + " is outside the int64 range");
   }
@@ -334,18 +338,19 @@ result<decimal128> decimal128::from_string(std::string_view text) {
     for (; pos < size; ++pos) {
       const char c = text[pos];
       if (!is_digit(c)) return syntax_error(text, pos, "unexpected character in the exponent");
-      if (written_exponent < exponent_saturation) written_exponent = written_exponent * 10 + (c - '0');
+      if (written_exponent < exponent_saturation)
+        written_exponent = written_exponent * 10 + (c - '0');
     }
     if (exponent_negative) written_exponent = -written_exponent;
   }
 
   // Pass 2: find the significant digits (first nonzero to the end) and the trailing zeros.
-  const std::size_t fraction_digits =
-      dot == std::string_view::npos ? 0 : mantissa_end - dot - 1;
+  const std::size_t fraction_digits = dot == std::string_view::npos ? 0 : mantissa_end - dot - 1;
   std::int64_t exponent = written_exponent - static_cast<std::int64_t>(fraction_digits);
 
   std::size_t first_nonzero = mantissa_begin;
-  while (first_nonzero < mantissa_end && (text[first_nonzero] == '0' || text[first_nonzero] == '.')) {
+  while (first_nonzero < mantissa_end &&
+         (text[first_nonzero] == '0' || text[first_nonzero] == '.')) {
     ++first_nonzero;
   }
   if (first_nonzero == mantissa_end) {
@@ -356,9 +361,12 @@ result<decimal128> decimal128::from_string(std::string_view text) {
   std::size_t last_nonzero = mantissa_end - 1;
   while (text[last_nonzero] == '0' || text[last_nonzero] == '.') --last_nonzero;
 
-  const bool dot_inside = dot != std::string_view::npos && dot > first_nonzero && dot < mantissa_end;
-  std::int64_t significant = static_cast<std::int64_t>(mantissa_end - first_nonzero) - (dot_inside ? 1 : 0);
-  const bool dot_in_zeros = dot != std::string_view::npos && dot > last_nonzero && dot < mantissa_end;
+  const bool dot_inside =
+      dot != std::string_view::npos && dot > first_nonzero && dot < mantissa_end;
+  std::int64_t significant =
+      static_cast<std::int64_t>(mantissa_end - first_nonzero) - (dot_inside ? 1 : 0);
+  const bool dot_in_zeros =
+      dot != std::string_view::npos && dot > last_nonzero && dot < mantissa_end;
   std::int64_t trailing_zeros =
       static_cast<std::int64_t>(mantissa_end - last_nonzero - 1) - (dot_in_zeros ? 1 : 0);
 
@@ -377,14 +385,16 @@ result<decimal128> decimal128::from_string(std::string_view text) {
   if (exponent > max_exponent) {
     const std::int64_t needed = exponent - max_exponent;
     if (significant + needed > max_digits) {
-      return inexact_error(text, "the exponent is above the largest decimal128 exponent (overflow)");
+      return inexact_error(text,
+                           "the exponent is above the largest decimal128 exponent (overflow)");
     }
     padding = static_cast<int>(needed);
     exponent = max_exponent;
   } else if (exponent < min_exponent) {
     const std::int64_t needed = min_exponent - exponent;
     if (needed > trailing_zeros) {
-      return inexact_error(text, "the exponent is below the smallest decimal128 exponent (underflow)");
+      return inexact_error(text,
+                           "the exponent is below the smallest decimal128 exponent (underflow)");
     }
     significant -= needed;
     exponent = min_exponent;

@@ -3,8 +3,10 @@
 // One test per corpus case, Decimal128Corpus.<file>/<section>/<index> (decimal128-3/valid/41), so
 // ctest lists each. They are registered with ::testing::RegisterTest rather than TEST_P: a
 // parameterized test's listing carries a "# GetParam() = ..." dump that CMake 3.25's
-// gtest_discover_tests copies into the ctest name when the instantiation names its cases. Valid cases: the 16 bytes of canonical_bson convert to the canonical $numberDecimal string
-// and back to the same bytes; the canonical and degenerate strings parse to those bits (to a value
+// gtest_discover_tests copies into the ctest name when the instantiation names its cases.
+//
+// Valid cases: the 16 bytes of canonical_bson convert to the canonical $numberDecimal string and
+// back to the same bytes; the canonical and degenerate strings parse to those bits (to a value
 // printing as the canonical string for `lossy` cases, whose bits the string cannot carry).
 // parseErrors: the string is rejected, with error_code::inexact when the corpus says the value
 // needs rounding (Inexact/Overflow) and error_code::invalid_value for bad syntax.
@@ -71,7 +73,8 @@ std::vector<corpus_case> load_cases() {
         c.canonical_string = number_decimal_of(entry.at("canonical_extjson").get<std::string>());
         if (entry.contains("degenerate_extjson")) {
           c.has_degenerate = true;
-          c.degenerate_string = number_decimal_of(entry.at("degenerate_extjson").get<std::string>());
+          c.degenerate_string =
+              number_decimal_of(entry.at("degenerate_extjson").get<std::string>());
         }
         c.lossy = entry.value("lossy", false);
         cases.push_back(std::move(c));
@@ -202,8 +205,9 @@ class corpus_missing_test : public ::testing::Test {
   }
   for (corpus_case& c : cases) {
     const std::string name = c.name;
-    ::testing::RegisterTest("Decimal128Corpus", name.c_str(), nullptr, nullptr, __FILE__, __LINE__,
-                            [c = std::move(c)]() -> ::testing::Test* { return new corpus_case_test(c); });
+    ::testing::RegisterTest(
+        "Decimal128Corpus", name.c_str(), nullptr, nullptr, __FILE__, __LINE__,
+        [c = std::move(c)]() -> ::testing::Test* { return new corpus_case_test(c); });
   }
   return true;
 }();

@@ -167,9 +167,15 @@ TEST(Decimal128, ToInt64AcceptsEveryIntegerRepresentation) {
 }
 
 TEST(Decimal128, ToInt64RejectsFractionsOverflowAndSpecials) {
-  const std::string_view inexact[] = {"1.5", "0.1", "1E-6176", "9223372036854775808",
-                                      "-9223372036854775809", "1E+19", "1E+6111",
-                                      "9999999999999999999999999999999999", "1.000000000000000000000000000000001"};
+  const std::string_view inexact[] = {"1.5",
+                                      "0.1",
+                                      "1E-6176",
+                                      "9223372036854775808",
+                                      "-9223372036854775809",
+                                      "1E+19",
+                                      "1E+6111",
+                                      "9999999999999999999999999999999999",
+                                      "1.000000000000000000000000000000001"};
   for (std::string_view text : inexact) {
     const auto r = parse(text).to_int64();
     ASSERT_FALSE(r.has_value()) << text;
@@ -180,7 +186,8 @@ TEST(Decimal128, ToInt64RejectsFractionsOverflowAndSpecials) {
     const auto r = parse(text).to_int64();
     ASSERT_FALSE(r.has_value()) << text;
     EXPECT_EQ(r.error().code, error_code::invalid_value) << text;
-    EXPECT_NE(r.error().message.find("not a finite number"), std::string::npos) << r.error().message;
+    EXPECT_NE(r.error().message.find("not a finite number"), std::string::npos)
+        << r.error().message;
   }
   EXPECT_EQ(parse("1.5").to_int64().error().message,
             "decimal128 1.5 has a fractional part, so is not an int64");
@@ -251,7 +258,8 @@ TEST(Decimal128, ErrorMessagesQuoteAtMost64Characters) {
 TEST(Decimal128, LongStringsOfZerosStayExact) {
   // Far more digits than a coefficient holds, but only zeros beyond the significant ones.
   // Built with append: g++ 12 raises a false -Wrestrict on "literal" + std::string here.
-  const auto digits_then_zeros = [](std::string_view head, std::size_t zeros, std::string_view tail) {
+  const auto digits_then_zeros = [](std::string_view head, std::size_t zeros,
+                                    std::string_view tail) {
     std::string text(head);
     text.append(zeros, '0');
     text.append(tail);
@@ -292,8 +300,10 @@ bson_decimal128_t to_libbson(const decimal128& d) {
 bool coefficient_beyond_34_digits(const decimal128& d) {
   if ((d.high_bits() & 0x6000000000000000ULL) == 0x6000000000000000ULL) return false;
   __extension__ typedef unsigned __int128 u128;
-  const u128 coefficient = (static_cast<u128>(d.high_bits() & 0x0001FFFFFFFFFFFFULL) << 64) | d.low_bits();
-  const u128 ten_to_34 = static_cast<u128>(100'000'000'000'000'000ULL) * 100'000'000'000'000'000ULL;  // 10^17 squared
+  const u128 coefficient =
+      (static_cast<u128>(d.high_bits() & 0x0001FFFFFFFFFFFFULL) << 64) | d.low_bits();
+  constexpr std::uint64_t ten_to_17 = 100'000'000'000'000'000ULL;
+  const u128 ten_to_34 = static_cast<u128>(ten_to_17) * ten_to_17;
   return coefficient >= ten_to_34;
 }
 
@@ -328,7 +338,8 @@ class random_decimal_strings {
     static constexpr std::string_view alphabet = "0123456789..eE+-aI";
     std::string out;
     const int length = pick(0, 8);
-    for (int i = 0; i < length; ++i) out += alphabet[static_cast<std::size_t>(pick(0, alphabet.size() - 1))];
+    const int last = static_cast<int>(alphabet.size()) - 1;
+    for (int i = 0; i < length; ++i) out += alphabet[static_cast<std::size_t>(pick(0, last))];
     return out;
   }
 
@@ -410,7 +421,8 @@ TEST(Decimal128, FromStringAgreesWithLibbson) {
       ++rewritten_for_libbson;
     }
     ASSERT_EQ(ours.has_value(), libbson_ok)
-        << '"' << text << "\": " << (ours.has_value() ? ours->to_string() : ours.error().to_string());
+        << '"' << text << "\": "
+        << (ours.has_value() ? ours->to_string() : ours.error().to_string());
     if (!libbson_ok) {
       ++rejected;
       continue;

@@ -64,7 +64,9 @@ class decimal128 {
 
   [[nodiscard]] constexpr std::uint64_t high_bits() const noexcept { return high_; }
   [[nodiscard]] constexpr std::uint64_t low_bits() const noexcept { return low_; }
-  [[nodiscard]] bool is_nan() const noexcept { return (high_ & 0x7C00000000000000ULL) == 0x7C00000000000000ULL; }
+  [[nodiscard]] bool is_nan() const noexcept {
+    return (high_ & 0x7C00000000000000ULL) == 0x7C00000000000000ULL;
+  }
   [[nodiscard]] bool is_infinite() const noexcept {
     return (high_ & 0x7C00000000000000ULL) == 0x7800000000000000ULL;
   }
