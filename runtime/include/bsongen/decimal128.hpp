@@ -44,8 +44,9 @@ class decimal128 {
   // NaN are case-insensitive ("inf", "Infinity", "nan"); a sign on NaN is accepted and dropped, as
   // libbson does, so every NaN parses to the canonical quiet NaN.
   // Errors: invalid_value for bad syntax, inexact for a value that needs more than 34 digits or an
-  // exponent outside [-6176, 6111] after exact clamping; error::offset is the index in `text`
-  // where the problem was found (callers embedding the string add their own base offset).
+  // exponent outside [-6176, 6111] after exact clamping. error::offset is the index in `text` of
+  // a syntax error (0 for inexact, which concerns the whole value); callers embedding the string
+  // add their own base offset.
   [[nodiscard]] static result<decimal128> from_string(std::string_view text);
   // The canonical string the BSON corpus gives (scientific form where the spec asks for it).
   [[nodiscard]] std::string to_string() const;
