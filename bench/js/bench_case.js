@@ -1,8 +1,10 @@
 #!/usr/bin/env node
 'use strict';
-// Times js-bson on one case that bsongen_bench wrote (<case>.bson and <case>.json), for bench/compare.
+// Times js-bson on one case that bsongen_bench wrote (<case>.bson and <case>.json), for
+// bench/compare.
 //
-//   node bench_case.js CASE.bson CASE.json [--min-time SECONDS] [--repetitions N] [--clock cpu|wall]
+//   node bench_case.js CASE.bson CASE.json [--min-time SECONDS] [--repetitions N]
+//                      [--clock cpu|wall]
 //
 // decode = BSON.deserialize(bytes) with default options (what an application calls);
 // encode = BSON.serialize(object) where object = EJSON.parse(json, {relaxed: false}), whose typed
