@@ -85,6 +85,7 @@ class _Linker:
 
     def link_type(self, t: TypeRef, location: Optional[Location], top_level: bool) -> bool:
         """Fills in t's derived attributes; False when t is unusable (an error was recorded)."""
+        location = t.location or location
         if t.cpp is not None and (not isinstance(t.cpp, str) or not _CPP_SPELLING.match(t.cpp)):
             self.error(location, f"C++ spelling `{t.cpp}` is not a type name")
             return False
@@ -226,9 +227,14 @@ class _Linker:
 
     def link_default(self, f: Field) -> None:
         d = f.default
-        if d is None:
-            return
         vt = f.value_type
+        if d is None:
+            if vt.kind == "enum" and not f.is_optional and isinstance(vt.definition, Enum) \
+                    and vt.definition.values:
+                # Zero may name no enumerator; start from the first one so a default-constructed
+                # struct always encodes.
+                f.default, f.default_kind = vt.definition.values[0].name, "enumerator"
+            return
         if vt.kind == "enum" and isinstance(d, str) and isinstance(vt.definition, Enum):
             enumerators = [v.name for v in vt.definition.values]
             if d not in enumerators:

@@ -979,6 +979,14 @@ struct map_codec {
 // Enums stored as int32: E's codec supplies is_valid(std::int32_t).
 template <class E, class Traits>
 struct enum_int32_codec : fixed_width_codec_base<bson_type::int32, 4> {
+  static std::size_t size(E v, encode_state& es) noexcept {
+    if (!Traits::is_known(v)) {
+      fail_encode(es, error_code::invalid_value,
+                  std::to_string(static_cast<long long>(v)) + " is not a value of " +
+                      std::string(Traits::enum_name));
+    }
+    return 4;
+  }
   static void store_fixed(E v, std::uint8_t* out) noexcept {
     store_i32_le(out, static_cast<std::int32_t>(v));
   }

@@ -1,0 +1,547 @@
+// Generated codecs: round trips of every type and option, field order, unknown-field and
+// duplicate policies, and the errors hostile or malformed input must produce.
+
+#include <bson/bson.h>
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "all_types.bsongen.hpp"
+#include "bsongen/codec.hpp"
+#include "deep_bson.bsongen.hpp"
+#include "double_1.bsongen.hpp"
+#include "orders.bsongen.hpp"
+
+namespace {
+
+using bytes = std::vector<std::uint8_t>;
+
+bytes to_bytes(const bsongen::byte_buffer& b) { return {b.data(), b.data() + b.size()}; }
+
+bytes to_bytes(const bson_t* b) {
+  const std::uint8_t* p = bson_get_data(b);
+  return {p, p + b->len};
+}
+
+template <class T>
+bytes encode_ok(const T& v) {
+  auto r = bsongen::encode(v);
+  EXPECT_TRUE(r) << r.error().to_string();
+  return r ? to_bytes(*r) : bytes{};
+}
+
+template <class T>
+T decode_ok(const bytes& b) {
+  auto r = bsongen::decode<T>(b);
+  EXPECT_TRUE(r) << r.error().to_string();
+  return r ? *r : T{};
+}
+
+template <class T>
+bsongen::error decode_error(const bytes& b) {
+  auto r = bsongen::decode<T>(b);
+  EXPECT_FALSE(r) << "decoded although an error was expected";
+  return r ? bsongen::error{} : r.error();
+}
+
+// Encodes, decodes, re-encodes: the value and the bytes survive.
+template <class T>
+void expect_round_trip(const T& v) {
+  const bytes first = encode_ok(v);
+  const T back = decode_ok<T>(first);
+  EXPECT_TRUE(back == v);
+  EXPECT_EQ(encode_ok(back), first);
+}
+
+gen_test::scalars sample_scalars() {
+  gen_test::scalars s;
+  s.d = -2.5;
+  s.i32 = -7;
+  s.i64 = 1LL << 40;
+  s.b = true;
+  s.s = "h\xc3\xa9llo";
+  s.js = "function() {}";
+  s.when = bsongen::datetime(std::chrono::milliseconds(-1234567));
+  s.oid = bsongen::object_id::generate(99);
+  s.dec = bsongen::decimal128::from_int64(-42);
+  s.bin = {{1, 2, 3}, bsongen::binary_subtype::user_defined};
+  s.id = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
+  s.ts = {123, 456};
+  s.re = {"^a.*b$", "im"};
+  s.cws.code = "x + y";
+  s.c = gen_test::color::blue;
+  s.sz = gen_test::size::large;
+  return s;
+}
+
+TEST(generated_codec, scalars_round_trip) { expect_round_trip(sample_scalars()); }
+
+TEST(generated_codec, scalars_match_libbson) {
+  const gen_test::scalars s = sample_scalars();
+  bson_t* b = bson_new();
+  BSON_APPEND_DOUBLE(b, "d", s.d);
+  BSON_APPEND_INT32(b, "i32", s.i32);
+  BSON_APPEND_INT64(b, "i64", s.i64);
+  BSON_APPEND_BOOL(b, "b", true);
+  BSON_APPEND_UTF8(b, "s", s.s.c_str());
+  BSON_APPEND_CODE(b, "js", s.js.c_str());
+  BSON_APPEND_DATE_TIME(b, "when", -1234567);
+  bson_oid_t oid;
+  bson_oid_init_from_data(&oid, s.oid.data());
+  BSON_APPEND_OID(b, "oid", &oid);
+  bson_decimal128_t dec{s.dec.low_bits(), s.dec.high_bits()};
+  BSON_APPEND_DECIMAL128(b, "dec", &dec);
+  BSON_APPEND_BINARY(b, "bin", BSON_SUBTYPE_USER, s.bin.bytes.data(), 3);
+  BSON_APPEND_BINARY(b, "id", BSON_SUBTYPE_UUID, s.id.data(), 16);
+  BSON_APPEND_TIMESTAMP(b, "ts", 123, 456);
+  BSON_APPEND_REGEX(b, "re", "^a.*b$", "im");
+  BSON_APPEND_NULL(b, "nothing");
+  BSON_APPEND_MINKEY(b, "lo");
+  BSON_APPEND_MAXKEY(b, "hi");
+  bson_t empty = BSON_INITIALIZER;
+  BSON_APPEND_CODE_WITH_SCOPE(b, "cws", "x + y", &empty);
+  BSON_APPEND_DOCUMENT(b, "raw", &empty);
+  BSON_APPEND_INT32(b, "c", 40);
+  BSON_APPEND_UTF8(b, "sz", "L");
+  EXPECT_EQ(encode_ok(s), to_bytes(b));
+  bson_destroy(b);
+}
+
+TEST(generated_codec, fixed_shape_matches_libbson_and_round_trips) {
+  gen_test::fixed_shape f;
+  f.id = bsongen::object_id::generate(5);
+  f.corners = {gen_test::point{1.5, -2.0, 3}, gen_test::point{4.0, 5.0, -6}};
+  f.c = gen_test::color::green;
+  f.on = true;
+  f.stamp = bsongen::datetime(std::chrono::milliseconds(77));
+  f.u[3] = 9;
+  EXPECT_EQ(bsongen::codec<gen_test::fixed_shape>::fixed_size, encode_ok(f).size());
+  expect_round_trip(f);
+
+  bson_t* b = bson_new();
+  bson_oid_t oid;
+  bson_oid_init_from_data(&oid, f.id.data());
+  BSON_APPEND_OID(b, "_id", &oid);
+  bson_t corners, p0, p1;
+  BSON_APPEND_ARRAY_BEGIN(b, "corners", &corners);
+  BSON_APPEND_DOCUMENT_BEGIN(&corners, "0", &p0);
+  BSON_APPEND_DOUBLE(&p0, "x", 1.5);
+  BSON_APPEND_DOUBLE(&p0, "y", -2.0);
+  BSON_APPEND_INT32(&p0, "t", 3);
+  bson_append_document_end(&corners, &p0);
+  BSON_APPEND_DOCUMENT_BEGIN(&corners, "1", &p1);
+  BSON_APPEND_DOUBLE(&p1, "x", 4.0);
+  BSON_APPEND_DOUBLE(&p1, "y", 5.0);
+  BSON_APPEND_INT32(&p1, "t", -6);
+  bson_append_document_end(&corners, &p1);
+  bson_append_array_end(b, &corners);
+  BSON_APPEND_INT32(b, "c", 2);
+  BSON_APPEND_BOOL(b, "on", true);
+  BSON_APPEND_DATE_TIME(b, "stamp", 77);
+  BSON_APPEND_BINARY(b, "u", BSON_SUBTYPE_UUID, f.u.data(), 16);
+  EXPECT_EQ(encode_ok(f), to_bytes(b));
+  bson_destroy(b);
+}
+
+// A fixed-shape struct whose bytes differ from the skeleton (here: an int32 where a double is
+// expected, which decode widens) takes the general path and still decodes.
+TEST(generated_codec, fixed_shape_falls_back_to_general_path) {
+  bson_t* b = bson_new();
+  BSON_APPEND_INT32(b, "x", 7);  // widened to double
+  BSON_APPEND_DOUBLE(b, "y", 1.0);
+  BSON_APPEND_INT32(b, "t", 2);
+  const auto p = decode_ok<gen_test::point>(to_bytes(b));
+  EXPECT_EQ(p.x, 7.0);
+  EXPECT_EQ(p.y, 1.0);
+  EXPECT_EQ(p.tag, 2);
+  bson_destroy(b);
+}
+
+TEST(generated_codec, fixed_shape_rejects_bad_values_found_on_fast_path) {
+  gen_test::fixed_shape f;
+  bytes b = encode_ok(f);
+  // The bool's value byte: "on" is the 4th element; find its prefix.
+  const std::string prefix("\x08on", 4);
+  auto at = std::search(b.begin(), b.end(), prefix.begin(), prefix.end());
+  ASSERT_NE(at, b.end());
+  *(at + 4) = 2;
+  const auto e = decode_error<gen_test::fixed_shape>(b);
+  EXPECT_EQ(e.code, bsongen::error_code::invalid_bool);
+  EXPECT_EQ(e.path, "on");
+  EXPECT_EQ(e.offset, static_cast<std::size_t>(at + 4 - b.begin()));
+}
+
+TEST(generated_codec, containers_round_trip) {
+  gen_test::containers c;
+  c.ints = {1, -2, 3};
+  c.flags = {true, false, true};
+  c.names = {"a", "", "c"};
+  c.points.resize(12);
+  c.points[11].x = 11;
+  c.grid = {1, 2, 3};
+  c.by_name = {{"one", 1}, {"two", 2}};
+  c.nested = {{1}, {}, {2, 3}};
+  c.lookup["p"] = gen_test::point{1, 2, 3};
+  expect_round_trip(c);
+
+  bson_t* b = bson_new();
+  bson_t arr;
+  BSON_APPEND_ARRAY_BEGIN(b, "ints", &arr);
+  BSON_APPEND_INT32(&arr, "0", 1);
+  BSON_APPEND_INT32(&arr, "1", -2);
+  BSON_APPEND_INT32(&arr, "2", 3);
+  bson_append_array_end(b, &arr);
+  const auto ints_only = to_bytes(b);
+  bson_destroy(b);
+  gen_test::containers only;
+  only.ints = {1, -2, 3};
+  const bytes ours = encode_ok(only);
+  // The ints element is the first element in both encodings.
+  ASSERT_GT(ours.size(), ints_only.size());
+  EXPECT_TRUE(std::equal(ints_only.begin() + 4, ints_only.end() - 1, ours.begin() + 4));
+}
+
+TEST(generated_codec, array_of_wrong_length_is_an_error) {
+  bson_t* b = bson_new();
+  bson_t arr;
+  BSON_APPEND_ARRAY_BEGIN(b, "grid", &arr);
+  BSON_APPEND_INT64(&arr, "0", 1);
+  BSON_APPEND_INT64(&arr, "1", 2);
+  bson_append_array_end(b, &arr);
+  const auto e = decode_error<gen_test::containers>(to_bytes(b));
+  EXPECT_EQ(e.code, bsongen::error_code::invalid_length);
+  EXPECT_EQ(e.path, "grid");
+  bson_destroy(b);
+}
+
+TEST(generated_codec, defaults_options_and_omit_empty) {
+  gen_test::options o;
+  EXPECT_EQ(o.name, "anon");
+  EXPECT_EQ(o.level, 3);
+  EXPECT_EQ(o.ratio, 0.5);
+  EXPECT_TRUE(o.enabled);
+  EXPECT_EQ(o.c, gen_test::color::green);
+  o.id = 5;
+  const bytes b = encode_ok(o);
+  bson_t doc;
+  ASSERT_TRUE(bson_init_static(&doc, b.data(), b.size()));
+  EXPECT_FALSE(bson_has_field(&doc, "note"));   // omit_empty
+  EXPECT_FALSE(bson_has_field(&doc, "list"));   // omit_empty
+  EXPECT_FALSE(bson_has_field(&doc, "maybe"));  // nullopt is omitted
+  EXPECT_TRUE(bson_has_field(&doc, "name"));
+  expect_round_trip(o);
+
+  o.note = "n";
+  o.list = {1};
+  o.maybe = 0;
+  o.maybe_point = gen_test::point{1, 2, 3};
+  expect_round_trip(o);
+}
+
+TEST(generated_codec, null_decodes_to_empty_optional) {
+  bson_t* b = bson_new();
+  BSON_APPEND_INT64(b, "_id", 1);
+  BSON_APPEND_NULL(b, "maybe");
+  const auto o = decode_ok<gen_test::options>(to_bytes(b));
+  EXPECT_FALSE(o.maybe.has_value());
+  bson_destroy(b);
+}
+
+TEST(generated_codec, absent_fields_take_defaults_when_decoding_into_a_used_object) {
+  gen_test::options used;
+  used.id = 1;
+  used.name = "changed";
+  used.maybe = 4;
+  bson_t* b = bson_new();
+  BSON_APPEND_INT64(b, "_id", 2);
+  ASSERT_TRUE(bsongen::decode(to_bytes(b), used));
+  EXPECT_EQ(used.id, 2);
+  EXPECT_EQ(used.name, "anon");
+  EXPECT_FALSE(used.maybe.has_value());
+  bson_destroy(b);
+}
+
+TEST(generated_codec, shuffled_field_order_decodes) {
+  gen_test::scalars s = sample_scalars();
+  const bytes b = encode_ok(s);
+  // Re-emit the elements in reverse order with libbson's iterator and builder.
+  bson_t doc;
+  ASSERT_TRUE(bson_init_static(&doc, b.data(), b.size()));
+  std::vector<std::string> keys;
+  bson_iter_t it;
+  ASSERT_TRUE(bson_iter_init(&it, &doc));
+  while (bson_iter_next(&it)) keys.emplace_back(bson_iter_key(&it));
+  bson_t* reversed = bson_new();
+  for (auto k = keys.rbegin(); k != keys.rend(); ++k) {
+    ASSERT_TRUE(bson_iter_init_find(&it, &doc, k->c_str()));
+    ASSERT_TRUE(bson_append_iter(reversed, k->c_str(), -1, &it));
+  }
+  EXPECT_TRUE(decode_ok<gen_test::scalars>(to_bytes(reversed)) == s);
+  bson_destroy(reversed);
+}
+
+TEST(generated_codec, int32_widens_into_int64_and_double) {
+  bson_t* b = bson_new();
+  BSON_APPEND_INT32(b, "d", 3);
+  BSON_APPEND_INT32(b, "i64", -9);
+  const auto s = decode_ok<gen_test::scalars>(to_bytes(b));
+  EXPECT_EQ(s.d, 3.0);
+  EXPECT_EQ(s.i64, -9);
+  bson_destroy(b);
+}
+
+TEST(generated_codec, missing_required_field) {
+  bson_t* b = bson_new();
+  BSON_APPEND_UTF8(b, "name", "x");
+  const auto e = decode_error<gen_test::options>(to_bytes(b));
+  EXPECT_EQ(e.code, bsongen::error_code::missing_field);
+  EXPECT_EQ(e.path, "_id");
+  bson_destroy(b);
+}
+
+TEST(generated_codec, wrong_type_names_path_types_and_offset) {
+  gen_test::containers c;
+  c.points.resize(3);
+  bytes b = encode_ok(c);
+  // points.1.x: turn its double into a string of the same length? Simpler: change the type byte
+  // to int64 (same 8-byte width), which a double field does not accept.
+  const std::string key("\x01x", 3);
+  auto at = b.begin();
+  for (int i = 0; i < 2; ++i) at = std::search(at + 1, b.end(), key.begin(), key.end());
+  ASSERT_NE(at, b.end());
+  *at = 0x12;
+  const auto e = decode_error<gen_test::containers>(b);
+  EXPECT_EQ(e.code, bsongen::error_code::type_mismatch);
+  EXPECT_EQ(e.path, "points.1.x");
+  EXPECT_EQ(e.message, "expected double, found int64");
+  EXPECT_EQ(e.offset, static_cast<std::size_t>(at - b.begin()) + 3);
+  EXPECT_EQ(e.to_string().rfind("type_mismatch at points.1.x (byte ", 0), 0U);
+}
+
+TEST(generated_codec, integer_out_of_member_range_is_inexact) {
+  bson_t* b = bson_new();
+  BSON_APPEND_INT64(b, "_id", 1);
+  BSON_APPEND_INT32(b, "small", 70000);  // member is std::uint16_t
+  const auto e = decode_error<gen_test::options>(to_bytes(b));
+  EXPECT_EQ(e.code, bsongen::error_code::inexact);
+  EXPECT_EQ(e.path, "small");
+  bson_destroy(b);
+}
+
+TEST(generated_codec, enum_values_are_checked) {
+  bson_t* b = bson_new();
+  BSON_APPEND_INT32(b, "c", 3);
+  auto e = decode_error<gen_test::scalars>(to_bytes(b));
+  EXPECT_EQ(e.code, bsongen::error_code::invalid_value);
+  EXPECT_EQ(e.path, "c");
+  bson_destroy(b);
+  b = bson_new();
+  BSON_APPEND_UTF8(b, "sz", "large");  // stored name is "L"
+  e = decode_error<gen_test::scalars>(to_bytes(b));
+  EXPECT_EQ(e.code, bsongen::error_code::invalid_value);
+  EXPECT_EQ(e.path, "sz");
+  bson_destroy(b);
+
+  gen_test::scalars bad = sample_scalars();
+  bad.c = static_cast<gen_test::color>(3);
+  auto r = bsongen::encode(bad);
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().code, bsongen::error_code::invalid_value);
+}
+
+TEST(generated_codec, unknown_fields_skip_reject_capture) {
+  bson_t* b = bson_new();
+  BSON_APPEND_INT32(b, "a", 1);
+  BSON_APPEND_UTF8(b, "zzz", "extra");
+  BSON_APPEND_UTF8(b, "b", "two");
+  const bytes input = to_bytes(b);
+  bson_destroy(b);
+
+  // skip: tree has no "a"/"b"/"zzz" except by policy default.
+  EXPECT_EQ(decode_ok<gen_test::tree>(input).value, 0);
+
+  const auto e = decode_error<gen_test::strict>(input);
+  EXPECT_EQ(e.code, bsongen::error_code::unknown_field);
+  EXPECT_EQ(e.path, "zzz");
+
+  const auto o = decode_ok<gen_test::open>(input);
+  EXPECT_EQ(o.a, 1);
+  EXPECT_EQ(o.b, "two");
+  EXPECT_FALSE(o.rest.empty());
+  bson_t rest;
+  ASSERT_TRUE(bson_init_static(&rest, o.rest.bytes().data(), o.rest.size()));
+  EXPECT_TRUE(bson_has_field(&rest, "zzz"));
+  // Written back after the known fields.
+  const bytes again = encode_ok(o);
+  EXPECT_EQ(again.size(), input.size());
+  expect_round_trip(o);
+}
+
+TEST(generated_codec, skipped_unknown_fields_are_validated) {
+  bson_t* b = bson_new();
+  BSON_APPEND_UTF8(b, "unknown", "abc");
+  bytes input = to_bytes(b);
+  bson_destroy(b);
+  input[4 + 1 + 8] = 0x7F;  // the string's length byte: far past the end
+  const auto e = decode_error<gen_test::tree>(input);
+  EXPECT_EQ(e.code, bsongen::error_code::truncated);
+  EXPECT_EQ(e.path, "unknown");
+}
+
+TEST(generated_codec, duplicate_keys) {
+  bson_t* b = bson_new();
+  BSON_APPEND_INT64(b, "_id", 1);
+  BSON_APPEND_INT64(b, "_id", 2);
+  const auto e = decode_error<gen_test::options>(to_bytes(b));
+  EXPECT_EQ(e.code, bsongen::error_code::duplicate_field);
+  EXPECT_EQ(e.path, "_id");
+  bson_destroy(b);
+
+  b = bson_new();  // last_wins elsewhere
+  BSON_APPEND_INT32(b, "value", 1);
+  BSON_APPEND_INT32(b, "value", 2);
+  EXPECT_EQ(decode_ok<gen_test::tree>(to_bytes(b)).value, 2);
+  bson_destroy(b);
+}
+
+TEST(generated_codec, every_truncation_fails_cleanly) {
+  shop::order o;
+  o.items.resize(3);
+  o.tags["x"] = "y";
+  o.tracking = std::array<std::uint8_t, 16>{};
+  const bytes full = encode_ok(o);
+  for (std::size_t n = 0; n < full.size(); ++n) {
+    bytes cut(full.begin(), full.begin() + static_cast<std::ptrdiff_t>(n));
+    auto r = bsongen::decode<shop::order>(cut);
+    EXPECT_FALSE(r) << "prefix of " << n << " bytes decoded";
+  }
+  // Same bytes, declared length kept: every cut makes the document run past its input.
+  for (std::size_t n = 5; n < full.size(); ++n) {
+    bytes cut(full.begin(), full.begin() + static_cast<std::ptrdiff_t>(n));
+    auto r = bsongen::decode<shop::order>(cut);
+    ASSERT_FALSE(r);
+    EXPECT_EQ(r.error().code, bsongen::error_code::truncated);
+  }
+}
+
+TEST(generated_codec, every_single_byte_corruption_is_handled) {
+  shop::order o;
+  o.items.resize(2);
+  o.tags["x"] = "y";
+  o.notes = "some notes";
+  const bytes full = encode_ok(o);
+  for (std::size_t i = 0; i < full.size(); ++i) {
+    for (std::uint8_t v : {std::uint8_t{0}, std::uint8_t{0x7F}, std::uint8_t{0xFF}}) {
+      bytes bad = full;
+      bad[i] = v;
+      auto r = bsongen::decode<shop::order>(bad);  // must not crash or read out of bounds
+      if (!r) {
+        EXPECT_LE(r.error().offset, full.size());
+      }
+    }
+  }
+}
+
+TEST(generated_codec, wrong_lengths) {
+  bytes b = encode_ok(gen_test::point{});
+  bytes longer = b;
+  longer.push_back(0);
+  auto e = decode_error<gen_test::point>(longer);
+  EXPECT_EQ(e.code, bsongen::error_code::trailing_bytes);
+
+  bytes short_length = b;
+  short_length[0] = 4;
+  e = decode_error<gen_test::point>(short_length);
+  EXPECT_EQ(e.code, bsongen::error_code::invalid_length);
+
+  gen_test::strict s;
+  s.b = "hello";
+  bytes str = encode_ok(s);
+  // The string's int32 length follows "\x02b\0": claim 2 bytes instead of 6.
+  const std::string key("\x02" "b", 3);
+  auto at = std::search(str.begin(), str.end(), key.begin(), key.end()) + 3;
+  *at = 2;
+  e = decode_error<gen_test::strict>(str);
+  EXPECT_EQ(e.code, bsongen::error_code::missing_terminator);
+  EXPECT_EQ(e.path, "b");
+}
+
+TEST(generated_codec, invalid_utf8_is_rejected) {
+  gen_test::strict s;
+  s.b = "ok\xff";
+  const bytes b = encode_ok(s);
+  const auto e = decode_error<gen_test::strict>(b);
+  EXPECT_EQ(e.code, bsongen::error_code::invalid_utf8);
+  EXPECT_EQ(e.path, "b");
+}
+
+TEST(generated_codec, depth_is_bounded) {
+  gen_test::tree root;
+  gen_test::tree* node = &root;
+  for (int i = 0; i < 150; ++i) {
+    node->children.emplace_back();
+    node = &node->children.back();
+  }
+  const bytes b = encode_ok(root);
+  auto e = decode_error<gen_test::tree>(b);
+  EXPECT_EQ(e.code, bsongen::error_code::too_deep);
+  bsongen::decode_options deep;
+  deep.max_depth = 1000;
+  auto r = bsongen::decode<gen_test::tree>(std::span<const std::uint8_t>(b), deep);
+  ASSERT_TRUE(r) << r.error().to_string();
+  EXPECT_TRUE(*r == root);
+}
+
+TEST(generated_codec, caller_buffer_and_reused_writer) {
+  gen_test::point p{1, 2, 3};
+  std::uint8_t small[8];
+  bsongen::writer tiny(small);
+  auto r = bsongen::encode(p, tiny);
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().code, bsongen::error_code::buffer_too_small);
+
+  bsongen::writer w;
+  ASSERT_TRUE(bsongen::encode(p, w));
+  ASSERT_TRUE(bsongen::encode(p, w));  // appends a second document
+  EXPECT_EQ(w.size(), 2 * bsongen::codec<gen_test::point>::fixed_size);
+}
+
+TEST(generated_codec, map_key_with_nul_cannot_be_encoded) {
+  gen_test::containers c;
+  c.by_name[std::string("a\0b", 3)] = 1;
+  auto r = bsongen::encode(c);
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().code, bsongen::error_code::invalid_value);
+}
+
+TEST(generated_codec, string_view_member_points_into_input) {
+  bson_t* b = bson_new();
+  BSON_APPEND_INT64(b, "_id", 1);
+  BSON_APPEND_UTF8(b, "view", "viewed");
+  const bytes input = to_bytes(b);
+  bson_destroy(b);
+  const auto o = decode_ok<gen_test::options>(input);
+  EXPECT_EQ(o.view, "viewed");
+  EXPECT_GE(reinterpret_cast<const std::uint8_t*>(o.view.data()), input.data());
+  EXPECT_LT(reinterpret_cast<const std::uint8_t*>(o.view.data()), input.data() + input.size());
+}
+
+TEST(generated_codec, deep_bson_and_seed_round_trip) {
+  bench::deep_bson d;
+  d.left.left.left.left.left.leftValue = "deepest";
+  expect_round_trip(d);
+  seed::double_1 one{120.384};
+  expect_round_trip(one);
+  EXPECT_EQ(encode_ok(one).size(), 18U);  // 4 + "\x01_id\0" + 8 + 1
+}
+
+TEST(generated_codec, empty_struct) {
+  const bytes b = encode_ok(gen_test::empty{});
+  EXPECT_EQ(b, (bytes{5, 0, 0, 0, 0}));
+  expect_round_trip(gen_test::empty{});
+}
+
+}  // namespace
