@@ -1,0 +1,210 @@
+// bsongen-dump: BSON document streams to Extended JSON lines, and back.
+//
+// Exit status: 0 on success, 1 when the input is corrupt or a file cannot be read or written
+// (the documents before a bad one are still output), 2 on a usage error.
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "bsongen/document_stream.hpp"
+#include "bsongen/extjson.hpp"
+
+namespace {
+
+constexpr int exit_ok = 0;
+constexpr int exit_data_error = 1;
+constexpr int exit_usage = 2;
+
+constexpr std::string_view usage_text =
+    "usage: bsongen-dump [--relaxed | --canonical] FILE.bson\n"
+    "       bsongen-dump --from-json FILE.json [-o OUT.bson]\n"
+    "\n"
+    "Prints each document of a BSON file (concatenated documents, as mongodump writes them) as\n"
+    "one line of MongoDB Extended JSON v2, or converts Extended JSON documents (one per line, or\n"
+    "simply concatenated) to such a BSON file. FILE '-' reads standard input.\n"
+    "\n"
+    "  --relaxed      relaxed Extended JSON: plain JSON numbers and ISO dates (the default)\n"
+    "  --canonical    canonical Extended JSON: every BSON type kept\n"
+    "  --from-json    read Extended JSON, write BSON\n"
+    "  -o OUT.bson    where --from-json writes (default: standard output)\n"
+    "  -h, --help     this text\n"
+    "\n"
+    "Exit status: 0 success, 1 corrupt input or I/O failure (documents before the bad one are\n"
+    "still written), 2 usage error.\n";
+
+struct options {
+  bsongen::extjson_mode mode = bsongen::extjson_mode::relaxed;
+  bool from_json = false;
+  std::string input;
+  std::string output;
+};
+
+int usage_error(std::string_view message) {
+  std::fprintf(stderr, "bsongen-dump: %.*s\n%.*s", static_cast<int>(message.size()), message.data(),
+               static_cast<int>(usage_text.size()), usage_text.data());
+  return exit_usage;
+}
+
+void report(const std::string& source, const bsongen::error& e) {
+  std::fprintf(stderr, "bsongen-dump: %s: %s\n", source.c_str(), e.to_string().c_str());
+}
+
+// Closes an owned FILE* on scope exit; standard streams are borrowed.
+class file_handle {
+ public:
+  file_handle(std::FILE* f, bool owned) noexcept : file_(f), owned_(owned) {}
+  file_handle(const file_handle&) = delete;
+  file_handle& operator=(const file_handle&) = delete;
+  ~file_handle() {
+    if (owned_ && file_ != nullptr) std::fclose(file_);
+  }
+  [[nodiscard]] std::FILE* get() const noexcept { return file_; }
+  // Closes now and reports whether buffered writes reached the file.
+  bool close() noexcept {
+    if (!owned_ || file_ == nullptr) return file_ == nullptr || std::fflush(file_) == 0;
+    const bool ok = std::fclose(file_) == 0;
+    file_ = nullptr;
+    return ok;
+  }
+
+ private:
+  std::FILE* file_;
+  bool owned_;
+};
+
+file_handle open_input(const std::string& path) {
+  if (path == "-") return {stdin, false};
+  return {std::fopen(path.c_str(), "rb"), true};
+}
+
+int dump(const options& opts) {
+  file_handle in = open_input(opts.input);
+  if (in.get() == nullptr) {
+    std::fprintf(stderr, "bsongen-dump: cannot open %s: %s\n", opts.input.c_str(), std::strerror(errno));
+    return exit_data_error;
+  }
+  bsongen::document_stream_reader reader(in.get());
+  bsongen::document_view doc;
+  std::string line;
+  for (;;) {
+    auto more = reader.next(doc);
+    if (!more) {
+      std::fflush(stdout);
+      report(opts.input, more.error());
+      std::fprintf(stderr, "bsongen-dump: %zu document(s) printed before the error\n", reader.documents_read());
+      return exit_data_error;
+    }
+    if (!*more) break;
+    line.clear();
+    bsongen::append_extjson(doc, line, opts.mode);
+    line += '\n';
+    if (std::fwrite(line.data(), 1, line.size(), stdout) != line.size()) {
+      std::fprintf(stderr, "bsongen-dump: writing standard output failed: %s\n", std::strerror(errno));
+      return exit_data_error;
+    }
+  }
+  if (std::fflush(stdout) != 0) {
+    std::fprintf(stderr, "bsongen-dump: writing standard output failed: %s\n", std::strerror(errno));
+    return exit_data_error;
+  }
+  return exit_ok;
+}
+
+// JSON input is read whole: Extended JSON files are text exports, and the parser needs each
+// document contiguous.
+bool read_all(std::FILE* f, std::string& text) {
+  char chunk[1 << 16];
+  for (;;) {
+    const std::size_t n = std::fread(chunk, 1, sizeof chunk, f);
+    text.append(chunk, n);
+    if (n < sizeof chunk) return std::ferror(f) == 0;
+  }
+}
+
+int from_json(const options& opts) {
+  file_handle in = open_input(opts.input);
+  if (in.get() == nullptr) {
+    std::fprintf(stderr, "bsongen-dump: cannot open %s: %s\n", opts.input.c_str(), std::strerror(errno));
+    return exit_data_error;
+  }
+  std::string text;
+  if (!read_all(in.get(), text)) {
+    std::fprintf(stderr, "bsongen-dump: reading %s failed: %s\n", opts.input.c_str(), std::strerror(errno));
+    return exit_data_error;
+  }
+  const bool to_stdout = opts.output.empty() || opts.output == "-";
+  file_handle out(to_stdout ? stdout : std::fopen(opts.output.c_str(), "wb"), !to_stdout);
+  if (out.get() == nullptr) {
+    std::fprintf(stderr, "bsongen-dump: cannot create %s: %s\n", opts.output.c_str(), std::strerror(errno));
+    return exit_data_error;
+  }
+  bsongen::document_stream_writer stream(out.get());
+  bsongen::writer bson;
+  std::size_t pos = 0;
+  int status = exit_ok;
+  for (std::size_t index = 0;; ++index) {
+    while (pos < text.size() && (text[pos] == ' ' || text[pos] == '\t' || text[pos] == '\n' || text[pos] == '\r')) {
+      ++pos;
+    }
+    if (pos == text.size()) break;
+    bson.clear();
+    auto consumed = bsongen::extjson_to_bson_prefix(std::string_view(text).substr(pos), bson);
+    if (!consumed) {
+      bsongen::error e = std::move(consumed).error();
+      e.offset += pos;
+      e.message = "document " + std::to_string(index) + ": " + e.message;
+      report(opts.input, e);
+      std::fprintf(stderr, "bsongen-dump: %zu document(s) written before the error\n", index);
+      status = exit_data_error;
+      break;
+    }
+    if (auto w = stream.write_bytes(bson.bytes()); !w) {
+      report(opts.output.empty() ? "-" : opts.output, w.error());
+      return exit_data_error;
+    }
+    pos += *consumed;
+  }
+  if (!out.close()) {
+    std::fprintf(stderr, "bsongen-dump: writing %s failed: %s\n", to_stdout ? "standard output" : opts.output.c_str(),
+                 std::strerror(errno));
+    return exit_data_error;
+  }
+  return status;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  options opts;
+  bool mode_given = false;
+  std::vector<std::string_view> args(argv + 1, argv + argc);
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string_view a = args[i];
+    if (a == "-h" || a == "--help") {
+      std::fwrite(usage_text.data(), 1, usage_text.size(), stdout);
+      return exit_ok;
+    } else if (a == "--relaxed" || a == "--canonical") {
+      opts.mode = a == "--relaxed" ? bsongen::extjson_mode::relaxed : bsongen::extjson_mode::canonical;
+      mode_given = true;
+    } else if (a == "--from-json") {
+      opts.from_json = true;
+    } else if (a == "-o") {
+      if (i + 1 == args.size()) return usage_error("-o needs a file name");
+      opts.output = args[++i];
+    } else if (a.size() > 1 && a[0] == '-') {
+      return usage_error("unknown option " + std::string(a));
+    } else if (!opts.input.empty()) {
+      return usage_error("more than one input file");
+    } else {
+      opts.input = a;
+    }
+  }
+  if (opts.input.empty()) return usage_error("no input file (use - for standard input)");
+  if (opts.from_json && mode_given) return usage_error("--relaxed/--canonical apply to BSON input only");
+  if (!opts.from_json && !opts.output.empty()) return usage_error("-o applies to --from-json only");
+  return opts.from_json ? from_json(opts) : dump(opts);
+}
