@@ -18,6 +18,13 @@ function(bsongen_add_test name)
     BSONGEN_CORPUS_DIR="${BSONGEN_CORPUS_DIR}"
     BSONGEN_BENCH_DATA_DIR="${BSONGEN_BENCH_DATA_DIR}")
   bsongen_set_warnings(${name})
-  gtest_discover_tests(${name} PROPERTIES LABELS "${ARG_LABELS}" ${ARG_PROPERTIES}
-                       DISCOVERY_TIMEOUT 60)
+  gtest_discover_tests(${name} PROPERTIES ${ARG_PROPERTIES} DISCOVERY_TIMEOUT 60)
+  # Labels are set from a file ctest reads after the discovered cases: passed through
+  # gtest_discover_tests' PROPERTIES, a list such as "runtime;corpus" is flattened to its first item.
+  set(labels_file "${CMAKE_CURRENT_BINARY_DIR}/${name}_labels.cmake")
+  file(WRITE "${labels_file}"
+    "if(DEFINED ${name}_TESTS)\n"
+    "  set_tests_properties(\${${name}_TESTS} PROPERTIES LABELS \"${ARG_LABELS}\")\n"
+    "endif()\n")
+  set_property(DIRECTORY APPEND PROPERTY TEST_INCLUDE_FILES "${labels_file}")
 endfunction()
