@@ -1,0 +1,363 @@
+// bsongen-scan's mapping from C++ declarations to the intermediate model (scan_headers.cpp): every
+// supported member type through the spellings users write, enums, nested and recursive documents,
+// the struct and member options, and each error with its file:line:col.
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+#include <string_view>
+
+#include "scan_runner.hpp"
+
+namespace bsongen::scan_test {
+namespace {
+
+using nlohmann::json;
+
+// The model of tests/scanner/data/scan_fixture/all_types.hpp, scanned once for the suite.
+class fixture_model : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    scratch_dir dir("fixture_model");
+    header_ = data_dir / "scan_fixture" / "all_types.hpp";
+    scan_output run = run_scan({header_.string(), "-I", data_dir.string(), "-I",
+                                runtime_include_dir.string(), "-o", "model.json"},
+                               dir.path());
+    exit_code_ = run.exit_code;
+    stderr_ = run.err;
+    if (run.exit_code == 0) model_ = json::parse(read_text(dir.path() / "model.json"));
+  }
+
+  void SetUp() override {
+    ASSERT_EQ(exit_code_, 0) << stderr_;
+  }
+
+  static const json& structure(std::string_view name) {
+    for (const auto& s : model_["structs"])
+      if (s["name"] == name) return s;
+    ADD_FAILURE() << "no struct " << name;
+    static const json none;
+    return none;
+  }
+  static const json& field(std::string_view struct_name, std::string_view field_name) {
+    for (const auto& f : structure(struct_name)["fields"])
+      if (f["name"] == field_name) return f;
+    ADD_FAILURE() << "no field " << struct_name << "." << field_name;
+    static const json none;
+    return none;
+  }
+  static const json& enumeration(std::string_view name) {
+    for (const auto& e : model_["enums"])
+      if (e["name"] == name) return e;
+    ADD_FAILURE() << "no enum " << name;
+    static const json none;
+    return none;
+  }
+  static json type_of(std::string_view struct_name, std::string_view field_name) {
+    return field(struct_name, field_name)["type"];
+  }
+  // The 1-based line of the fixture holding `text`.
+  static int line_of(std::string_view text) {
+    const std::string source = read_text(header_);
+    const auto at = source.find(text);
+    if (at == std::string::npos) return 0;
+    return 1 + static_cast<int>(std::count(source.begin(), source.begin() + static_cast<long>(at), '\n'));
+  }
+
+  static inline std::filesystem::path header_;
+  static inline int exit_code_ = -1;
+  static inline std::string stderr_;
+  static inline json model_;
+};
+
+TEST_F(fixture_model, top_level_describes_a_header_model) {
+  EXPECT_EQ(model_["bsongen_model"], 1);
+  EXPECT_EQ(model_["origin"]["kind"], "header");
+  EXPECT_EQ(model_["origin"]["path"], header_.string());
+  EXPECT_EQ(model_["output_name"], "all_types");
+  EXPECT_EQ(model_["namespace"], "scan_fixture");
+  EXPECT_EQ(model_["defines_types"], false);
+  // Spelled relative to the -I directory that contains the header.
+  EXPECT_EQ(model_["includes"], json::array({"scan_fixture/all_types.hpp"}));
+}
+
+TEST_F(fixture_model, integers_map_by_width_and_signedness) {
+  EXPECT_EQ(type_of("scalars", "plain_int"), json::parse(R"({"kind":"int32"})"));
+  EXPECT_EQ(type_of("scalars", "tiny"), json::parse(R"({"kind":"int32","cpp":"std::int8_t"})"));
+  EXPECT_EQ(type_of("scalars", "small"), json::parse(R"({"kind":"int32","cpp":"std::int16_t"})"));
+  EXPECT_EQ(type_of("scalars", "byte"), json::parse(R"({"kind":"int32","cpp":"std::uint8_t"})"));
+  EXPECT_EQ(type_of("scalars", "word"), json::parse(R"({"kind":"int32","cpp":"std::uint16_t"})"));
+  // uint32 needs int64 to hold every value.
+  EXPECT_EQ(type_of("scalars", "dword"), json::parse(R"({"kind":"int64","cpp":"std::uint32_t"})"));
+  EXPECT_EQ(type_of("scalars", "wide"), json::parse(R"({"kind":"int64"})"));
+  // long long is 64 bits but not std::int64_t (long) on LP64: it keeps its own spelling.
+  EXPECT_EQ(type_of("scalars", "wide_ll"), json::parse(R"({"kind":"int64","cpp":"long long"})"));
+  // Through a typedef.
+  EXPECT_EQ(type_of("scalars", "aliased"), json::parse(R"({"kind":"int64"})"));
+}
+
+TEST_F(fixture_model, scalars_and_runtime_types_map_to_their_kinds) {
+  const std::pair<const char*, const char*> expected[] = {
+      {"ratio", "double"},          {"flag", "bool"},          {"text", "string"},
+      {"id", "object_id"},          {"amount", "decimal128"},  {"blob", "binary"},
+      {"stamp", "timestamp"},       {"pattern", "regex"},      {"when_ms", "datetime"},
+      {"lowest", "min_key"},        {"highest", "max_key"},    {"nothing", "null"},
+      {"code", "javascript"},       {"uuid", "uuid"},          {"extra", "raw_document"},
+      {"scoped", "code_with_scope"},
+  };
+  for (const auto& [member, kind] : expected) {
+    EXPECT_EQ(type_of("scalars", member), json({{"kind", kind}})) << member;
+  }
+}
+
+TEST_F(fixture_model, system_clock_time_points_are_datetimes_with_their_spelling) {
+  // An alias of std::chrono::system_clock::time_point.
+  EXPECT_EQ(type_of("scalars", "when_ns"),
+            json::parse(R"({"kind":"datetime","cpp":"std::chrono::system_clock::time_point"})"));
+  EXPECT_EQ(type_of("scalars", "when_s"),
+            json::parse(R"({"kind":"datetime","cpp":"std::chrono::time_point<std::chrono::system_clock, std::chrono::duration<std::int64_t, std::ratio<1, 1>>>"})"));
+}
+
+TEST_F(fixture_model, containers_nest_their_element_types) {
+  EXPECT_EQ(type_of("containers", "numbers"),
+            json::parse(R"({"kind":"vector","element":{"kind":"int32"}})"));
+  // Through an alias of std::vector<std::string>.
+  EXPECT_EQ(type_of("containers", "labels"),
+            json::parse(R"({"kind":"vector","element":{"kind":"string"}})"));
+  EXPECT_EQ(type_of("containers", "point"),
+            json::parse(R"({"kind":"array","size":3,"element":{"kind":"double"}})"));
+  EXPECT_EQ(type_of("containers", "nickname"),
+            json::parse(R"({"kind":"optional","element":{"kind":"string"}})"));
+  EXPECT_EQ(type_of("containers", "shipping"),
+            json::parse(R"({"kind":"optional","element":{"kind":"struct","name":"address"}})"));
+  EXPECT_EQ(type_of("containers", "history"),
+            json::parse(R"({"kind":"vector","element":{"kind":"struct","name":"address"}})"));
+  EXPECT_EQ(type_of("containers", "counts"),
+            json::parse(R"({"kind":"map","element":{"kind":"int64"}})"));
+  EXPECT_EQ(type_of("containers", "groups"), json::parse(R"({"kind":"map",
+      "cpp":"std::unordered_map<std::string, std::vector<std::string>>",
+      "element":{"kind":"vector","element":{"kind":"string"}}})"));
+  EXPECT_EQ(type_of("containers", "by_name"), json::parse(R"({"kind":"map",
+      "cpp":"std::map<std::string, scan_fixture::address, std::less<>>",
+      "element":{"kind":"struct","name":"address"}})"));
+  EXPECT_EQ(type_of("containers", "matrix"), json::parse(R"({"kind":"vector",
+      "element":{"kind":"vector","element":{"kind":"int32","cpp":"std::uint16_t"}}})"));
+}
+
+TEST_F(fixture_model, documents_from_included_headers_join_the_model_before_their_users) {
+  std::vector<std::string> order;
+  for (const auto& s : model_["structs"]) order.push_back(s["name"]);
+  EXPECT_EQ(order, (std::vector<std::string>{"scalars", "address", "containers", "options",
+                                             "open_document", "tree"}));
+  EXPECT_EQ(structure("address")["doc"], "A postal address.");
+  EXPECT_EQ(structure("address")["location"]["file"],
+            (data_dir / "scan_fixture" / "address.hpp").string());
+}
+
+TEST_F(fixture_model, recursive_documents_reference_themselves) {
+  EXPECT_EQ(type_of("tree", "children"),
+            json::parse(R"({"kind":"vector","element":{"kind":"struct","name":"tree"}})"));
+}
+
+TEST_F(fixture_model, enums_carry_storage_and_values) {
+  const json& priority = enumeration("priority");
+  EXPECT_EQ(priority["storage"], "int32");
+  EXPECT_EQ(priority["doc"], "Stored as its value.");
+  ASSERT_EQ(priority["values"].size(), 3U);
+  EXPECT_EQ(priority["values"][1]["name"], "normal");
+  EXPECT_EQ(priority["values"][1]["value"], 5);
+
+  const json& color = enumeration("legacy_color");  // unscoped, negative and wide values
+  EXPECT_EQ(color["storage"], "int32");
+  EXPECT_EQ(color["values"][0]["value"], -1);
+  EXPECT_EQ(color["values"][2]["value"], 70000);
+
+  const json& state = enumeration("state");
+  EXPECT_EQ(state["storage"], "string");
+  EXPECT_EQ(state["values"][0]["bson_name"], "pending");
+  EXPECT_EQ(state["values"][1]["bson_name"], "SHIPPED");
+
+  EXPECT_EQ(type_of("options", "level"), json::parse(R"({"kind":"enum","name":"priority"})"));
+  EXPECT_EQ(type_of("options", "history"),
+            json::parse(R"({"kind":"vector","element":{"kind":"enum","name":"state"}})"));
+  // Enums in declaration order.
+  EXPECT_EQ(model_["enums"][0]["name"], "priority");
+  EXPECT_EQ(model_["enums"][2]["name"], "state");
+}
+
+TEST_F(fixture_model, member_markers_set_key_required_and_omit_empty) {
+  const json& id = field("options", "id");
+  EXPECT_EQ(id["key"], "_id");
+  EXPECT_EQ(id["doc"], "The primary key.");
+  EXPECT_EQ(id["location"]["line"], line_of("BSONGEN_KEY(\"_id\") bsongen::object_id id;"));
+  EXPECT_EQ(field("options", "name")["required"], true);
+  EXPECT_EQ(field("options", "id")["required"], false);
+  EXPECT_EQ(field("options", "notes")["omit_empty"], true);
+  EXPECT_EQ(field("options", "short_key")["key"], "n");
+  EXPECT_EQ(field("options", "short_key")["omit_empty"], true);
+}
+
+TEST_F(fixture_model, ignored_and_static_members_are_not_fields) {
+  std::vector<std::string> names;
+  for (const auto& f : structure("options")["fields"]) names.push_back(f["name"]);
+  EXPECT_EQ(names, (std::vector<std::string>{"id", "name", "notes", "short_key", "level", "color",
+                                             "status", "history"}));
+}
+
+TEST_F(fixture_model, struct_markers_set_policies) {
+  EXPECT_EQ(structure("containers")["unknown_fields"], "reject");
+  EXPECT_EQ(structure("containers")["duplicate_keys"], "reject");
+  EXPECT_EQ(structure("scalars")["unknown_fields"], "skip");
+  EXPECT_EQ(structure("scalars")["duplicate_keys"], "last_wins");
+  EXPECT_EQ(structure("scalars")["capture_member"], nullptr);
+  // The capture member receives unknown elements and is not a field itself.
+  EXPECT_EQ(structure("open_document")["unknown_fields"], "capture");
+  EXPECT_EQ(structure("open_document")["capture_member"], "rest");
+  EXPECT_EQ(structure("open_document")["fields"].size(), 1U);
+}
+
+// --- Errors: each case is a header with one problem; '@' marks where the error must point. ---
+
+struct error_case {
+  const char* name;
+  const char* source;  // after a common preamble; '@' is removed and marks the expected location
+  const char* message;
+};
+
+constexpr std::string_view preamble =
+    "#include <bsongen/annotate.hpp>\n"
+    "#include <bsongen/types.hpp>\n"
+    "#include <cstdint>\n"
+    "#include <map>\n"
+    "#include <optional>\n"
+    "#include <set>\n"
+    "#include <string>\n"
+    "#include <vector>\n";
+
+const error_case error_cases[] = {
+    {"unsupported_std_type",
+     "namespace app { struct BSONGEN_DOCUMENT doc { std::set<int> @s; }; }",
+     "field 's' of 'app::doc' has unsupported type 'std::set<int>': std::set is not supported"},
+    {"unsupported_element",
+     "namespace app { struct BSONGEN_DOCUMENT doc { std::vector<std::set<int>> @v; }; }",
+     "field 'v' of 'app::doc' has unsupported type 'std::vector<std::set<int>>': in "
+     "'std::set<int>': std::set is not supported"},
+    {"uint64_through_alias",
+     "namespace app { using big = std::uint64_t; struct BSONGEN_DOCUMENT doc { big @n; }; }",
+     "field 'n' of 'app::doc' has unsupported type 'app::big' (aka 'unsigned long'): 64-bit "
+     "unsigned integers have no lossless BSON type"},
+    {"float",
+     "struct BSONGEN_DOCUMENT doc { float @f; };",
+     "field 'f' of 'doc' has unsupported type 'float': float would lose digits"},
+    {"plain_char",
+     "struct BSONGEN_DOCUMENT doc { char @c; };",
+     "field 'c' of 'doc' has unsupported type 'char': plain char is ambiguous"},
+    {"pointer",
+     "struct BSONGEN_DOCUMENT doc { int* @p; };",
+     "field 'p' of 'doc' has unsupported type 'int *': pointers are not supported"},
+    {"c_array",
+     "struct BSONGEN_DOCUMENT doc { int @a[3]; };",
+     "field 'a' of 'doc' has unsupported type 'int[3]': C arrays are not supported"},
+    {"unmarked_struct",
+     "struct point { int x; };\nstruct BSONGEN_DOCUMENT doc { point @p; };",
+     "field 'p' of 'doc' has unsupported type 'point': 'point' is not marked BSONGEN_DOCUMENT"},
+    {"map_with_integer_keys",
+     "struct BSONGEN_DOCUMENT doc { std::map<int, int> @m; };",
+     "field 'm' of 'doc' has unsupported type 'std::map<int, int>': map keys must be std::string"},
+    {"private_member",
+     "class BSONGEN_DOCUMENT doc {\n public:\n  int a;\n private:\n  std::string @secret;\n};",
+     "field 'secret' of 'doc' (type 'std::string' (aka 'basic_string<char>')) is private: "
+     "generated code cannot reach it"},
+    {"protected_member",
+     "struct BSONGEN_DOCUMENT doc {\n protected:\n  int @p;\n};",
+     "field 'p' of 'doc' (type 'int') is protected"},
+    {"const_member",
+     "struct BSONGEN_DOCUMENT doc { const int @c = 1; };",
+     "field 'c' of 'doc' (type 'const int') is const"},
+    {"bit_field",
+     "struct BSONGEN_DOCUMENT doc { int @b : 3; };",
+     "field 'b' of 'doc' (type 'int') is a bit-field"},
+    {"base_class",
+     "struct base { int x; };\nstruct BSONGEN_DOCUMENT doc : @base { int y; };",
+     "BSONGEN_DOCUMENT 'doc' has a base class"},
+    {"required_optional",
+     "struct BSONGEN_DOCUMENT doc { BSONGEN_REQUIRED std::optional<int> @o; };",
+     "field 'o' of 'doc' is BSONGEN_REQUIRED but std::optional"},
+    {"omit_empty_on_integer",
+     "struct BSONGEN_DOCUMENT doc { BSONGEN_OMIT_EMPTY int @n; };",
+     "field 'n' of 'doc' is BSONGEN_OMIT_EMPTY but its type 'int' has no empty value"},
+    {"duplicate_key",
+     "struct BSONGEN_DOCUMENT doc { int a;\n  BSONGEN_KEY(\"a\") int @b; };",
+     "field 'b' of 'doc' reuses BSON key 'a'"},
+    {"capture_member_not_raw_document",
+     "struct BSONGEN_DOCUMENT doc { BSONGEN_CAPTURE_UNKNOWN std::string @rest; };",
+     "BSONGEN_CAPTURE_UNKNOWN field 'rest' of 'doc' has type 'std::string' (aka "
+     "'basic_string<char>'); it must be bsongen::raw_document"},
+    {"bad_unknown_fields_policy",
+     "struct BSONGEN_DOCUMENT @BSONGEN_UNKNOWN_FIELDS(ignore) doc { int a; };",
+     "BSONGEN_UNKNOWN_FIELDS(ignore) on 'doc': expected skip or reject"},
+    {"uuid_on_wrong_type",
+     "struct BSONGEN_DOCUMENT doc { BSONGEN_AS(uuid) std::vector<int> @u; };",
+     "field 'u' of 'doc' has unsupported type 'std::vector<int>': BSONGEN_AS(uuid) needs a "
+     "std::array<std::uint8_t, 16> member"},
+    {"document_nested_in_a_class",
+     "struct outer { struct BSONGEN_DOCUMENT @inner { int a; }; };",
+     "document 'outer::inner' must be declared at namespace scope"},
+    {"class_template_document",
+     "template <class T> struct BSONGEN_DOCUMENT @box { T value; };",
+     "class template 'box' cannot be a BSONGEN_DOCUMENT"},
+    {"documents_in_two_namespaces",
+     "namespace a { struct BSONGEN_DOCUMENT one { int x; }; }\n"
+     "namespace b { struct BSONGEN_DOCUMENT @two { int y; }; }",
+     "document 'b::two' is in namespace 'b' but the model's namespace is 'a'"},
+    {"enum_from_another_namespace",
+     "namespace lib { enum class @kind { a, b }; }\n"
+     "namespace app { struct BSONGEN_DOCUMENT doc { lib::kind k; }; }",
+     "enum 'lib::kind' is in namespace 'lib' but the model's namespace is 'app'"},
+    {"enum_value_outside_int32",
+     "enum class big : long { @huge = 5000000000 };\nstruct BSONGEN_DOCUMENT doc { big b; };",
+     "enumerator 'huge' of 'big' is 5000000000, outside int32"},
+    {"bson_name_on_int_enum",
+     "enum class kind { a @BSONGEN_BSON_NAME(\"A\") };\nstruct BSONGEN_DOCUMENT doc { kind k; };",
+     "BSONGEN_BSON_NAME on 'a' needs the enum 'kind' marked BSONGEN_ENUM_AS_STRING"},
+    {"syntax_error",
+     "struct BSONGEN_DOCUMENT doc { int a@ }; ",
+     "expected ';' at end of declaration list"},
+};
+
+// Names the case in ctest's listing instead of printing its bytes.
+void PrintTo(const error_case& c, std::ostream* out) { *out << c.name; }
+
+class scan_error : public ::testing::TestWithParam<error_case> {};
+
+TEST_P(scan_error, is_reported_at_its_location_and_fails_the_scan) {
+  const error_case& c = GetParam();
+  std::string body = c.source;
+  const auto marker = body.find('@');
+  ASSERT_NE(marker, std::string::npos) << "case without '@'";
+  body.erase(marker, 1);
+  const std::string before = std::string(preamble) + body.substr(0, marker);
+  const auto line = 1 + std::count(before.begin(), before.end(), '\n');
+  const auto column = before.size() - (before.rfind('\n') + 1) + 1;
+
+  scratch_dir dir;
+  write_text(dir.path() / "case.hpp", std::string(preamble) + body + "\n");
+  scan_output run = run_scan({"case.hpp", "-I", runtime_include_dir.string(), "-o", "model.json"},
+                             dir.path());
+  EXPECT_EQ(run.exit_code, 1) << run.err;
+  const std::string expected = "case.hpp:" + std::to_string(line) + ":" + std::to_string(column) +
+                               ": error: " + c.message;
+  EXPECT_NE(run.err.find(expected), std::string::npos)
+      << "expected: " << expected << "\nstderr:\n" << run.err;
+  EXPECT_NE(run.err.find("no model written"), std::string::npos) << run.err;
+  EXPECT_FALSE(std::filesystem::exists(dir.path() / "model.json"));
+}
+
+INSTANTIATE_TEST_SUITE_P(cases, scan_error, ::testing::ValuesIn(error_cases),
+                         [](const ::testing::TestParamInfo<error_case>& param_info) {
+                           return std::string(param_info.param.name);
+                         });
+
+}  // namespace
+}  // namespace bsongen::scan_test
