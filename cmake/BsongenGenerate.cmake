@@ -10,6 +10,8 @@
 #   bsongen_generate(TARGET shop_schemas SCHEMAS schemas/orders.yaml)
 #   target_link_libraries(app PRIVATE shop_schemas)
 #
+# With HEADERS (annotated C++ headers) instead of SCHEMAS: see "HEADERS mode" at the end.
+#
 # The generator runs on a Python 3 with Jinja2 and PyYAML: BSONGEN_PYTHON, or the first of
 # /usr/bin/python3 and the Python3 CMake finds that imports both.
 
@@ -43,12 +45,17 @@ function(_bsongen_find_python out)
 endfunction()
 
 function(bsongen_generate)
-  cmake_parse_arguments(ARG "" "TARGET;OUTPUT_DIR" "SCHEMAS" ${ARGN})
+  cmake_parse_arguments(ARG "" "TARGET;OUTPUT_DIR;OUTPUT_NAME" "SCHEMAS;HEADERS" ${ARGN})
   if(ARG_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "bsongen_generate: unknown arguments ${ARG_UNPARSED_ARGUMENTS}")
   endif()
   if(NOT ARG_TARGET)
     message(FATAL_ERROR "bsongen_generate: TARGET is required")
+  endif()
+  if(ARG_HEADERS)  # C++ headers through bsongen-scan: see "HEADERS mode" at the end of this file
+    _bsongen_generate_from_headers("${ARG_TARGET}" "${ARG_OUTPUT_DIR}" "${ARG_OUTPUT_NAME}"
+                                   "${ARG_SCHEMAS}" ${ARG_HEADERS})
+    return()
   endif()
   if(NOT ARG_SCHEMAS)
     message(FATAL_ERROR "bsongen_generate(${ARG_TARGET}): give at least one file in SCHEMAS")
@@ -86,4 +93,118 @@ function(bsongen_generate)
   target_include_directories(${ARG_TARGET} INTERFACE "${ARG_OUTPUT_DIR}")
   target_link_libraries(${ARG_TARGET} INTERFACE bsongen::runtime)
   add_dependencies(${ARG_TARGET} ${ARG_TARGET}_generate)
+endfunction()
+
+# --- HEADERS mode ----------------------------------------------------------------------------
+#
+# bsongen_generate(TARGET <existing target> HEADERS <header>... [OUTPUT_NAME <name>]
+#                  [OUTPUT_DIR <dir>])
+#
+# Scans annotated C++ headers (bsongen/annotate.hpp) with bsongen-scan, using the include
+# directories, compile definitions and C++ standard of <target> (read at generate time, so
+# target_include_directories calls made after this one count too), generates
+# `<name>.bsongen.hpp` (default: the first header's stem) into OUTPUT_DIR (default
+# ${CMAKE_CURRENT_BINARY_DIR}/<target>_bsongen), and adds that folder and bsongen::runtime to
+# <target> (PUBLIC for libraries, PRIVATE for executables).
+#
+# The scan regenerates when any file it read changes (the scanner writes a depfile of every header
+# the parse included), when the target's flags change, or when the scanner is rebuilt; generation
+# reruns when the model, the generator's modules or its templates change.
+#
+#   add_executable(app main.cpp)
+#   target_include_directories(app PRIVATE include)
+#   bsongen_generate(TARGET app HEADERS include/app/order.hpp)
+#   # main.cpp: #include "order.bsongen.hpp"
+function(_bsongen_generate_from_headers target output_dir output_name schemas)
+  set(headers ${ARGN})
+  if(schemas)
+    message(FATAL_ERROR "bsongen_generate(${target}): SCHEMAS and HEADERS are separate calls "
+            "(HEADERS adds to an existing target, SCHEMAS creates one)")
+  endif()
+  if(NOT TARGET ${target})
+    message(FATAL_ERROR "bsongen_generate(${target}): with HEADERS, TARGET names an existing "
+            "target; its include directories and definitions are used to parse the headers")
+  endif()
+  if(TARGET bsongen_scan)
+    set(scanner "$<TARGET_FILE:bsongen_scan>")
+    set(scanner_dependency bsongen_scan)
+  else()
+    find_program(BSONGEN_SCAN_EXECUTABLE bsongen-scan)
+    if(NOT BSONGEN_SCAN_EXECUTABLE)
+      message(FATAL_ERROR "bsongen_generate(${target}): HEADERS needs bsongen-scan; build it "
+              "(BSONGEN_BUILD_SCANNER, needs llvm-14-dev and libclang-14-dev) or set "
+              "BSONGEN_SCAN_EXECUTABLE")
+    endif()
+    set(scanner "${BSONGEN_SCAN_EXECUTABLE}")
+    set(scanner_dependency "${BSONGEN_SCAN_EXECUTABLE}")
+  endif()
+  _bsongen_find_python(python)
+  file(GLOB generator_inputs CONFIGURE_DEPENDS
+       "${BSONGEN_GENERATOR_DIR}/bsongen_gen/*.py" "${BSONGEN_GENERATOR_DIR}/templates/*.j2")
+  list(APPEND generator_inputs "${BSONGEN_GENERATOR_DIR}/bsongen")
+
+  if(NOT output_dir)
+    set(output_dir "${CMAKE_CURRENT_BINARY_DIR}/${target}_bsongen")
+  endif()
+  # Headers inside the source tree are passed relative to it (the scan runs there), so the model's
+  # origin and locations read "include/app/order.hpp" rather than a machine's absolute path.
+  set(header_args "")
+  set(header_files "")
+  foreach(header IN LISTS headers)
+    get_filename_component(header "${header}" ABSOLUTE)
+    list(APPEND header_files "${header}")
+    file(RELATIVE_PATH relative "${CMAKE_SOURCE_DIR}" "${header}")
+    if(relative MATCHES "^\\.\\./")
+      list(APPEND header_args "${header}")
+    else()
+      list(APPEND header_args "${relative}")
+    endif()
+  endforeach()
+  if(NOT output_name)
+    list(GET header_files 0 first_header)
+    get_filename_component(output_name "${first_header}" NAME_WE)
+  endif()
+  set(model "${output_dir}/${output_name}.model.json")
+  set(generated "${output_dir}/${output_name}.bsongen.hpp")
+
+  # The target's flags, one argument per line (bsongen-scan's @file format): no quoting needed
+  # for paths with spaces, and generator expressions in them are evaluated per configuration.
+  set(includes "$<TARGET_PROPERTY:${target},INCLUDE_DIRECTORIES>")
+  set(definitions "$<TARGET_PROPERTY:${target},COMPILE_DEFINITIONS>")
+  set(standard "$<TARGET_PROPERTY:${target},CXX_STANDARD>")
+  set(args_file "${output_dir}/${output_name}-$<CONFIG>.scan-args")
+  file(GENERATE OUTPUT "${args_file}" CONTENT
+       "$<$<BOOL:${includes}>:-I$<JOIN:${includes},\n-I>\n>$<$<BOOL:${definitions}>:-D$<JOIN:${definitions},\n-D>\n>--std\nc++$<IF:$<BOOL:${standard}>,${standard},20>\n")
+
+  add_custom_command(
+    OUTPUT "${model}"
+    COMMAND "${scanner}" ${header_args} "@${args_file}" --output-name "${output_name}"
+            -o "${model}" --depfile "${model}.d"
+    DEPENDS ${header_files} "${args_file}" ${scanner_dependency}
+    DEPFILE "${model}.d"
+    WORKING_DIRECTORY "${CMAKE_SOURCE_DIR}"
+    COMMENT "bsongen-scan: scanning the headers of ${target}"
+    VERBATIM)
+  add_custom_command(
+    OUTPUT "${generated}"
+    COMMAND "${python}" "${BSONGEN_GENERATOR_DIR}/bsongen" generate --model "${model}"
+            --out "${output_dir}" --source-root "${CMAKE_SOURCE_DIR}"
+    # The generator leaves an unchanged file alone; touch so the output is newer than its inputs.
+    COMMAND "${CMAKE_COMMAND}" -E touch "${generated}"
+    DEPENDS "${model}" ${generator_inputs}
+    COMMENT "bsongen: generating ${output_name}.bsongen.hpp for ${target}"
+    VERBATIM)
+  add_custom_target(${target}_bsongen DEPENDS "${generated}")
+  add_dependencies(${target} ${target}_bsongen)
+
+  get_target_property(type ${target} TYPE)
+  if(type STREQUAL "EXECUTABLE")
+    set(scope PRIVATE)
+  elseif(type STREQUAL "INTERFACE_LIBRARY")
+    set(scope INTERFACE)
+  else()
+    set(scope PUBLIC)
+  endif()
+  target_include_directories(${target} ${scope} "${output_dir}")
+  target_link_libraries(${target} ${scope} bsongen::runtime)
 endfunction()
