@@ -101,9 +101,12 @@ bool text_equal(const text_ref& a, const text_ref& b) noexcept {
   return a.size == b.size && (a.size == 0 || std::memcmp(a.data, b.data, a.size) == 0);
 }
 
+// Regex options as encode writes them: sorted when all ASCII, else as read (see encode.cpp).
 std::string sorted(std::string_view s) {
   std::string out(s);
-  std::sort(out.begin(), out.end());
+  if (std::all_of(out.begin(), out.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; })) {
+    std::sort(out.begin(), out.end());
+  }
   return out;
 }
 

@@ -168,7 +168,9 @@ std::uint8_t* write_container(std::uint8_t* p, const container& c, bool is_array
         std::memcpy(p, n.as.text.data, pattern + 1);
         p += pattern + 1;
         std::memcpy(p, n.as.text.data + pattern + 1, options);
-        std::sort(p, p + options);  // the spec's canonical form lists options alphabetically
+        // The spec's canonical form lists options alphabetically. Its options are ASCII letters;
+        // anything else is kept as read, since sorting bytes would split multi-byte UTF-8.
+        if (std::all_of(p, p + options, [](std::uint8_t byte) { return byte < 0x80; })) std::sort(p, p + options);
         p[options] = 0;
         p += options + 1;
         break;
