@@ -24,12 +24,14 @@ class bytes_builder {
   }
   bytes_builder& i32(std::int32_t v) {
     const auto u = static_cast<std::uint32_t>(v);
-    for (int shift = 0; shift < 32; shift += 8) bytes_.push_back(static_cast<std::uint8_t>(u >> shift));
+    for (int shift = 0; shift < 32; shift += 8)
+      bytes_.push_back(static_cast<std::uint8_t>(u >> shift));
     return *this;
   }
   bytes_builder& i64(std::int64_t v) {
     const auto u = static_cast<std::uint64_t>(v);
-    for (int shift = 0; shift < 64; shift += 8) bytes_.push_back(static_cast<std::uint8_t>(u >> shift));
+    for (int shift = 0; shift < 64; shift += 8)
+      bytes_.push_back(static_cast<std::uint8_t>(u >> shift));
     return *this;
   }
   // The characters without a terminator.
@@ -65,7 +67,9 @@ inline std::vector<std::uint8_t> document_of(std::span<const std::uint8_t> body)
   b.i32(static_cast<std::int32_t>(body.size() + 5)).append(body).u8(0);
   return b.bytes();
 }
-inline std::vector<std::uint8_t> document_of(const bytes_builder& body) { return document_of(body.bytes()); }
+inline std::vector<std::uint8_t> document_of(const bytes_builder& body) {
+  return document_of(body.bytes());
+}
 
 // `depth` documents nested through key "a": {"a": {"a": ... {} ...}}; the outermost counts as 1.
 // Built inside out, so the whole thing is made in one buffer without recursion.

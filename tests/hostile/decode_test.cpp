@@ -27,7 +27,8 @@ struct expected_error {
   std::size_t offset;
 };
 
-void expect_same_error(const error& actual, const expected_error& expected, const char* entry_point) {
+void expect_same_error(const error& actual, const expected_error& expected,
+                       const char* entry_point) {
   SCOPED_TRACE(entry_point);
   EXPECT_EQ(name(actual.code), name(expected.code)) << actual.to_string();
   EXPECT_EQ(actual.path, expected.path) << actual.to_string();
@@ -61,11 +62,15 @@ void expect_accepted(const std::vector<std::uint8_t>& bytes, const decode_option
 }
 
 // {"a": 1} as int32: 0C000000 10 6100 01000000 00.
-std::vector<std::uint8_t> small_document() { return document_of(bytes_builder().u8(0x10).cstr("a").i32(1)); }
+std::vector<std::uint8_t> small_document() {
+  return document_of(bytes_builder().u8(0x10).cstr("a").i32(1));
+}
 
-std::vector<std::uint8_t> with_declared_length(std::vector<std::uint8_t> bytes, std::int32_t length) {
+std::vector<std::uint8_t> with_declared_length(std::vector<std::uint8_t> bytes,
+                                               std::int32_t length) {
   const auto u = static_cast<std::uint32_t>(length);
-  for (int i = 0; i < 4; ++i) bytes[static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(u >> (8 * i));
+  for (int i = 0; i < 4; ++i)
+    bytes[static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(u >> (8 * i));
   return bytes;
 }
 
@@ -84,12 +89,14 @@ TEST(hostile_decode, declared_length_larger_than_the_buffer_is_truncated_at_the_
 TEST(hostile_decode, negative_and_tiny_declared_lengths_are_invalid) {
   for (std::int32_t length : {-1, std::numeric_limits<std::int32_t>::min(), 0, 4}) {
     SCOPED_TRACE(length);
-    expect_rejected(with_declared_length(small_document(), length), {error_code::invalid_length, "", 0});
+    expect_rejected(with_declared_length(small_document(), length),
+                    {error_code::invalid_length, "", 0});
   }
 }
 
 TEST(hostile_decode, two_gib_declared_length_is_too_large_before_anything_else) {
-  const auto bytes = with_declared_length(small_document(), std::numeric_limits<std::int32_t>::max());
+  const auto bytes =
+      with_declared_length(small_document(), std::numeric_limits<std::int32_t>::max());
   expect_rejected(bytes, {error_code::too_large, "", 0});
   // Without the size limit, the same lie is caught against the real input size.
   decode_options unlimited;
@@ -161,7 +168,8 @@ TEST(hostile_decode, key_without_terminator_is_rejected_at_its_element) {
 }
 
 TEST(hostile_decode, unknown_type_bytes_are_rejected) {
-  for (std::uint8_t type : {std::uint8_t{0x14}, std::uint8_t{0x20}, std::uint8_t{0x80}, std::uint8_t{0xFE}}) {
+  for (std::uint8_t type :
+       {std::uint8_t{0x14}, std::uint8_t{0x20}, std::uint8_t{0x80}, std::uint8_t{0xFE}}) {
     SCOPED_TRACE(static_cast<int>(type));
     const auto bytes = document_of(bytes_builder().u8(0x0A).cstr("ok").u8(type).cstr("k"));
     expect_rejected(bytes, {error_code::invalid_type, "", 8});
@@ -176,8 +184,8 @@ TEST(hostile_decode, string_length_zero_is_invalid) {
 }
 
 TEST(hostile_decode, negative_and_overflowing_string_lengths_are_invalid) {
-  for (std::int32_t length : {-1, std::numeric_limits<std::int32_t>::min(), std::numeric_limits<std::int32_t>::max(),
-                              3}) {
+  for (std::int32_t length : {-1, std::numeric_limits<std::int32_t>::min(),
+                              std::numeric_limits<std::int32_t>::max(), 3}) {
     SCOPED_TRACE(length);
     const auto bytes = document_of(bytes_builder().u8(0x02).cstr("s").i32(length).cstr("x"));
     expect_rejected(bytes, {error_code::invalid_length, "s", 4});
@@ -226,13 +234,15 @@ TEST(hostile_decode, invalid_utf8_in_strings_is_rejected_and_accepted_when_not_v
 }
 
 TEST(hostile_decode, invalid_utf8_in_a_key_is_rejected_with_the_key_as_read) {
-  const auto bytes = document_of(bytes_builder().u8(0x10).cstr("ok").i32(1).u8(0x0A).u8s({'k', 0xFF, 0}));
+  const auto bytes =
+      document_of(bytes_builder().u8(0x10).cstr("ok").i32(1).u8(0x0A).u8s({'k', 0xFF, 0}));
   // The path segment is the key's raw bytes: that is the only name the element has.
   expect_rejected(bytes, {error_code::invalid_utf8, "k\xFF", 12});
 }
 
 TEST(hostile_decode, invalid_utf8_in_regex_and_nested_strings_names_the_element) {
-  const auto regex = document_of(bytes_builder().u8(0x0B).cstr("r").u8s({'a', 0xC0, 0xAF, 0}).cstr("i"));
+  const auto regex =
+      document_of(bytes_builder().u8(0x0B).cstr("r").u8s({'a', 0xC0, 0xAF, 0}).cstr("i"));
   expect_rejected(regex, {error_code::invalid_utf8, "r", 4});
   const auto inner = document_of(bytes_builder().u8(0x02).cstr("0").i32(2).u8s({0x80, 0}));
   const auto array = document_of(bytes_builder().u8(0x04).cstr("list").append(inner));
@@ -242,14 +252,16 @@ TEST(hostile_decode, invalid_utf8_in_regex_and_nested_strings_names_the_element)
 // ---- other variable-length types ----
 
 TEST(hostile_decode, binary_lengths_that_lie_are_rejected) {
-  for (std::int32_t length : {-1, std::numeric_limits<std::int32_t>::min(), std::numeric_limits<std::int32_t>::max(),
-                              4}) {
+  for (std::int32_t length : {-1, std::numeric_limits<std::int32_t>::min(),
+                              std::numeric_limits<std::int32_t>::max(), 4}) {
     SCOPED_TRACE(length);
-    const auto bytes = document_of(bytes_builder().u8(0x05).cstr("b").i32(length).u8(0x00).raw("xyz"));
+    const auto bytes =
+        document_of(bytes_builder().u8(0x05).cstr("b").i32(length).u8(0x00).raw("xyz"));
     expect_rejected(bytes, {error_code::invalid_length, "b", 4});
   }
   // Subtype 0x02 repeats the length inside; 8 outer bytes must carry an inner length of 4.
-  const auto old = document_of(bytes_builder().u8(0x05).cstr("b").i32(8).u8(0x02).i32(5).raw("abcd"));
+  const auto old =
+      document_of(bytes_builder().u8(0x05).cstr("b").i32(8).u8(0x02).i32(5).raw("abcd"));
   expect_rejected(old, {error_code::invalid_length, "b", 4});
   const auto short_old = document_of(bytes_builder().u8(0x05).cstr("b").i32(3).u8(0x02).raw("abc"));
   expect_rejected(short_old, {error_code::invalid_length, "b", 4});
@@ -287,13 +299,19 @@ TEST(hostile_decode, code_with_scope_lengths_that_disagree_are_rejected) {
 TEST(hostile_decode, errors_inside_a_code_with_scope_scope_name_the_scope_path) {
   const auto scope = document_of(bytes_builder().u8(0x08).cstr("flag").u8(7));  // bool 7
   bytes_builder body;
-  body.u8(0x0F).cstr("c").i32(static_cast<std::int32_t>(4 + 6 + scope.size())).i32(2).cstr("f").append(scope);
+  body.u8(0x0F)
+      .cstr("c")
+      .i32(static_cast<std::int32_t>(4 + 6 + scope.size()))
+      .i32(2)
+      .cstr("f")
+      .append(scope);
   // Element "c" at 4; its value at 7; the scope at 7+4+6 = 17; "flag" at 21.
   expect_rejected(document_of(body), {error_code::invalid_bool, "c.flag", 21});
 }
 
 TEST(hostile_decode, db_pointer_cut_short_is_truncated) {
-  const auto bytes = document_of(bytes_builder().u8(0x0C).cstr("p").str("db.c").u8s({1, 2, 3, 4, 5}));
+  const auto bytes =
+      document_of(bytes_builder().u8(0x0C).cstr("p").str("db.c").u8s({1, 2, 3, 4, 5}));
   expect_rejected(bytes, {error_code::truncated, "p", 4});
 }
 
@@ -353,7 +371,12 @@ TEST(hostile_decode, one_hundred_thousand_levels_decode_without_recursion_when_a
 TEST(hostile_decode, depth_counts_code_with_scope_scopes) {
   const auto scope = document_of(bytes_builder().u8(0x0A).cstr("n"));
   bytes_builder body;
-  body.u8(0x0F).cstr("c").i32(static_cast<std::int32_t>(4 + 6 + scope.size())).i32(2).cstr("f").append(scope);
+  body.u8(0x0F)
+      .cstr("c")
+      .i32(static_cast<std::int32_t>(4 + 6 + scope.size()))
+      .i32(2)
+      .cstr("f")
+      .append(scope);
   decode_options flat;
   flat.max_depth = 1;
   expect_rejected(document_of(body), {error_code::too_deep, "c", 4}, flat);
@@ -364,7 +387,8 @@ TEST(hostile_decode, depth_counts_code_with_scope_scopes) {
 // ---- duplicates ----
 
 TEST(hostile_decode, duplicate_keys_are_kept_in_order_and_re_encode_unchanged) {
-  const auto bytes = document_of(bytes_builder().u8(0x10).cstr("k").i32(1).u8(0x02).cstr("k").str("two"));
+  const auto bytes =
+      document_of(bytes_builder().u8(0x10).cstr("k").i32(1).u8(0x02).cstr("k").str("two"));
   expect_accepted(bytes);
   auto d = decode_document(bytes);
   ASSERT_TRUE(d);
@@ -402,8 +426,10 @@ TEST(hostile_decode, ascii_regex_options_are_sorted_and_compare_as_sets) {
   EXPECT_EQ(encode_document(*a).to_vector(), sorted);
   EXPECT_EQ(*a, *b);
   // Two non-ASCII option strings with the same bytes in another grouping are different options.
-  const auto one = document_of(bytes_builder().u8(0x0B).cstr("r").cstr("p").cstr("\xC3\xA9\xC4\xAA"));
-  const auto other = document_of(bytes_builder().u8(0x0B).cstr("r").cstr("p").cstr("\xC3\xAA\xC4\xA9"));
+  const auto one =
+      document_of(bytes_builder().u8(0x0B).cstr("r").cstr("p").cstr("\xC3\xA9\xC4\xAA"));
+  const auto other =
+      document_of(bytes_builder().u8(0x0B).cstr("r").cstr("p").cstr("\xC3\xAA\xC4\xA9"));
   auto c = decode_document(one);
   auto e = decode_document(other);
   ASSERT_TRUE(c && e);
@@ -415,22 +441,47 @@ TEST(hostile_decode, ascii_regex_options_are_sorted_and_compare_as_sets) {
 TEST(hostile_decode, every_prefix_and_every_single_byte_corruption_of_a_rich_document_is_handled) {
   // One element of each variable-length kind, so each prefix cuts some length or terminator.
   const auto scope = document_of(bytes_builder().u8(0x10).cstr("x").i32(1));
-  const auto inner = document_of(bytes_builder().u8(0x02).cstr("0").str("z").u8(0x08).cstr("1").u8(1));
+  const auto inner =
+      document_of(bytes_builder().u8(0x02).cstr("0").str("z").u8(0x08).cstr("1").u8(1));
   bytes_builder body;
-  body.u8(0x02).cstr("s").str("hello")
-      .u8(0x03).cstr("d").append(inner)
-      .u8(0x04).cstr("a").append(inner)
-      .u8(0x05).cstr("b").i32(3).u8(0x00).raw("xyz")
-      .u8(0x0B).cstr("r").cstr("^a").cstr("im")
-      .u8(0x0C).cstr("p").str("db.c").raw("123456789012")
-      .u8(0x0F).cstr("c").i32(static_cast<std::int32_t>(4 + 6 + scope.size())).i32(2).cstr("f").append(scope)
-      .u8(0x13).cstr("m").raw("0123456789abcdef");
+  body.u8(0x02)
+      .cstr("s")
+      .str("hello")
+      .u8(0x03)
+      .cstr("d")
+      .append(inner)
+      .u8(0x04)
+      .cstr("a")
+      .append(inner)
+      .u8(0x05)
+      .cstr("b")
+      .i32(3)
+      .u8(0x00)
+      .raw("xyz")
+      .u8(0x0B)
+      .cstr("r")
+      .cstr("^a")
+      .cstr("im")
+      .u8(0x0C)
+      .cstr("p")
+      .str("db.c")
+      .raw("123456789012")
+      .u8(0x0F)
+      .cstr("c")
+      .i32(static_cast<std::int32_t>(4 + 6 + scope.size()))
+      .i32(2)
+      .cstr("f")
+      .append(scope)
+      .u8(0x13)
+      .cstr("m")
+      .raw("0123456789abcdef");
   const auto bytes = document_of(body);
   expect_accepted(bytes);
 
   for (std::size_t n = 0; n < bytes.size(); ++n) {
     SCOPED_TRACE(n);
-    const std::vector<std::uint8_t> prefix(bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(n));
+    const std::vector<std::uint8_t> prefix(bytes.begin(),
+                                           bytes.begin() + static_cast<std::ptrdiff_t>(n));
     auto r = decode_document(prefix);
     ASSERT_FALSE(r);
     EXPECT_LE(r.error().offset, n);
