@@ -275,8 +275,8 @@ bool extjson_builder::overflow(std::size_t offset) {
   return fail(error_code::buffer_too_small, "the output buffer cannot hold the BSON", offset);
 }
 
-void extjson_builder::syntax_error(std::string message, std::size_t offset) {
-  fail(error_code::json_syntax, std::move(message), offset);
+void extjson_builder::reject(error_code code, std::string message, std::size_t offset) {
+  fail(code, std::move(message), offset);
 }
 
 std::string extjson_builder::current_path() const {

@@ -49,6 +49,7 @@ void append_extjson(document_ref doc, std::string& out, extjson_mode mode = extj
 struct extjson_parse_options {
   // Most JSON objects and arrays on one path, the outermost counted as 1. Type wrappers are
   // objects too ({"$date": {"$numberLong": "0"}} is two levels), hence more than BSON's 100.
+  // Values above 1024 act as 1024 (the tokenizer's limit).
   std::size_t max_depth = 128;
   // Largest BSON document the text may produce (MongoDB's 16 MiB by default).
   std::size_t max_size = 16 * 1024 * 1024;

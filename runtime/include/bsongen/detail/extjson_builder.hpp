@@ -11,6 +11,7 @@
 //
 // The tokenizer is ours to choose (extjson_parse.cpp says which and why); the benchmark drives
 // this same builder from each candidate, so the comparison measures tokenizers alone.
+// Offsets are character offsets in the text; tokenizers that cannot tell pass 0.
 //
 // Every call returns false once the input is rejected; failure() then says why. Not thread-safe;
 // one builder per parse (it may be reused after reset()).
@@ -55,8 +56,9 @@ class extjson_builder {
   bool bool_value(bool v, std::size_t offset);
   bool null_value(std::size_t offset);
 
-  // Records an error found by the tokenizer (json_syntax) with the current path.
-  void syntax_error(std::string message, std::size_t offset);
+  // Records an error found outside the builder (json_syntax from the tokenizer, or json_invalid
+  // for a top-level value that is not an object) with the current path; the first error wins.
+  void reject(error_code code, std::string message, std::size_t offset);
 
   // True once the top-level object has closed.
   [[nodiscard]] bool finished() const noexcept { return finished_; }
