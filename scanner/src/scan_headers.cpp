@@ -19,7 +19,6 @@
 #include <clang/AST/DeclCXX.h>
 #include <clang/AST/DeclTemplate.h>
 #include <clang/AST/RawCommentList.h>
-#include <clang/AST/RecursiveASTVisitor.h>
 #include <clang/Basic/SourceManager.h>
 #include <clang/Frontend/CompilerInstance.h>
 #include <clang/Frontend/FrontendAction.h>
@@ -823,17 +822,25 @@ class model_builder {
   std::vector<std::pair<const clang::EnumDecl*, enumeration>> enum_decls_;
 };
 
-// Collects the BSONGEN_DOCUMENT definitions in source order.
-class document_finder : public clang::RecursiveASTVisitor<document_finder> {
- public:
-  bool VisitCXXRecordDecl(clang::CXXRecordDecl* record) {
-    if (record->isThisDeclarationADefinition() && !record->isInvalidDecl() &&
-        has_marker(record, "document"))
-      found.push_back(record);
-    return true;
+// Collects the BSONGEN_DOCUMENT definitions in source order, through namespaces, extern "C++"
+// blocks, classes (a document nested in one is reported) and class templates (reported too).
+// Function bodies are not entered: nothing declared there can be named by generated code.
+// A plain walk rather than RecursiveASTVisitor, whose instantiation doubles this file's build time.
+void find_documents(const clang::DeclContext* context,
+                    std::vector<const clang::CXXRecordDecl*>& found) {
+  for (const clang::Decl* decl : context->decls()) {
+    const clang::CXXRecordDecl* record = llvm::dyn_cast<clang::CXXRecordDecl>(decl);
+    if (const auto* pattern = llvm::dyn_cast<clang::ClassTemplateDecl>(decl))
+      record = pattern->getTemplatedDecl();
+    if (record != nullptr) {
+      if (!record->isThisDeclarationADefinition() || record->isInvalidDecl()) continue;
+      if (has_marker(record, "document")) found.push_back(record);
+      find_documents(record, found);
+    } else if (llvm::isa<clang::NamespaceDecl>(decl) || llvm::isa<clang::LinkageSpecDecl>(decl)) {
+      find_documents(llvm::cast<clang::DeclContext>(decl), found);
+    }
   }
-  std::vector<const clang::CXXRecordDecl*> found;
-};
+}
 
 class scan_consumer : public clang::ASTConsumer {
  public:
@@ -848,10 +855,10 @@ class scan_consumer : public clang::ASTConsumer {
     for (const auto& header : request_.headers) {
       if (auto file = sources.getFileManager().getFile(header)) header_files.push_back(*file);
     }
-    document_finder finder;
-    finder.TraverseDecl(context.getTranslationUnitDecl());
+    std::vector<const clang::CXXRecordDecl*> documents;
+    find_documents(context.getTranslationUnitDecl(), documents);
     model_builder builder(context, std::move(header_files), result_);
-    for (const auto* record : finder.found) builder.add_document_from_header(record);
+    for (const auto* record : documents) builder.add_document_from_header(record);
     builder.finish();
   }
 
