@@ -9,6 +9,7 @@
 
 #include "array_cases.hpp"
 
+#include <benchmark/benchmark.h>
 #include <bson/bson.h>
 
 #include <bit>
@@ -21,8 +22,6 @@
 #include <span>
 #include <type_traits>
 #include <utility>
-
-#include <benchmark/benchmark.h>
 
 #include "bsongen/detail/endian.hpp"
 #include "bsongen/writer.hpp"
@@ -212,8 +211,8 @@ bool decode_with_libbson(std::span<const std::uint8_t> bytes, std::string_view k
   bson_iter_t element;
   if (!bson_init_static(&doc, bytes.data(), bytes.size()) || !bson_iter_init(&it, &doc) ||
       !bson_iter_next(&it) || bson_iter_key_len(&it) != key.size() ||
-      std::memcmp(bson_iter_key(&it), key.data(), key.size()) != 0 ||
-      !BSON_ITER_HOLDS_ARRAY(&it) || !bson_iter_recurse(&it, &element)) {
+      std::memcmp(bson_iter_key(&it), key.data(), key.size()) != 0 || !BSON_ITER_HOLDS_ARRAY(&it) ||
+      !bson_iter_recurse(&it, &element)) {
     return false;
   }
   std::size_t count = 0;
@@ -311,8 +310,7 @@ void check_array(std::string_view row, const std::vector<T>& got, const array_ca
     const T value = got[i];
     const T want = expected.values[i];
     if (!same(value, want)) {
-      fail(row, "element " + std::to_string(i) + " is " + show(value) + ", expected " +
-                    show(want));
+      fail(row, "element " + std::to_string(i) + " is " + show(value) + ", expected " + show(want));
     }
   }
 }

@@ -34,22 +34,22 @@ namespace bsongen::bench {
 // `{key: [values[0], values[1], ...]}`; array element keys are "0", "1", ... as BSON requires.
 template <class T>
 struct array_case {
-  std::string name;           // "double_array_1000"
-  bson_type element_type{};   // the type byte every array element carries
-  std::string key;            // "a"
-  std::vector<T> values;      // what decoders must produce, in order
-  byte_buffer bytes;          // the canonical encoding: what encoders must produce
+  std::string name;          // "double_array_1000"
+  bson_type element_type{};  // the type byte every array element carries
+  std::string key;           // "a"
+  std::vector<T> values;     // what decoders must produce, in order
+  byte_buffer bytes;         // the canonical encoding: what encoders must produce
 };
 
 struct array_cases {
-  array_case<double> double_array;          // 120.384, 120.884, ... (step 0.5)
-  array_case<std::int64_t> int64_array;     // values spanning far beyond 32 bits, both signs
-  array_case<std::int32_t> int32_array;     // -1,000,000, -997,853, ... (step 2,147)
-  array_case<std::string> string_array;     // "value 0000 of the string array", ... (30 bytes)
-  array_case<object_id> oid_array;          // distinct ObjectIds of one process burst
-  array_case<decimal128> dec128_array;      // 120.384, 120.385, ...
-  array_case<datetime> datetime_array;      // 2023-11-14T22:13:20Z plus i days
-  array_case<bool> bool_array;              // i % 3 != 0
+  array_case<double> double_array;       // 120.384, 120.884, ... (step 0.5)
+  array_case<std::int64_t> int64_array;  // values spanning far beyond 32 bits, both signs
+  array_case<std::int32_t> int32_array;  // -1,000,000, -997,853, ... (step 2,147)
+  array_case<std::string> string_array;  // "value 0000 of the string array", ... (30 bytes)
+  array_case<object_id> oid_array;       // distinct ObjectIds of one process burst
+  array_case<decimal128> dec128_array;   // 120.384, 120.385, ...
+  array_case<datetime> datetime_array;   // 2023-11-14T22:13:20Z plus i days
+  array_case<bool> bool_array;           // i % 3 != 0
 };
 
 // Built on first use with bsongen::writer, checked once against libbson's encoding of the same

@@ -68,8 +68,8 @@ void register_case_bytes(std::string_view name, std::span<const std::uint8_t> by
   }
   const std::span<const std::uint8_t> known = found->second.span();
   if (!std::equal(known.begin(), known.end(), bytes.begin(), bytes.end())) {
-    fail(name, "registered twice with different bytes (" + std::to_string(known.size()) +
-                   " and " + std::to_string(bytes.size()) + " bytes)");
+    fail(name, "registered twice with different bytes (" + std::to_string(known.size()) + " and " +
+                   std::to_string(bytes.size()) + " bytes)");
   }
 }
 
@@ -100,8 +100,9 @@ std::optional<std::string> take_write_cases_flag(int& argc, char** argv) {
 
 int write_registered_cases(const std::string& directory) {
   if (directory.empty()) {
-    std::fprintf(stderr, "bsongen_bench: --bsongen_write_cases needs a folder: "
-                         "--bsongen_write_cases=DIR\n");
+    std::fprintf(stderr,
+                 "bsongen_bench: --bsongen_write_cases needs a folder: "
+                 "--bsongen_write_cases=DIR\n");
     return 1;
   }
   const std::filesystem::path folder(directory);
@@ -125,8 +126,10 @@ int write_registered_cases(const std::string& directory) {
     const std::unique_ptr<char, decltype(&bson_free)> json(
         bson_as_canonical_extended_json(&doc, &json_length), &bson_free);
     if (!json) {
-      std::fprintf(stderr, "bsongen_bench: case %s: libbson cannot render its bytes as "
-                           "Extended JSON (a malformed element)\n", c.name.c_str());
+      std::fprintf(stderr,
+                   "bsongen_bench: case %s: libbson cannot render its bytes as "
+                   "Extended JSON (a malformed element)\n",
+                   c.name.c_str());
       return 1;
     }
     const std::filesystem::path bson_path = folder / (c.name + ".bson");
