@@ -6,7 +6,9 @@
 // parent before it is entered, so nothing is read outside the input. Errors name the element
 // path and the byte offset of the offending element; the path is built only on failure.
 
+#include <bit>
 #include <cstring>
+#include <memory>
 #include <limits>
 #include <string>
 #include <vector>
@@ -34,9 +36,38 @@ struct frame {
   frame_kind kind;
 };
 
+// The elements of the documents still open, innermost last; a closed document's run moves to
+// the arena. Grows by doubling and never shrinks.
+class node_stack {
+ public:
+  [[nodiscard]] std::uint32_t size() const noexcept { return static_cast<std::uint32_t>(top_ - data_.get()); }
+  [[nodiscard]] node* at(std::uint32_t i) noexcept { return data_.get() + i; }
+  void truncate(std::uint32_t n) noexcept { top_ = data_.get() + n; }
+  // A slot for the next element, uninitialized.
+  [[nodiscard]] node& push() {
+    if (top_ == capacity_end_) [[unlikely]] grow();
+    return *top_++;
+  }
+
+ private:
+  void grow() {
+    const std::size_t size = static_cast<std::size_t>(top_ - data_.get());
+    const std::size_t capacity = size < 256 ? 512 : size * 2;
+    auto grown = std::make_unique_for_overwrite<node[]>(capacity);
+    if (size != 0) std::memcpy(static_cast<void*>(grown.get()), data_.get(), size * sizeof(node));
+    data_ = std::move(grown);
+    top_ = data_.get() + size;
+    capacity_end_ = data_.get() + capacity;
+  }
+
+  std::unique_ptr<node[]> data_;
+  node* top_ = nullptr;
+  node* capacity_end_ = nullptr;
+};
+
 // Reused across decodes on a thread, so a steady stream of decodes allocates only its arenas.
 struct decode_scratch {
-  std::vector<node> nodes;
+  node_stack nodes;
   std::vector<frame> frames;
 };
 
@@ -49,8 +80,16 @@ std::string count_text(std::size_t n, const char* unit) {
   return std::to_string(n) + ' ' + unit;
 }
 
-// Checks the outermost framing: what must hold before a byte is allocated or copied.
-result<void> check_envelope(std::span<const std::uint8_t> bytes, const decode_options& options) {
+// The outermost framing holds: what must be true before a byte is allocated or copied.
+inline bool envelope_ok(std::span<const std::uint8_t> bytes, const decode_options& options) noexcept {
+  if (bytes.size() < 5) return false;
+  const std::int32_t declared = detail::load_i32_le(bytes.data());
+  return declared >= 5 && static_cast<std::size_t>(declared) == bytes.size() &&
+         static_cast<std::size_t>(declared) <= options.max_size && bytes[bytes.size() - 1] == 0;
+}
+
+// Why envelope_ok is false.
+[[gnu::noinline, gnu::cold]] result<void> check_envelope(std::span<const std::uint8_t> bytes, const decode_options& options) {
   if (bytes.size() < 5) {
     return error(error_code::truncated,
                  "input has " + count_text(bytes.size(), "bytes") + ", a document needs at least 5", 0);
@@ -83,18 +122,48 @@ result<void> check_envelope(std::span<const std::uint8_t> bytes, const decode_op
   return {};
 }
 
+// The key's terminating NUL, searched 8 bytes at a time, or nullptr when the key runs into the
+// document's own terminator at `end` (the NUL at `end` is readable, so whole words up to it are).
+// Clears `ascii` when a key byte has its high bit set (then UTF-8 needs the full check).
+inline const std::uint8_t* find_key_end(const std::uint8_t* p, const std::uint8_t* end, bool& ascii) noexcept {
+  constexpr std::uint64_t ones = 0x0101010101010101ULL;
+  constexpr std::uint64_t highs = 0x8080808080808080ULL;
+  const std::uint8_t* q = p;
+  while (end + 1 - q >= 8) {
+    std::uint64_t word;
+    std::memcpy(&word, q, 8);
+    const std::uint64_t zeros = (word - ones) & ~word & highs;
+    if (zeros != 0) {
+      const std::uint64_t lowest = zeros & (~zeros + 1);
+      if ((word & (lowest - 1) & highs) != 0) ascii = false;  // bytes before the first NUL
+      q += std::countr_zero(zeros) / 8;
+      return q < end ? q : nullptr;
+    }
+    if ((word & highs) != 0) ascii = false;
+    q += 8;
+  }
+  for (; q < end; ++q) {
+    if (*q == 0) return q;
+    if (*q >= 0x80) ascii = false;
+  }
+  return nullptr;
+}
+
 template <bool Build>
 class decoder {
  public:
-  decoder(const std::uint8_t* base, std::size_t size, const decode_options& options, detail::arena* a,
-          decode_scratch& scratch)
-      : base_(base), size_(size), options_(options), arena_(a), scratch_(scratch) {}
+  // Reads and validates `base`; nodes point at the same offsets in `copy` (Build only), which
+  // holds the same bytes. Reading the caller's bytes rather than the fresh copy avoids stalling
+  // on the copy's stores.
+  decoder(const std::uint8_t* base, std::size_t size, const std::uint8_t* copy, const decode_options& options,
+          detail::arena* a, decode_scratch& scratch)
+      : base_(base), copy_(copy), size_(size), options_(options), arena_(a), scratch_(scratch) {}
 
   result<void> run(container* root) {
     std::vector<frame>& frames = scratch_.frames;
-    std::vector<node>& nodes = scratch_.nodes;
+    node_stack& nodes = scratch_.nodes;
     frames.clear();
-    if constexpr (Build) nodes.clear();
+    if constexpr (Build) nodes.truncate(0);
     frames.push_back({base_ + size_ - 1, nullptr, 0, 0, no_parent, frame_kind::document});
     const bool check_utf8 = options_.validate_utf8;
     const std::uint8_t* p = base_ + 4;
@@ -118,27 +187,25 @@ class decoder {
         }
         return fail(error_code::invalid_type, "unknown element type byte 0x" + hex(type), element_start, {});
       }
-      const void* key_nul = std::memchr(p, 0, static_cast<std::size_t>(end - p));
+      bool key_ascii = true;
+      const std::uint8_t* const key_nul = find_key_end(p, end, key_ascii);
       if (key_nul == nullptr) [[unlikely]] {
         return fail(error_code::missing_terminator, "key has no NUL before the end of its document",
                     element_start, {});
       }
       const char* const key = reinterpret_cast<const char*>(p);
-      const auto key_size = static_cast<std::uint32_t>(static_cast<const std::uint8_t*>(key_nul) - p);
+      const auto key_size = static_cast<std::uint32_t>(key_nul - p);
       const std::string_view key_view(key, key_size);
-      if (check_utf8 && !detail::is_valid_utf8(p, key_size)) [[unlikely]] {
+      if (!key_ascii && check_utf8 && !detail::is_valid_utf8_slow(p, key_size)) [[unlikely]] {
         return fail(error_code::invalid_utf8, "key is not valid UTF-8", element_start, key_view);
       }
-      p += key_size + 1;
+      p = key_nul + 1;
       const auto avail = static_cast<std::size_t>(end - p);
 
-      node n;
+      [[maybe_unused]] node unused_slot;
+      node& n = Build ? nodes.push() : unused_slot;
       if constexpr (Build) {
-        n.key = key;
-        n.key_size = key_size;
-        n.type = static_cast<bson_type>(type);
-        n.subtype = 0;
-        n.unused = 0;
+        set_header(n, in_copy(p - key_size - 1), key_size, type, 0);
       }
 
       switch (static_cast<bson_type>(type)) {
@@ -147,12 +214,12 @@ class decoder {
         case bson_type::int64:
         case bson_type::timestamp:
           if (avail < 8) [[unlikely]] return past_end(8, element_start, key_view);
-          if constexpr (Build) n.as.u64 = detail::load_u64_le(p);
+          if constexpr (Build) set_payload(n, detail::load_u64_le(p), 0);
           p += 8;
           break;
         case bson_type::int32:
           if (avail < 4) [[unlikely]] return past_end(4, element_start, key_view);
-          if constexpr (Build) n.as.i32 = detail::load_i32_le(p);
+          if constexpr (Build) set_payload(n, detail::load_u32_le(p), 0);
           p += 4;
           break;
         case bson_type::boolean:
@@ -161,31 +228,31 @@ class decoder {
             return fail(error_code::invalid_bool, "boolean byte is 0x" + hex(*p) + ", not 0 or 1", element_start,
                         key_view);
           }
-          if constexpr (Build) n.as.boolean = *p != 0;
+          if constexpr (Build) set_payload(n, *p, 0);
           p += 1;
           break;
         case bson_type::null:
         case bson_type::undefined:
         case bson_type::min_key:
         case bson_type::max_key:
-          if constexpr (Build) n.as.u64 = 0;
+          if constexpr (Build) set_payload(n, 0, 0);
           break;
         case bson_type::object_id:
           if (avail < 12) [[unlikely]] return past_end(12, element_start, key_view);
-          if constexpr (Build) std::memcpy(n.as.bytes, p, 12);
+          if constexpr (Build) set_payload(n, detail::load_u64_le(p), detail::load_u32_le(p + 8));
           p += 12;
           break;
         case bson_type::decimal128:
           if (avail < 16) [[unlikely]] return past_end(16, element_start, key_view);
-          if constexpr (Build) std::memcpy(n.as.bytes, p, 16);
+          if constexpr (Build) set_payload(n, detail::load_u64_le(p), detail::load_u64_le(p + 8));
           p += 16;
           break;
         case bson_type::string:
         case bson_type::javascript:
         case bson_type::symbol: {
           std::uint32_t text_size = 0;
-          if (auto r = read_string(p, avail, text_size, check_utf8, element_start, key_view); !r) return r;
-          if constexpr (Build) n.as.text = {reinterpret_cast<const char*>(p + 4), text_size, 0};
+          if (!read_string(p, avail, text_size, check_utf8, element_start, key_view)) return std::move(error_);
+          if constexpr (Build) set_text(n, in_copy(p + 4), text_size, 0);
           p += 4 + text_size + 1;
           break;
         }
@@ -193,13 +260,12 @@ class decoder {
         case bson_type::array: {
           if (avail < 4) [[unlikely]] return past_end(4, element_start, key_view);
           const std::int32_t length = detail::load_i32_le(p);
-          if (auto r = check_embedded(length, avail, p, element_start, key_view); !r) return r;
+          if (!check_embedded(length, avail, p, element_start, key_view)) return std::move(error_);
           if (frames.size() >= options_.max_depth) [[unlikely]] return too_deep(element_start, key_view);
           std::uint32_t parent = no_parent;
           if constexpr (Build) {
-            n.as.doc = {};
-            parent = static_cast<std::uint32_t>(nodes.size());
-            nodes.push_back(n);
+            set_payload(n, 0, 0);
+            parent = nodes.size() - 1;
           }
           frames.push_back({p + length - 1, key, key_size, static_cast<std::uint32_t>(nodes.size()), parent,
                             type == 0x03 ? frame_kind::document : frame_kind::array});
@@ -210,13 +276,10 @@ class decoder {
           if (avail < 5) [[unlikely]] return past_end(5, element_start, key_view);
           const std::int32_t length = detail::load_i32_le(p);
           if (length < 0) [[unlikely]] {
-            return fail(error_code::invalid_length, "binary length " + std::to_string(length) + " is negative",
-                        element_start, key_view);
+            return fail_n(error_code::invalid_length, "binary length ", length, " is negative", element_start, key_view);
           }
           if (static_cast<std::size_t>(length) > avail - 5) [[unlikely]] {
-            return fail(error_code::invalid_length,
-                        "binary length " + std::to_string(length) + " runs past the end of its document",
-                        element_start, key_view);
+            return fail_n(error_code::invalid_length, "binary length ", length, " runs past the end of its document", element_start, key_view);
           }
           const std::uint8_t subtype = p[4];
           const std::uint8_t* data = p + 5;
@@ -233,8 +296,8 @@ class decoder {
             data_size -= 4;
           }
           if constexpr (Build) {
-            n.subtype = subtype;
-            n.as.text = {reinterpret_cast<const char*>(data), data_size, 0};
+            set_header(n, n.key, key_size, type, subtype);
+            set_text(n, in_copy(data), data_size, 0);
           }
           p += 5 + static_cast<std::size_t>(length);
           break;
@@ -259,15 +322,15 @@ class decoder {
               [[unlikely]] {
             return fail(error_code::invalid_utf8, "regex is not valid UTF-8", element_start, key_view);
           }
-          if constexpr (Build) n.as.text = {reinterpret_cast<const char*>(p), pattern_size, options_size};
+          if constexpr (Build) set_text(n, in_copy(p), pattern_size, options_size);
           p = opts + options_size + 1;
           break;
         }
         case bson_type::db_pointer: {
           std::uint32_t text_size = 0;
-          if (auto r = read_string(p, avail, text_size, check_utf8, element_start, key_view); !r) return r;
+          if (!read_string(p, avail, text_size, check_utf8, element_start, key_view)) return std::move(error_);
           if (avail - 5 - text_size < 12) [[unlikely]] return past_end(4 + text_size + 1 + 12, element_start, key_view);
-          if constexpr (Build) n.as.text = {reinterpret_cast<const char*>(p + 4), text_size, 0};
+          if constexpr (Build) set_text(n, in_copy(p + 4), text_size, 0);
           p += 4 + text_size + 1 + 12;
           break;
         }
@@ -276,23 +339,17 @@ class decoder {
           const std::int32_t total = detail::load_i32_le(p);
           // int32 total, string (int32 length >= 1, bytes, NUL), document (>= 5 bytes).
           if (total < 14 || static_cast<std::size_t>(total) > avail) [[unlikely]] {
-            return fail(error_code::invalid_length,
-                        "code with scope length " + std::to_string(total) + " is below 14 or past its document",
-                        element_start, key_view);
+            return fail_n(error_code::invalid_length, "code with scope length ", total, " is below 14 or past its document", element_start, key_view);
           }
           std::uint32_t code_size = 0;
-          if (auto r = read_string(p + 4, static_cast<std::size_t>(total) - 4, code_size, check_utf8,
-                                   element_start, key_view);
-              !r) {
-            return r;
+          if (!read_string(p + 4, static_cast<std::size_t>(total) - 4, code_size, check_utf8, element_start,
+                           key_view)) {
+            return std::move(error_);
           }
           const std::uint8_t* scope = p + 4 + 4 + code_size + 1;
           const auto scope_room = static_cast<std::size_t>(p + total - scope);
           if (scope_room < 5 || detail::load_i32_le(scope) != static_cast<std::int64_t>(scope_room)) [[unlikely]] {
-            return fail(error_code::invalid_length,
-                        "code with scope length " + std::to_string(total) +
-                            " disagrees with its code and scope lengths",
-                        element_start, key_view);
+            return fail_n(error_code::invalid_length, "code with scope length ", total, " disagrees with its code and scope lengths", element_start, key_view);
           }
           if (scope[scope_room - 1] != 0) [[unlikely]] {
             return fail(error_code::missing_terminator, "scope document does not end with a NUL byte",
@@ -302,12 +359,11 @@ class decoder {
           std::uint32_t parent = no_parent;
           if constexpr (Build) {
             auto* cws = arena_->template allocate_array<detail::code_with_scope>(1);
-            cws->code = reinterpret_cast<const char*>(p + 8);
+            cws->code = in_copy(p + 8);
             cws->code_size = code_size;
             cws->scope = {};
-            n.as.cws = cws;
-            parent = static_cast<std::uint32_t>(nodes.size());
-            nodes.push_back(n);
+            set_payload(n, reinterpret_cast<std::uintptr_t>(cws), 0);
+            parent = nodes.size() - 1;
           }
           frames.push_back({scope + scope_room - 1, key, key_size, static_cast<std::uint32_t>(nodes.size()), parent,
                             frame_kind::scope});
@@ -315,89 +371,128 @@ class decoder {
           continue;
         }
       }
-      if constexpr (Build) nodes.push_back(n);
     }
   }
 
  private:
   void close_frame(container* root) {
     if constexpr (Build) {
-      std::vector<node>& nodes = scratch_.nodes;
+      node_stack& nodes = scratch_.nodes;
       const frame& f = scratch_.frames.back();
-      const auto count = static_cast<std::uint32_t>(nodes.size() - f.scratch_base);
+      const std::uint32_t count = nodes.size() - f.scratch_base;
       container c{nullptr, count, count};
       if (count != 0) {
         c.elements = arena_->allocate_array<node>(count);
-        std::memcpy(static_cast<void*>(c.elements), nodes.data() + f.scratch_base, count * sizeof(node));
-        nodes.resize(f.scratch_base);
+        copy_nodes(c.elements, nodes.at(f.scratch_base), count);
+        nodes.truncate(f.scratch_base);
       }
       if (f.parent_index == no_parent) {
         *root = c;
       } else if (f.kind == frame_kind::scope) {
-        nodes[f.parent_index].as.cws->scope = c;
+        nodes.at(f.parent_index)->as.cws->scope = c;
       } else {
-        nodes[f.parent_index].as.doc = c;
+        set_payload(*nodes.at(f.parent_index), reinterpret_cast<std::uintptr_t>(c.elements),
+                    count | std::uint64_t{count} << 32);
       }
     } else {
       (void)root;
     }
   }
 
-  // A BSON string at p: int32 length >= 1, that many bytes, the last one NUL.
-  result<void> read_string(const std::uint8_t* p, std::size_t avail, std::uint32_t& text_size, bool check_utf8,
+  // A BSON string at p: int32 length >= 1, that many bytes, the last one NUL. False (error_ set)
+  // when it is not.
+  [[gnu::always_inline]] bool read_string(const std::uint8_t* p, std::size_t avail, std::uint32_t& text_size, bool check_utf8,
                            const std::uint8_t* element_start, std::string_view key) {
-    if (avail < 4) [[unlikely]] return past_end(4, element_start, key);
+    if (avail < 4) [[unlikely]] return stash(past_end(4, element_start, key));
     const std::int32_t length = detail::load_i32_le(p);
     if (length < 1) [[unlikely]] {
-      return fail(error_code::invalid_length, "string length " + std::to_string(length) + " is below 1",
-                  element_start, key);
+      return stash(fail_n(error_code::invalid_length, "string length ", length, " is below 1", element_start, key));
     }
     if (static_cast<std::size_t>(length) > avail - 4) [[unlikely]] {
-      return fail(error_code::invalid_length,
-                  "string length " + std::to_string(length) + " runs past the end of its document", element_start,
-                  key);
+      return stash(fail_n(error_code::invalid_length, "string length ", length, " runs past the end of its document", element_start, key));
     }
     if (p[4 + length - 1] != 0) [[unlikely]] {
-      return fail(error_code::missing_terminator, "string does not end with a NUL byte", element_start, key);
+      return stash(fail(error_code::missing_terminator, "string does not end with a NUL byte", element_start, key));
     }
     text_size = static_cast<std::uint32_t>(length - 1);
     if (check_utf8 && !detail::is_valid_utf8(p + 4, text_size)) [[unlikely]] {
-      return fail(error_code::invalid_utf8, "string is not valid UTF-8", element_start, key);
+      return stash(fail(error_code::invalid_utf8, "string is not valid UTF-8", element_start, key));
     }
-    return {};
+    return true;
   }
 
-  result<void> check_embedded(std::int32_t length, std::size_t avail, const std::uint8_t* p,
+  [[gnu::always_inline]] bool check_embedded(std::int32_t length, std::size_t avail, const std::uint8_t* p,
                               const std::uint8_t* element_start, std::string_view key) {
     if (length < 5) [[unlikely]] {
-      return fail(error_code::invalid_length,
-                  "embedded document length " + std::to_string(length) + " is below the minimum of 5",
-                  element_start, key);
+      return stash(fail_n(error_code::invalid_length, "embedded document length ", length, " is below the minimum of 5", element_start, key));
     }
     if (static_cast<std::size_t>(length) > avail) [[unlikely]] {
-      return fail(error_code::invalid_length,
-                  "embedded document length " + std::to_string(length) + " runs past the end of its parent",
-                  element_start, key);
+      return stash(fail_n(error_code::invalid_length, "embedded document length ", length, " runs past the end of its parent", element_start, key));
     }
     if (p[length - 1] != 0) [[unlikely]] {
-      return fail(error_code::missing_terminator, "embedded document does not end with a NUL byte",
-                  element_start, key);
+      return stash(fail(error_code::missing_terminator, "embedded document does not end with a NUL byte",
+                  element_start, key));
     }
-    return {};
+    return true;
   }
 
-  error past_end(std::size_t needed, const std::uint8_t* element_start, std::string_view key) {
+  // Nodes are written and copied as whole 8-byte words: a node is copied to the arena right after
+  // it is built, and a wide load over narrower recent stores would stall on store forwarding.
+  static void set_header(node& n, const char* key, std::uint32_t key_size, std::uint8_t type,
+                         std::uint8_t subtype) noexcept {
+    n.key = key;
+    const std::uint64_t word = key_size | std::uint64_t{type} << 32 | std::uint64_t{subtype} << 40;
+    std::memcpy(reinterpret_cast<unsigned char*>(&n) + 8, &word, 8);
+  }
+  static void set_payload(node& n, std::uint64_t low, std::uint64_t high) noexcept {
+    std::memcpy(n.as.bytes, &low, 8);
+    std::memcpy(n.as.bytes + 8, &high, 8);
+  }
+  static void set_text(node& n, const char* data, std::uint32_t size, std::uint32_t extra) noexcept {
+    set_payload(n, reinterpret_cast<std::uintptr_t>(data), size | std::uint64_t{extra} << 32);
+  }
+  static void copy_nodes(node* to, const node* from, std::uint32_t count) noexcept {
+    if (count > 8) {
+      std::memcpy(static_cast<void*>(to), from, count * sizeof(node));
+      return;
+    }
+    auto* d = reinterpret_cast<unsigned char*>(to);
+    const auto* s = reinterpret_cast<const unsigned char*>(from);
+    for (std::size_t i = 0; i < std::size_t{count} * 4; ++i) {
+      std::uint64_t w;
+      std::memcpy(&w, s + i * 8, 8);
+      std::memcpy(d + i * 8, &w, 8);
+      asm volatile("" ::: "memory");  // keep word copies (a memcpy call would load 32 bytes at once)
+    }
+  }
+
+  [[nodiscard]] const char* in_copy(const std::uint8_t* p) const noexcept {
+    return reinterpret_cast<const char*>(copy_ + (p - base_));
+  }
+
+  bool stash(error e) {
+    error_ = std::move(e);
+    return false;
+  }
+
+  [[gnu::noinline, gnu::cold]] error past_end(std::size_t needed, const std::uint8_t* element_start, std::string_view key) {
     return fail(error_code::truncated,
                 "value needs " + count_text(needed, "bytes") + " but its document ends first", element_start, key);
   }
 
-  error too_deep(const std::uint8_t* element_start, std::string_view key) {
+  [[gnu::noinline, gnu::cold]] error too_deep(const std::uint8_t* element_start, std::string_view key) {
     return fail(error_code::too_deep,
                 "nesting exceeds the depth limit of " + std::to_string(options_.max_depth), element_start, key);
   }
 
+  // fail() with the message `prefix` + number + `suffix`, built only here, off the hot path.
+  [[gnu::noinline, gnu::cold]] error fail_n(error_code code, const char* prefix, std::int64_t number,
+                                            const char* suffix, const std::uint8_t* where, std::string_view key) {
+    return fail(code, prefix + std::to_string(number) + suffix, where, key);
+  }
+
   // The error at `where`, with the path of open frames plus the current element's key.
-  [[gnu::noinline]] error fail(error_code code, std::string message, const std::uint8_t* where,
+  [[gnu::noinline, gnu::cold]] error fail(error_code code, std::string message, const std::uint8_t* where,
                                std::string_view key) {
     error e(code, std::move(message), static_cast<std::size_t>(where - base_));
     // Joined front to back: prepending one segment per level is quadratic in the depth, seconds
@@ -425,16 +520,18 @@ class decoder {
   }
 
   const std::uint8_t* base_;
+  const std::uint8_t* copy_;
   std::size_t size_;
   const decode_options& options_;
   detail::arena* arena_;
   decode_scratch& scratch_;
+  error error_;  // what stash() kept from a failed check
 };
 
 }  // namespace
 
 result<document> decode_document(std::span<const std::uint8_t> bytes, const decode_options& options) {
-  if (auto r = check_envelope(bytes, options); !r) return std::move(r).error();
+  if (!envelope_ok(bytes, options)) [[unlikely]] return check_envelope(bytes, options).error();
   std::pmr::memory_resource* upstream = options.memory != nullptr ? options.memory : detail::default_block_resource();
   // Room for the input copy plus the nodes of a typical document (32 bytes per element of usually
   // 8-20 encoded bytes); the arena grows in blocks when a document has smaller elements.
@@ -443,7 +540,7 @@ result<document> decode_document(std::span<const std::uint8_t> bytes, const deco
   std::memcpy(copy, bytes.data(), bytes.size());
 
   document out;
-  decoder<true> d(copy, bytes.size(), options, a.get(), thread_scratch());
+  decoder<true> d(bytes.data(), bytes.size(), copy, options, a.get(), thread_scratch());
   if (auto r = d.run(&out.root_); !r) return std::move(r).error();
   out.arena_ = std::move(a);
   out.source_size_ = bytes.size();
@@ -451,8 +548,8 @@ result<document> decode_document(std::span<const std::uint8_t> bytes, const deco
 }
 
 result<void> validate_document(std::span<const std::uint8_t> bytes, const decode_options& options) {
-  if (auto r = check_envelope(bytes, options); !r) return r;
-  decoder<false> d(bytes.data(), bytes.size(), options, nullptr, thread_scratch());
+  if (!envelope_ok(bytes, options)) [[unlikely]] return check_envelope(bytes, options);
+  decoder<false> d(bytes.data(), bytes.size(), nullptr, options, nullptr, thread_scratch());
   return d.run(nullptr);
 }
 

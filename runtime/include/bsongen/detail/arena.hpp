@@ -6,8 +6,8 @@
 // arena is what makes "one allocation per document, none per value" true. The arena object
 // itself lives at the start of its first block: creating a document costs one upstream call.
 //
-// Blocks come from a std::pmr::memory_resource (default_block_resource(), the one place to
-// switch to bsongen::pool_resource). In unpooled mode every allocate() is its own upstream call,
+// Blocks come from a std::pmr::memory_resource, by default default_block_resource(). In unpooled
+// mode every allocate() is its own upstream call,
 // which is the `generic_nopool` benchmark baseline, not a mode for production use.
 //
 // Lifetime: everything allocated from an arena, and every arena adopted by it, lives until
@@ -23,10 +23,11 @@
 
 namespace bsongen::detail {
 
-// The one alias for where arena blocks come from (see the header comment).
-[[nodiscard]] inline std::pmr::memory_resource* default_block_resource() noexcept {
-  return std::pmr::new_delete_resource();
-}
+// Where arena blocks come from by default: a process-wide resource that keeps a few recently
+// freed blocks per size class in a thread-local cache (so decoding a stream of small documents
+// does not call malloc/free per document) and passes everything else to new/delete. Blocks may be
+// freed on another thread than the one that allocated them. Thread-safe; never destroyed.
+[[nodiscard]] std::pmr::memory_resource* default_block_resource() noexcept;
 
 class arena {
  public:
@@ -83,6 +84,9 @@ class arena {
 
   arena(std::pmr::memory_resource* upstream, bool pooled) noexcept : upstream_(upstream), pooled_(pooled) {}
   void* allocate_slow(std::size_t n, std::size_t align);
+  static std::size_t usable_block_size(std::pmr::memory_resource* upstream, std::size_t bytes) noexcept;
+  static void* upstream_allocate(std::pmr::memory_resource* upstream, std::size_t bytes);
+  static void upstream_deallocate(std::pmr::memory_resource* upstream, void* p, std::size_t bytes) noexcept;
 
   std::byte* cursor_ = nullptr;
   std::byte* end_ = nullptr;
