@@ -83,6 +83,23 @@ TEST_F(scan_cli, arguments_file_holds_one_argument_per_line) {
   EXPECT_EQ(model()["structs"][1]["fields"].size(), 2U);
 }
 
+TEST_F(scan_cli, several_headers_make_one_model) {
+  write_text(dir_.path() / "src" / "app" / "extra.hpp",
+             "#pragma once\n#include <bsongen/annotate.hpp>\n#include \"app/doc.hpp\"\n"
+             "namespace app { struct BSONGEN_DOCUMENT wrapper { doc inner; }; }\n");
+  scan_output run = run_scan({"src/app/doc.hpp", "src/app/extra.hpp", "-I", "src", "-I",
+                              runtime_include_dir.string(), "-o", "model.json"},
+                             dir_.path());
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const json m = model();
+  EXPECT_EQ(m["origin"]["path"], "src/app/doc.hpp, src/app/extra.hpp");
+  EXPECT_EQ(m["output_name"], "doc");
+  EXPECT_EQ(m["includes"], json::array({"app/doc.hpp", "app/extra.hpp"}));
+  std::vector<std::string> names;
+  for (const auto& s : m["structs"]) names.push_back(s["name"]);
+  EXPECT_EQ(names, (std::vector<std::string>{"part", "doc", "wrapper"}));
+}
+
 TEST_F(scan_cli, depfile_lists_every_header_the_parse_read) {
   ASSERT_EQ(scan({"-o", "model.json", "--depfile", "model.d"}).exit_code, 0);
   const std::string depfile = read_text(dir_.path() / "model.d");
