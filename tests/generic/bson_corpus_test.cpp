@@ -3,18 +3,21 @@
 // Checked now (BSON side): every `valid` case (canonical_bson decodes and re-encodes byte for
 // byte, degenerate_bson re-encodes to canonical_bson, the zero-copy view and validate-only path
 // accept it) and every `decodeErrors` case (decode, validate and view all reject it): 728 + 75
-// = 803 cases. The Extended JSON checks (canonical/relaxed extjson both ways and the 180
-// `parseErrors`) plug in at the two places marked EXTJSON below; the closing line then counts 983.
+// = 803 cases. The Extended JSON checks (canonical/relaxed extjson both ways, in
+// extjson_corpus_checks.cpp) run inside each valid case, and the 180 `parseErrors` are cases of
+// their own, at the two places marked EXTJSON below: 983 cases in all.
 //
 // The binary prints `bson corpus: N passed, M failed` last when run whole.
 
 #include <gtest/gtest.h>
 
 #include <iostream>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "bson_corpus.hpp"
+#include "extjson_corpus_checks.hpp"
 #include "bsongen/document.hpp"
 #include "bsongen/document_view.hpp"
 
@@ -46,7 +49,20 @@ void check_valid_bson(const corpus_case& c) {
     EXPECT_EQ(*from_degenerate, *decoded);
   }
 
-  // EXTJSON: canonical_extjson / relaxed_extjson / degenerate_extjson checks go here.
+  // EXTJSON: canonical_extjson / relaxed_extjson / degenerate_extjson (extjson_corpus_checks.hpp).
+  auto text = [&](const char* key) -> std::optional<std::string> {
+    if (!c.spec.contains(key)) return std::nullopt;
+    return c.spec[key].get<std::string>();
+  };
+  const std::string canonical_bson = c.spec.at("canonical_bson").get<std::string>();
+  const std::string canonical_extjson = c.spec.at("canonical_extjson").get<std::string>();
+  const std::optional<std::string> relaxed = text("relaxed_extjson");
+  const std::optional<std::string> degenerate = text("degenerate_extjson");
+  extjson_valid_case ej{canonical_bson, canonical_extjson, std::nullopt, std::nullopt,
+                        c.spec.value("lossy", false)};
+  if (relaxed) ej.relaxed_extjson = *relaxed;
+  if (degenerate) ej.degenerate_extjson = *degenerate;
+  for (const std::string& failure : check_extjson_valid(ej)) ADD_FAILURE() << failure;
 }
 
 void check_decode_error(const corpus_case& c) {
@@ -67,8 +83,12 @@ void check_case(const corpus_case& c) {
   } else if (c.section == "decodeErrors") {
     check_decode_error(c);
   }
-  // EXTJSON: `parseErrors` cases dispatch here once the Extended JSON parser exists (and
-  // "parseErrors" joins the sections loaded in register_corpus_tests).
+  // EXTJSON: `parseErrors` cases; the decimal128-* files (bson_type 0x13) hold decimal strings.
+  if (c.section == "parseErrors") {
+    const std::string bson_type = c.file.starts_with("decimal128") ? "0x13" : "";
+    const std::string text = c.spec.at("string").get<std::string>();
+    for (const std::string& failure : check_extjson_parse_error(bson_type, text)) ADD_FAILURE() << failure;
+  }
 }
 
 struct corpus_counter : testing::EmptyTestEventListener {
@@ -97,7 +117,7 @@ std::string test_name_part(std::string s) {
 }
 
 void register_corpus_tests() {
-  static const std::vector<corpus_case> cases = load_corpus({"valid", "decodeErrors"});
+  static const std::vector<corpus_case> cases = load_corpus({"valid", "decodeErrors", "parseErrors"});
   for (const corpus_case& c : cases) {
     testing::RegisterTest(("bson_corpus_" + test_name_part(c.file)).c_str(),
                           (c.section + "_" + std::to_string(c.index)).c_str(), nullptr,
@@ -117,6 +137,7 @@ TEST(bson_corpus, present) {
   if (!missing.empty()) GTEST_SKIP() << missing;
   EXPECT_EQ(load_corpus({"valid"}).size(), 728u);
   EXPECT_EQ(load_corpus({"decodeErrors"}).size(), 75u);
+  EXPECT_EQ(load_corpus({"parseErrors"}).size(), 180u);
 }
 
 }  // namespace

@@ -1,0 +1,206 @@
+#!/usr/bin/python3
+"""bsongen-dump against pymongo's bson package (Debian python3-bson), run by CTest.
+
+usage: bsongen_dump_test.py BSONGEN_DUMP BENCH_DATA_DIR
+
+1. A multi-document .bson file written by pymongo's bson.encode, with every type pymongo writes:
+   dumped to canonical Extended JSON lines, converted back with --from-json, the bytes must equal
+   the original file; each canonical line must load in bson.json_util to the value pymongo decodes
+   from the original; the default (relaxed) dump must round-trip through --from-json too.
+2. A corrupt document in the middle: the documents before it are printed, stderr names its index
+   and byte offset, the exit status is 1. A truncated file likewise. Usage errors exit 2.
+3. Interop on the driver benchmark documents: pymongo decodes our --from-json BSON of each file
+   to exactly what json_util.loads reads from the same text (types and key order included), and
+   our canonical and relaxed dumps load in json_util to values equal to those.
+
+Prints "bsongen-dump test: N checks passed" last; exits non-zero on the first failure.
+"""
+
+import datetime
+import os
+import subprocess
+import sys
+import tempfile
+import uuid
+
+import bson
+from bson import json_util
+from bson.binary import Binary, UuidRepresentation
+from bson.code import Code
+from bson.codec_options import CodecOptions
+from bson.decimal128 import Decimal128
+from bson.int64 import Int64
+from bson.max_key import MaxKey
+from bson.min_key import MinKey
+from bson.objectid import ObjectId
+from bson.regex import Regex
+from bson.son import SON
+from bson.timestamp import Timestamp
+
+CODEC = CodecOptions(document_class=SON, tz_aware=True, uuid_representation=UuidRepresentation.STANDARD)
+JSON_OPTIONS = json_util.JSONOptions(json_mode=json_util.JSONMode.CANONICAL, document_class=SON,
+                                     tz_aware=True, uuid_representation=UuidRepresentation.STANDARD)
+
+checks = 0
+
+
+def check(condition, what):
+    global checks
+    if not condition:
+        print("FAILED:", what, file=sys.stderr)
+        sys.exit(1)
+    checks += 1
+
+
+def run(*args, stdin=None):
+    return subprocess.run([DUMP, *args], input=stdin, capture_output=True)
+
+
+def sample_documents():
+    utc = datetime.timezone.utc
+    return [
+        SON([("_id", ObjectId("56e1fc72e0c917e9c4714161")), ("name", "ada"), ("n", 1)]),
+        SON([("int32", 2147483647), ("int64", Int64(-9223372036854775808)), ("small_int64", Int64(5)),
+             ("double", 1.0), ("neg_zero", -0.0), ("tiny", 5e-324), ("big", 1.2345678921232e18),
+             ("third", 1 / 3), ("nan", float("nan")), ("inf", float("-inf"))]),
+        SON([("text", "é ☆ \u0000 \"quoted\" \\ \n\t"), ("empty", ""), ("bool", True), ("null", None)]),
+        SON([("date", datetime.datetime(2012, 12, 24, 12, 15, 30, 501000, tzinfo=utc)),
+             ("old_date", datetime.datetime(1900, 1, 1, tzinfo=utc)),
+             ("ts", Timestamp(4294967295, 42)), ("dec", Decimal128("-1.23E+4000")),
+             ("dec_nan", Decimal128("NaN"))]),
+        SON([("bin", Binary(b"\x00\xff\x10", 0)), ("old_bin", Binary(b"\x01\x02", 2)),
+             ("uuid", Binary(uuid.UUID("73ffd264-44b3-4c69-90e8-e7d1dfc035d4").bytes, 4)),
+             ("user", Binary(b"user", 0x80)), ("empty_bin", Binary(b"", 0))]),
+        SON([("re", Regex("^a.*b$", "im")), ("code", Code("function() {}")),
+             ("scope", Code("x + 1", SON([("x", 1)]))), ("min", MinKey()), ("max", MaxKey())]),
+        SON([("nested", SON([("a", [1, SON([("b", [[], SON()])]), "c"]), ("$key", "dollar-prefixed")])),
+             ("array", list(range(20)))]),
+    ]
+
+
+def same(a, b):
+    """Equality that also tells 1 from 1.0, -0.0 from 0.0 and NaN from NaN."""
+    if isinstance(a, float) and isinstance(b, float):
+        if a != a and b != b:
+            return True
+        return a == b and str(a) == str(b)
+    if type(a) is not type(b) and not (isinstance(a, dict) and isinstance(b, dict)):
+        return False
+    if isinstance(a, dict):
+        return list(a.keys()) == list(b.keys()) and all(same(a[k], b[k]) for k in a)
+    if isinstance(a, list):
+        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
+    if isinstance(a, Decimal128):
+        return a.bid == b.bid
+    return a == b
+
+
+def round_trip_pymongo_file(tmp):
+    docs = sample_documents()
+    original = b"".join(bson.encode(d, codec_options=CODEC) for d in docs)
+    path = os.path.join(tmp, "sample.bson")
+    with open(path, "wb") as f:
+        f.write(original)
+
+    canonical = run("--canonical", path)
+    check(canonical.returncode == 0, "dump --canonical: " + canonical.stderr.decode())
+    lines = canonical.stdout.decode().splitlines()
+    check(len(lines) == len(docs), "one line per document")
+    for line, doc in zip(lines, bson.decode_all(original, CODEC)):
+        check(same(json_util.loads(line, json_options=JSON_OPTIONS), doc),
+              "json_util reads our canonical line as pymongo's value: " + line)
+
+    json_path = os.path.join(tmp, "sample.json")
+    with open(json_path, "wb") as f:
+        f.write(canonical.stdout)
+    out_path = os.path.join(tmp, "back.bson")
+    back = run("--from-json", json_path, "-o", out_path)
+    check(back.returncode == 0, "--from-json: " + back.stderr.decode())
+    with open(out_path, "rb") as f:
+        check(f.read() == original, "canonical JSON converts back to pymongo's exact bytes")
+
+    # Relaxed (the default) through standard input and output: values survive, types may widen
+    # (relaxed Int64 5 reads back as int32), so compare the relaxed text of both instead.
+    relaxed = run("-", stdin=original)
+    check(relaxed.returncode == 0, "dump - (relaxed): " + relaxed.stderr.decode())
+    rebuilt = run("--from-json", "-", stdin=relaxed.stdout)
+    check(rebuilt.returncode == 0, "--from-json - : " + rebuilt.stderr.decode())
+    again = run("-", stdin=rebuilt.stdout)
+    check(again.stdout == relaxed.stdout, "relaxed JSON -> BSON -> relaxed JSON is stable")
+
+    # Concatenated JSON, not one per line, reads the same.
+    concatenated = run("--from-json", "-", stdin=canonical.stdout.replace(b"\n", b" "))
+    check(concatenated.returncode == 0 and concatenated.stdout == original, "concatenated JSON documents")
+
+
+def corrupt_and_truncated(tmp):
+    docs = [bson.encode({"n": i}) for i in range(4)]
+    corrupt = bytearray(docs[2])
+    corrupt[4] = 0x55  # an undefined element type
+    offset = len(docs[0]) + len(docs[1])
+    path = os.path.join(tmp, "corrupt.bson")
+    with open(path, "wb") as f:
+        f.write(docs[0] + docs[1] + bytes(corrupt) + docs[3])
+    r = run(path)
+    check(r.returncode == 1, "corrupt middle exits 1, got %d" % r.returncode)
+    check(r.stdout.decode().splitlines() == ['{"n":0}', '{"n":1}'], "documents before the bad one printed")
+    err = r.stderr.decode()
+    check("document 2" in err and "byte %d" % (offset + 4) in err, "stderr names index and offset: " + err)
+
+    truncated = os.path.join(tmp, "truncated.bson")
+    with open(truncated, "wb") as f:
+        f.write(docs[0] + docs[1][:-3])
+    r = run(truncated)
+    check(r.returncode == 1 and r.stdout.decode().splitlines() == ['{"n":0}'], "truncated file")
+    check("stream ends inside document 1" in r.stderr.decode(), "truncation explained: " + r.stderr.decode())
+
+    bad_json = run("--from-json", "-", stdin=b'{"a": 1}\n{"b": {"$numberInt": 2}}\n{"c": 3}\n')
+    check(bad_json.returncode == 1 and bad_json.stdout == bson.encode({"a": 1}), "bad JSON document in the middle")
+    check("document 1" in bad_json.stderr.decode() and "at b" in bad_json.stderr.decode(),
+          "JSON error names index and path: " + bad_json.stderr.decode())
+
+    check(run("--help").returncode == 0, "--help exits 0")
+    check(run().returncode == 2, "no arguments exit 2")
+    check(run("--nonsense", path).returncode == 2, "unknown option exits 2")
+    check(run("--canonical", "--from-json", path).returncode == 2, "conflicting options exit 2")
+    check(run(os.path.join(tmp, "missing.bson")).returncode == 1, "missing file exits 1")
+
+
+def bench_data_interop(tmp):
+    for name in ("flat_bson", "deep_bson", "full_bson"):
+        source = os.path.join(BENCH_DATA, name + ".json")
+        with open(source, "rb") as f:
+            text = f.read()
+        expected = json_util.loads(text, json_options=JSON_OPTIONS)
+        ours = run("--from-json", source)
+        check(ours.returncode == 0, name + ": --from-json: " + ours.stderr.decode())
+        # Compared as decoded values, in order: bson.encode would move _id to the front.
+        check(same(bson.decode(ours.stdout, CODEC), expected),
+              name + ": pymongo decodes our BSON to what json_util reads from the same text")
+        bson_path = os.path.join(tmp, name + ".bson")
+        with open(bson_path, "wb") as f:
+            f.write(ours.stdout)
+        for mode in ("--canonical", "--relaxed"):
+            dumped = run(mode, bson_path)
+            check(dumped.returncode == 0, name + " " + mode)
+            value = json_util.loads(dumped.stdout, json_options=JSON_OPTIONS)
+            if mode == "--canonical":
+                check(same(value, expected), name + ": json_util reads our canonical dump as the original")
+            else:
+                # Relaxed loses only int64-vs-int32 typing; the values are equal.
+                check(value == expected, name + ": json_util reads our relaxed dump to equal values")
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 3:
+        print(__doc__, file=sys.stderr)
+        sys.exit(2)
+    DUMP, BENCH_DATA = sys.argv[1], sys.argv[2]
+    with tempfile.TemporaryDirectory() as tmp:
+        round_trip_pymongo_file(tmp)
+        corrupt_and_truncated(tmp)
+        if os.path.isdir(BENCH_DATA):
+            bench_data_interop(tmp)
+        else:
+            print("bench data not found at %s; interop part skipped" % BENCH_DATA)
+    print("bsongen-dump test: %d checks passed" % checks)
