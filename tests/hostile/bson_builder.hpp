@@ -14,6 +14,9 @@ namespace bsongen::hostile {
 
 class bytes_builder {
  public:
+  // Room up front also keeps g++ 12 from a false -Wstringop-overflow on the first small appends.
+  bytes_builder() { bytes_.reserve(64); }
+
   bytes_builder& u8(std::uint8_t v) {
     bytes_.push_back(v);
     return *this;

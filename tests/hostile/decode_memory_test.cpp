@@ -14,10 +14,13 @@
 #include <limits>
 #include <memory_resource>
 #include <new>
+#include <sstream>
+#include <string>
 #include <vector>
 
 #include "bson_builder.hpp"
 #include "bsongen/document.hpp"
+#include "bsongen/document_stream.hpp"
 #include "bsongen/document_view.hpp"
 
 namespace {
@@ -185,6 +188,37 @@ TEST(hostile_decode_memory, validation_and_the_view_allocate_nothing_once_warm) 
     EXPECT_EQ(v->count(), 10000u);
   });
   EXPECT_EQ(view.allocated, 0u);
+}
+
+TEST(hostile_decode_memory, stream_reader_allocates_nothing_for_a_2_gib_length) {
+  std::istringstream in(std::string("\xFF\xFF\xFF\x7F", 4));
+  document_stream_reader reader(in);
+  const heap_use use = measure([&] {
+    document_view doc;
+    auto r = reader.next(doc);
+    ASSERT_FALSE(r);
+    EXPECT_EQ(r.error().code, error_code::too_large);
+  });
+  EXPECT_LT(use.allocated, 1024u);
+}
+
+// A length under max_size is believed before the body arrives: the reader's buffer is sized from
+// it. The documented bound is max_size, whatever the input holds.
+TEST(hostile_decode_memory, stream_reader_buffer_for_a_lying_length_is_capped_by_max_size) {
+  decode_options options;
+  options.max_size = 1024 * 1024;
+  std::string bytes("\x00\x00\x10\x00", 4);  // declares exactly 1 MiB, then ends
+  std::istringstream in(bytes);
+  document_stream_reader reader(in, options);
+  const heap_use use = measure([&] {
+    document_view doc;
+    auto r = reader.next(doc);
+    ASSERT_FALSE(r);
+    EXPECT_EQ(r.error().code, error_code::truncated);
+  });
+  std::printf("stream: 4-byte input declaring %zu bytes allocated %zu bytes\n", options.max_size,
+              use.allocated);
+  EXPECT_LE(use.allocated, options.max_size + 64 * 1024);
 }
 
 // The densest input there is: elements of two bytes (type null, empty key), each becoming a
