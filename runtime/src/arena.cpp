@@ -105,7 +105,7 @@ struct cache_owner {
     for (std::size_t c = 0; c < class_count; ++c) {
       for (free_block* b = cache.heads[c]; b != nullptr;) {
         free_block* next = b->next;
-        ::operator delete(static_cast<void*>(b), class_bytes(c), std::align_val_t{block_alignment});
+        ::operator delete(static_cast<void*>(b), std::align_val_t{block_alignment});
         b = next;
       }
       cache.heads[c] = nullptr;
@@ -128,7 +128,7 @@ void* cached_allocate(std::size_t bytes) {
 void cached_deallocate(void* p, std::size_t bytes) noexcept {
   const std::size_t c = class_of(bytes);
   if (c == class_count) {
-    ::operator delete(p, bytes, std::align_val_t{block_alignment});
+    ::operator delete(p, std::align_val_t{block_alignment});
     return;
   }
   if (cache.counts[c] < per_class && !cache.gone) {
@@ -141,7 +141,7 @@ void cached_deallocate(void* p, std::size_t bytes) noexcept {
     ++cache.counts[c];
     return;
   }
-  ::operator delete(p, class_bytes(c), std::align_val_t{block_alignment});
+  ::operator delete(p, std::align_val_t{block_alignment});
 }
 
 class block_cache_resource final : public std::pmr::memory_resource {
@@ -151,7 +151,7 @@ class block_cache_resource final : public std::pmr::memory_resource {
   }
   void do_deallocate(void* p, std::size_t bytes, std::size_t alignment) override {
     if (alignment > block_alignment) {
-      ::operator delete(p, bytes, std::align_val_t{alignment});
+      ::operator delete(p, std::align_val_t{alignment});
       return;
     }
     cached_deallocate(p, bytes);
