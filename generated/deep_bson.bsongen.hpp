@@ -82,6 +82,13 @@ struct codec<::bench::level_0> {
   static const std::uint8_t* decode_document(detail::decode_state& st, const std::uint8_t* p,
                                              const std::uint8_t* limit, value_type& out);
 
+  // Calls f(key, member) for every field in schema order; V is value_type, const or not.
+  template <class V, class F>
+  static void visit([[maybe_unused]] V& v, [[maybe_unused]] F&& f) {
+    f(std::string_view("rightValue"), v.rightValue);
+    f(std::string_view("leftValue"), v.leftValue);
+  }
+
   // Each element's type byte and key; the literal's own terminator is the key's NUL.
   static constexpr char prefix_rightValue[] = "\002rightValue";
   static constexpr char prefix_leftValue[] = "\002leftValue";
@@ -116,6 +123,13 @@ struct codec<::bench::level_1> {
                                     value_type& out);
   static const std::uint8_t* decode_document(detail::decode_state& st, const std::uint8_t* p,
                                              const std::uint8_t* limit, value_type& out);
+
+  // Calls f(key, member) for every field in schema order; V is value_type, const or not.
+  template <class V, class F>
+  static void visit([[maybe_unused]] V& v, [[maybe_unused]] F&& f) {
+    f(std::string_view("right"), v.right);
+    f(std::string_view("left"), v.left);
+  }
 
   // Each element's type byte and key; the literal's own terminator is the key's NUL.
   static constexpr char prefix_right[] = "\003right";
@@ -152,6 +166,13 @@ struct codec<::bench::level_2> {
   static const std::uint8_t* decode_document(detail::decode_state& st, const std::uint8_t* p,
                                              const std::uint8_t* limit, value_type& out);
 
+  // Calls f(key, member) for every field in schema order; V is value_type, const or not.
+  template <class V, class F>
+  static void visit([[maybe_unused]] V& v, [[maybe_unused]] F&& f) {
+    f(std::string_view("right"), v.right);
+    f(std::string_view("left"), v.left);
+  }
+
   // Each element's type byte and key; the literal's own terminator is the key's NUL.
   static constexpr char prefix_right[] = "\003right";
   static constexpr char prefix_left[] = "\003left";
@@ -186,6 +207,13 @@ struct codec<::bench::level_3> {
                                     value_type& out);
   static const std::uint8_t* decode_document(detail::decode_state& st, const std::uint8_t* p,
                                              const std::uint8_t* limit, value_type& out);
+
+  // Calls f(key, member) for every field in schema order; V is value_type, const or not.
+  template <class V, class F>
+  static void visit([[maybe_unused]] V& v, [[maybe_unused]] F&& f) {
+    f(std::string_view("right"), v.right);
+    f(std::string_view("left"), v.left);
+  }
 
   // Each element's type byte and key; the literal's own terminator is the key's NUL.
   static constexpr char prefix_right[] = "\003right";
@@ -222,6 +250,13 @@ struct codec<::bench::level_4> {
   static const std::uint8_t* decode_document(detail::decode_state& st, const std::uint8_t* p,
                                              const std::uint8_t* limit, value_type& out);
 
+  // Calls f(key, member) for every field in schema order; V is value_type, const or not.
+  template <class V, class F>
+  static void visit([[maybe_unused]] V& v, [[maybe_unused]] F&& f) {
+    f(std::string_view("right"), v.right);
+    f(std::string_view("left"), v.left);
+  }
+
   // Each element's type byte and key; the literal's own terminator is the key's NUL.
   static constexpr char prefix_right[] = "\003right";
   static constexpr char prefix_left[] = "\003left";
@@ -256,6 +291,13 @@ struct codec<::bench::deep_bson> {
                                     value_type& out);
   static const std::uint8_t* decode_document(detail::decode_state& st, const std::uint8_t* p,
                                              const std::uint8_t* limit, value_type& out);
+
+  // Calls f(key, member) for every field in schema order; V is value_type, const or not.
+  template <class V, class F>
+  static void visit([[maybe_unused]] V& v, [[maybe_unused]] F&& f) {
+    f(std::string_view("right"), v.right);
+    f(std::string_view("left"), v.left);
+  }
 
   // Each element's type byte and key; the literal's own terminator is the key's NUL.
   static constexpr char prefix_right[] = "\003right";
@@ -316,6 +358,26 @@ inline const std::uint8_t* codec<::bench::level_0>::decode_document(detail::deco
   ++st.depth;
   std::uint64_t seen[1] = {};
   std::size_t predicted = 0;
+  // Input in schema order: one prefix compare per field and no dispatch. The first element that
+  // does not match hands over to the general loop below.
+  do {
+    if (!detail::has_prefix(body, doc_end, prefix_rightValue)) break;
+    body = ::bsongen::detail::string_codec::decode(st, 0x02, body + sizeof(prefix_rightValue), doc_end, out.rightValue);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[0]);
+      return nullptr;
+    }
+    seen[0] |= 0x0000000000000001ULL;
+    predicted = 1;
+    if (!detail::has_prefix(body, doc_end, prefix_leftValue)) break;
+    body = ::bsongen::detail::string_codec::decode(st, 0x02, body + sizeof(prefix_leftValue), doc_end, out.leftValue);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[1]);
+      return nullptr;
+    }
+    seen[0] |= 0x0000000000000002ULL;
+    predicted = 2;
+  } while (false);
   while (body < doc_end) {
     [[maybe_unused]] const std::uint8_t* const element = body;
     std::size_t field = field_count;
@@ -422,6 +484,26 @@ inline const std::uint8_t* codec<::bench::level_1>::decode_document(detail::deco
   ++st.depth;
   std::uint64_t seen[1] = {};
   std::size_t predicted = 0;
+  // Input in schema order: one prefix compare per field and no dispatch. The first element that
+  // does not match hands over to the general loop below.
+  do {
+    if (!detail::has_prefix(body, doc_end, prefix_right)) break;
+    body = ::bsongen::codec<::bench::level_0>::decode(st, 0x03, body + sizeof(prefix_right), doc_end, out.right);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[0]);
+      return nullptr;
+    }
+    seen[0] |= 0x0000000000000001ULL;
+    predicted = 1;
+    if (!detail::has_prefix(body, doc_end, prefix_left)) break;
+    body = ::bsongen::codec<::bench::level_0>::decode(st, 0x03, body + sizeof(prefix_left), doc_end, out.left);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[1]);
+      return nullptr;
+    }
+    seen[0] |= 0x0000000000000002ULL;
+    predicted = 2;
+  } while (false);
   while (body < doc_end) {
     [[maybe_unused]] const std::uint8_t* const element = body;
     std::size_t field = field_count;
@@ -528,6 +610,26 @@ inline const std::uint8_t* codec<::bench::level_2>::decode_document(detail::deco
   ++st.depth;
   std::uint64_t seen[1] = {};
   std::size_t predicted = 0;
+  // Input in schema order: one prefix compare per field and no dispatch. The first element that
+  // does not match hands over to the general loop below.
+  do {
+    if (!detail::has_prefix(body, doc_end, prefix_right)) break;
+    body = ::bsongen::codec<::bench::level_1>::decode(st, 0x03, body + sizeof(prefix_right), doc_end, out.right);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[0]);
+      return nullptr;
+    }
+    seen[0] |= 0x0000000000000001ULL;
+    predicted = 1;
+    if (!detail::has_prefix(body, doc_end, prefix_left)) break;
+    body = ::bsongen::codec<::bench::level_1>::decode(st, 0x03, body + sizeof(prefix_left), doc_end, out.left);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[1]);
+      return nullptr;
+    }
+    seen[0] |= 0x0000000000000002ULL;
+    predicted = 2;
+  } while (false);
   while (body < doc_end) {
     [[maybe_unused]] const std::uint8_t* const element = body;
     std::size_t field = field_count;
@@ -634,6 +736,26 @@ inline const std::uint8_t* codec<::bench::level_3>::decode_document(detail::deco
   ++st.depth;
   std::uint64_t seen[1] = {};
   std::size_t predicted = 0;
+  // Input in schema order: one prefix compare per field and no dispatch. The first element that
+  // does not match hands over to the general loop below.
+  do {
+    if (!detail::has_prefix(body, doc_end, prefix_right)) break;
+    body = ::bsongen::codec<::bench::level_2>::decode(st, 0x03, body + sizeof(prefix_right), doc_end, out.right);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[0]);
+      return nullptr;
+    }
+    seen[0] |= 0x0000000000000001ULL;
+    predicted = 1;
+    if (!detail::has_prefix(body, doc_end, prefix_left)) break;
+    body = ::bsongen::codec<::bench::level_2>::decode(st, 0x03, body + sizeof(prefix_left), doc_end, out.left);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[1]);
+      return nullptr;
+    }
+    seen[0] |= 0x0000000000000002ULL;
+    predicted = 2;
+  } while (false);
   while (body < doc_end) {
     [[maybe_unused]] const std::uint8_t* const element = body;
     std::size_t field = field_count;
@@ -740,6 +862,26 @@ inline const std::uint8_t* codec<::bench::level_4>::decode_document(detail::deco
   ++st.depth;
   std::uint64_t seen[1] = {};
   std::size_t predicted = 0;
+  // Input in schema order: one prefix compare per field and no dispatch. The first element that
+  // does not match hands over to the general loop below.
+  do {
+    if (!detail::has_prefix(body, doc_end, prefix_right)) break;
+    body = ::bsongen::codec<::bench::level_3>::decode(st, 0x03, body + sizeof(prefix_right), doc_end, out.right);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[0]);
+      return nullptr;
+    }
+    seen[0] |= 0x0000000000000001ULL;
+    predicted = 1;
+    if (!detail::has_prefix(body, doc_end, prefix_left)) break;
+    body = ::bsongen::codec<::bench::level_3>::decode(st, 0x03, body + sizeof(prefix_left), doc_end, out.left);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[1]);
+      return nullptr;
+    }
+    seen[0] |= 0x0000000000000002ULL;
+    predicted = 2;
+  } while (false);
   while (body < doc_end) {
     [[maybe_unused]] const std::uint8_t* const element = body;
     std::size_t field = field_count;
@@ -846,6 +988,26 @@ inline const std::uint8_t* codec<::bench::deep_bson>::decode_document(detail::de
   ++st.depth;
   std::uint64_t seen[1] = {};
   std::size_t predicted = 0;
+  // Input in schema order: one prefix compare per field and no dispatch. The first element that
+  // does not match hands over to the general loop below.
+  do {
+    if (!detail::has_prefix(body, doc_end, prefix_right)) break;
+    body = ::bsongen::codec<::bench::level_4>::decode(st, 0x03, body + sizeof(prefix_right), doc_end, out.right);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[0]);
+      return nullptr;
+    }
+    seen[0] |= 0x0000000000000001ULL;
+    predicted = 1;
+    if (!detail::has_prefix(body, doc_end, prefix_left)) break;
+    body = ::bsongen::codec<::bench::level_4>::decode(st, 0x03, body + sizeof(prefix_left), doc_end, out.left);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[1]);
+      return nullptr;
+    }
+    seen[0] |= 0x0000000000000002ULL;
+    predicted = 2;
+  } while (false);
   while (body < doc_end) {
     [[maybe_unused]] const std::uint8_t* const element = body;
     std::size_t field = field_count;

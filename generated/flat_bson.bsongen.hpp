@@ -190,6 +190,156 @@ struct codec<::bench::flat_bson> {
   static const std::uint8_t* decode_document(detail::decode_state& st, const std::uint8_t* p,
                                              const std::uint8_t* limit, value_type& out);
 
+  // Calls f(key, member) for every field in schema order; V is value_type, const or not.
+  template <class V, class F>
+  static void visit([[maybe_unused]] V& v, [[maybe_unused]] F&& f) {
+    f(std::string_view("pfZSRHnn"), v.pfZSRHnn);
+    f(std::string_view("XeRkAyCq"), v.XeRkAyCq);
+    f(std::string_view("oRWMNJTE"), v.oRWMNJTE);
+    f(std::string_view("hnVgYIQi"), v.hnVgYIQi);
+    f(std::string_view("cxOHMeDJ"), v.cxOHMeDJ);
+    f(std::string_view("MeUYSkPS"), v.MeUYSkPS);
+    f(std::string_view("IsorvnMR"), v.IsorvnMR);
+    f(std::string_view("vvUeXASH"), v.vvUeXASH);
+    f(std::string_view("zEgGhhZf"), v.zEgGhhZf);
+    f(std::string_view("SUWXijHT"), v.SUWXijHT);
+    f(std::string_view("HicJbMpj"), v.HicJbMpj);
+    f(std::string_view("ijwXMKqI"), v.ijwXMKqI);
+    f(std::string_view("RemSsnnR"), v.RemSsnnR);
+    f(std::string_view("McpOBmaR"), v.McpOBmaR);
+    f(std::string_view("ddVenEkK"), v.ddVenEkK);
+    f(std::string_view("CqCssWxW"), v.CqCssWxW);
+    f(std::string_view("taoNnQYY"), v.taoNnQYY);
+    f(std::string_view("MXMxLVBk"), v.MXMxLVBk);
+    f(std::string_view("yeTUgNrU"), v.yeTUgNrU);
+    f(std::string_view("vkEDWgmN"), v.vkEDWgmN);
+    f(std::string_view("TgSwBbgp"), v.TgSwBbgp);
+    f(std::string_view("FDYGeSiR"), v.FDYGeSiR);
+    f(std::string_view("xrzGnsEK"), v.xrzGnsEK);
+    f(std::string_view("VVvwKVRG"), v.VVvwKVRG);
+    f(std::string_view("TmUnYUrv"), v.TmUnYUrv);
+    f(std::string_view("OCsIhHxq"), v.OCsIhHxq);
+    f(std::string_view("pKjOghFa"), v.pKjOghFa);
+    f(std::string_view("VCSKFCoE"), v.VCSKFCoE);
+    f(std::string_view("yKfZnGKG"), v.yKfZnGKG);
+    f(std::string_view("UKwbAKGw"), v.UKwbAKGw);
+    f(std::string_view("iFFGfTXc"), v.iFFGfTXc);
+    f(std::string_view("RwAVVKHM"), v.RwAVVKHM);
+    f(std::string_view("AtWNZJXa"), v.AtWNZJXa);
+    f(std::string_view("XxvXmHiQ"), v.XxvXmHiQ);
+    f(std::string_view("wmDLUkXt"), v.wmDLUkXt);
+    f(std::string_view("zSYvADVf"), v.zSYvADVf);
+    f(std::string_view("VcCSqSmp"), v.VcCSqSmp);
+    f(std::string_view("jmglLvAS"), v.jmglLvAS);
+    f(std::string_view("ZmtEJFSO"), v.ZmtEJFSO);
+    f(std::string_view("MqfkBZJF"), v.MqfkBZJF);
+    f(std::string_view("doshbrpF"), v.doshbrpF);
+    f(std::string_view("jWaFvVAz"), v.jWaFvVAz);
+    f(std::string_view("LVNIFCYm"), v.LVNIFCYm);
+    f(std::string_view("VplFgewF"), v.VplFgewF);
+    f(std::string_view("eRTIdIJR"), v.eRTIdIJR);
+    f(std::string_view("zswQbWEI"), v.zswQbWEI);
+    f(std::string_view("obcwwqWZ"), v.obcwwqWZ);
+    f(std::string_view("vlSZaxCV"), v.vlSZaxCV);
+    f(std::string_view("QobifTeZ"), v.QobifTeZ);
+    f(std::string_view("XXKbyIXG"), v.XXKbyIXG);
+    f(std::string_view("dNSuxlSU"), v.dNSuxlSU);
+    f(std::string_view("HrUPbFHD"), v.HrUPbFHD);
+    f(std::string_view("XEBqaXkB"), v.XEBqaXkB);
+    f(std::string_view("xWpeGNjl"), v.xWpeGNjl);
+    f(std::string_view("aicoMxZq"), v.aicoMxZq);
+    f(std::string_view("LngvlnTV"), v.LngvlnTV);
+    f(std::string_view("WYJdGJLu"), v.WYJdGJLu);
+    f(std::string_view("TRpgnInA"), v.TRpgnInA);
+    f(std::string_view("JhImQOkw"), v.JhImQOkw);
+    f(std::string_view("KMKBtlov"), v.KMKBtlov);
+    f(std::string_view("gySFZeAE"), v.gySFZeAE);
+    f(std::string_view("RPsQhgRD"), v.RPsQhgRD);
+    f(std::string_view("rmzUAgmk"), v.rmzUAgmk);
+    f(std::string_view("Ibrdrtgg"), v.Ibrdrtgg);
+    f(std::string_view("WmMOvgFc"), v.WmMOvgFc);
+    f(std::string_view("KnhgtAOJ"), v.KnhgtAOJ);
+    f(std::string_view("qrJASGzU"), v.qrJASGzU);
+    f(std::string_view("egxZaSsw"), v.egxZaSsw);
+    f(std::string_view("cVjWCrlu"), v.cVjWCrlu);
+    f(std::string_view("OfTmCvDx"), v.OfTmCvDx);
+    f(std::string_view("MNuWZMLP"), v.MNuWZMLP);
+    f(std::string_view("JrJzKiIx"), v.JrJzKiIx);
+    f(std::string_view("JzgaUWVG"), v.JzgaUWVG);
+    f(std::string_view("WHSQVLKG"), v.WHSQVLKG);
+    f(std::string_view("SYtZkQbC"), v.SYtZkQbC);
+    f(std::string_view("nBKWWUWk"), v.nBKWWUWk);
+    f(std::string_view("Rbxpznea"), v.Rbxpznea);
+    f(std::string_view("tIJEYSYM"), v.tIJEYSYM);
+    f(std::string_view("dHsYhRbV"), v.dHsYhRbV);
+    f(std::string_view("iwfbMdcv"), v.iwfbMdcv);
+    f(std::string_view("dCLfYqqM"), v.dCLfYqqM);
+    f(std::string_view("ahFCBmqT"), v.ahFCBmqT);
+    f(std::string_view("TkXMwZlU"), v.TkXMwZlU);
+    f(std::string_view("LUPqMOHS"), v.LUPqMOHS);
+    f(std::string_view("hwHOTmmW"), v.hwHOTmmW);
+    f(std::string_view("kfvcFmKw"), v.kfvcFmKw);
+    f(std::string_view("bkuaZWRT"), v.bkuaZWRT);
+    f(std::string_view("nKhiSITP"), v.nKhiSITP);
+    f(std::string_view("CYhSCkWB"), v.CYhSCkWB);
+    f(std::string_view("vSLTtfDF"), v.vSLTtfDF);
+    f(std::string_view("CEtYKsdd"), v.CEtYKsdd);
+    f(std::string_view("dVkWIafN"), v.dVkWIafN);
+    f(std::string_view("HQiykral"), v.HQiykral);
+    f(std::string_view("YDHWnEXV"), v.YDHWnEXV);
+    f(std::string_view("pacTBmxE"), v.pacTBmxE);
+    f(std::string_view("ddPdLgGg"), v.ddPdLgGg);
+    f(std::string_view("xWUlYggc"), v.xWUlYggc);
+    f(std::string_view("dpbwfSRb"), v.dpbwfSRb);
+    f(std::string_view("AgYYbYPr"), v.AgYYbYPr);
+    f(std::string_view("wjfyueDC"), v.wjfyueDC);
+    f(std::string_view("fEheUtop"), v.fEheUtop);
+    f(std::string_view("pOMEwSod"), v.pOMEwSod);
+    f(std::string_view("BwTXiovJ"), v.BwTXiovJ);
+    f(std::string_view("TDUzNJiH"), v.TDUzNJiH);
+    f(std::string_view("KyxOoCqS"), v.KyxOoCqS);
+    f(std::string_view("zMCFzcWY"), v.zMCFzcWY);
+    f(std::string_view("FpduyhQP"), v.FpduyhQP);
+    f(std::string_view("JXMyYkfb"), v.JXMyYkfb);
+    f(std::string_view("yXSBbPeT"), v.yXSBbPeT);
+    f(std::string_view("wjAWaOog"), v.wjAWaOog);
+    f(std::string_view("cepcgozk"), v.cepcgozk);
+    f(std::string_view("DQBQcQFj"), v.DQBQcQFj);
+    f(std::string_view("sYtnozSc"), v.sYtnozSc);
+    f(std::string_view("BBqZInWV"), v.BBqZInWV);
+    f(std::string_view("dtywOLeD"), v.dtywOLeD);
+    f(std::string_view("WoFGfdvb"), v.WoFGfdvb);
+    f(std::string_view("zDzSGNnW"), v.zDzSGNnW);
+    f(std::string_view("ReOZakjB"), v.ReOZakjB);
+    f(std::string_view("uMDWqLMf"), v.uMDWqLMf);
+    f(std::string_view("GiAHzFII"), v.GiAHzFII);
+    f(std::string_view("UtbwOKLt"), v.UtbwOKLt);
+    f(std::string_view("DJsnHZIC"), v.DJsnHZIC);
+    f(std::string_view("SqNvlUZF"), v.SqNvlUZF);
+    f(std::string_view("PvfnpsMV"), v.PvfnpsMV);
+    f(std::string_view("UpdMADoN"), v.UpdMADoN);
+    f(std::string_view("jbUymqiB"), v.jbUymqiB);
+    f(std::string_view("qHzOMXeT"), v.qHzOMXeT);
+    f(std::string_view("XGxlHrXf"), v.XGxlHrXf);
+    f(std::string_view("sGWJTAcT"), v.sGWJTAcT);
+    f(std::string_view("VtzeOlCT"), v.VtzeOlCT);
+    f(std::string_view("mlfZVfVT"), v.mlfZVfVT);
+    f(std::string_view("HVHyetUM"), v.HVHyetUM);
+    f(std::string_view("gErhgZTh"), v.gErhgZTh);
+    f(std::string_view("omnwvBbA"), v.omnwvBbA);
+    f(std::string_view("AgSNVyBb"), v.AgSNVyBb);
+    f(std::string_view("CDIGOuIZ"), v.CDIGOuIZ);
+    f(std::string_view("CFujXoob"), v.CFujXoob);
+    f(std::string_view("reiKnuza"), v.reiKnuza);
+    f(std::string_view("PjKiuWnQ"), v.PjKiuWnQ);
+    f(std::string_view("pQyCJaEd"), v.pQyCJaEd);
+    f(std::string_view("xZOksssj"), v.xZOksssj);
+    f(std::string_view("AMQrGQmu"), v.AMQrGQmu);
+    f(std::string_view("HQeCoswW"), v.HQeCoswW);
+    f(std::string_view("pPtPsgRl"), v.pPtPsgRl);
+    f(std::string_view("_id"), v._id);
+  }
+
   // Each element's type byte and key; the literal's own terminator is the key's NUL.
   static constexpr char prefix_pfZSRHnn[] = "\001pfZSRHnn";
   static constexpr char prefix_XeRkAyCq[] = "\020XeRkAyCq";
@@ -1107,6 +1257,1170 @@ inline const std::uint8_t* codec<::bench::flat_bson>::decode_document(detail::de
   ++st.depth;
   std::uint64_t seen[3] = {};
   std::size_t predicted = 0;
+  // Input in schema order: one prefix compare per field and no dispatch. The first element that
+  // does not match hands over to the general loop below.
+  do {
+    if (!detail::has_prefix(body, doc_end, prefix_pfZSRHnn)) break;
+    body = ::bsongen::detail::double_codec::decode(st, 0x01, body + sizeof(prefix_pfZSRHnn), doc_end, out.pfZSRHnn);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[0]);
+      return nullptr;
+    }
+    seen[0] |= 0x0000000000000001ULL;
+    predicted = 1;
+    if (!detail::has_prefix(body, doc_end, prefix_XeRkAyCq)) break;
+    body = ::bsongen::detail::int32_codec::decode(st, 0x10, body + sizeof(prefix_XeRkAyCq), doc_end, out.XeRkAyCq);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[1]);
+      return nullptr;
+    }
+    seen[0] |= 0x0000000000000002ULL;
+    predicted = 2;
+    if (!detail::has_prefix(body, doc_end, prefix_oRWMNJTE)) break;
+    body = ::bsongen::detail::string_codec::decode(st, 0x02, body + sizeof(prefix_oRWMNJTE), doc_end, out.oRWMNJTE);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[2]);
+      return nullptr;
+    }
+    seen[0] |= 0x0000000000000004ULL;
+    predicted = 3;
+    if (!detail::has_prefix(body, doc_end, prefix_hnVgYIQi)) break;
+    body = ::bsongen::detail::string_codec::decode(st, 0x02, body + sizeof(prefix_hnVgYIQi), doc_end, out.hnVgYIQi);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[3]);
+      return nullptr;
+    }
+    seen[0] |= 0x0000000000000008ULL;
+    predicted = 4;
+    if (!detail::has_prefix(body, doc_end, prefix_cxOHMeDJ)) break;
+    body = ::bsongen::detail::string_codec::decode(st, 0x02, body + sizeof(prefix_cxOHMeDJ), doc_end, out.cxOHMeDJ);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[4]);
+      return nullptr;
+    }
+    seen[0] |= 0x0000000000000010ULL;
+    predicted = 5;
+    if (!detail::has_prefix(body, doc_end, prefix_MeUYSkPS)) break;
+    body = ::bsongen::detail::string_codec::decode(st, 0x02, body + sizeof(prefix_MeUYSkPS), doc_end, out.MeUYSkPS);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[5]);
+      return nullptr;
+    }
+    seen[0] |= 0x0000000000000020ULL;
+    predicted = 6;
+    if (!detail::has_prefix(body, doc_end, prefix_IsorvnMR)) break;
+    body = ::bsongen::detail::bool_codec::decode(st, 0x08, body + sizeof(prefix_IsorvnMR), doc_end, out.IsorvnMR);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[6]);
+      return nullptr;
+    }
+    seen[0] |= 0x0000000000000040ULL;
+    predicted = 7;
+    if (!detail::has_prefix(body, doc_end, prefix_vvUeXASH)) break;
+    body = ::bsongen::detail::bool_codec::decode(st, 0x08, body + sizeof(prefix_vvUeXASH), doc_end, out.vvUeXASH);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[7]);
+      return nullptr;
+    }
+    seen[0] |= 0x0000000000000080ULL;
+    predicted = 8;
+    if (!detail::has_prefix(body, doc_end, prefix_zEgGhhZf)) break;
+    body = ::bsongen::detail::bool_codec::decode(st, 0x08, body + sizeof(prefix_zEgGhhZf), doc_end, out.zEgGhhZf);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[8]);
+      return nullptr;
+    }
+    seen[0] |= 0x0000000000000100ULL;
+    predicted = 9;
+    if (!detail::has_prefix(body, doc_end, prefix_SUWXijHT)) break;
+    body = ::bsongen::detail::int32_codec::decode(st, 0x10, body + sizeof(prefix_SUWXijHT), doc_end, out.SUWXijHT);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[9]);
+      return nullptr;
+    }
+    seen[0] |= 0x0000000000000200ULL;
+    predicted = 10;
+    if (!detail::has_prefix(body, doc_end, prefix_HicJbMpj)) break;
+    body = ::bsongen::detail::bool_codec::decode(st, 0x08, body + sizeof(prefix_HicJbMpj), doc_end, out.HicJbMpj);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[10]);
+      return nullptr;
+    }
+    seen[0] |= 0x0000000000000400ULL;
+    predicted = 11;
+    if (!detail::has_prefix(body, doc_end, prefix_ijwXMKqI)) break;
+    body = ::bsongen::detail::int32_codec::decode(st, 0x10, body + sizeof(prefix_ijwXMKqI), doc_end, out.ijwXMKqI);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[11]);
+      return nullptr;
+    }
+    seen[0] |= 0x0000000000000800ULL;
+    predicted = 12;
+    if (!detail::has_prefix(body, doc_end, prefix_RemSsnnR)) break;
+    body = ::bsongen::detail::bool_codec::decode(st, 0x08, body + sizeof(prefix_RemSsnnR), doc_end, out.RemSsnnR);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[12]);
+      return nullptr;
+    }
+    seen[0] |= 0x0000000000001000ULL;
+    predicted = 13;
+    if (!detail::has_prefix(body, doc_end, prefix_McpOBmaR)) break;
+    body = ::bsongen::detail::string_codec::decode(st, 0x02, body + sizeof(prefix_McpOBmaR), doc_end, out.McpOBmaR);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[13]);
+      return nullptr;
+    }
+    seen[0] |= 0x0000000000002000ULL;
+    predicted = 14;
+    if (!detail::has_prefix(body, doc_end, prefix_ddVenEkK)) break;
+    body = ::bsongen::detail::int32_codec::decode(st, 0x10, body + sizeof(prefix_ddVenEkK), doc_end, out.ddVenEkK);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[14]);
+      return nullptr;
+    }
+    seen[0] |= 0x0000000000004000ULL;
+    predicted = 15;
+    if (!detail::has_prefix(body, doc_end, prefix_CqCssWxW)) break;
+    body = ::bsongen::detail::string_codec::decode(st, 0x02, body + sizeof(prefix_CqCssWxW), doc_end, out.CqCssWxW);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[15]);
+      return nullptr;
+    }
+    seen[0] |= 0x0000000000008000ULL;
+    predicted = 16;
+    if (!detail::has_prefix(body, doc_end, prefix_taoNnQYY)) break;
+    body = ::bsongen::detail::double_codec::decode(st, 0x01, body + sizeof(prefix_taoNnQYY), doc_end, out.taoNnQYY);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[16]);
+      return nullptr;
+    }
+    seen[0] |= 0x0000000000010000ULL;
+    predicted = 17;
+    if (!detail::has_prefix(body, doc_end, prefix_MXMxLVBk)) break;
+    body = ::bsongen::detail::int32_codec::decode(st, 0x10, body + sizeof(prefix_MXMxLVBk), doc_end, out.MXMxLVBk);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[17]);
+      return nullptr;
+    }
+    seen[0] |= 0x0000000000020000ULL;
+    predicted = 18;
+    if (!detail::has_prefix(body, doc_end, prefix_yeTUgNrU)) break;
+    body = ::bsongen::detail::bool_codec::decode(st, 0x08, body + sizeof(prefix_yeTUgNrU), doc_end, out.yeTUgNrU);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[18]);
+      return nullptr;
+    }
+    seen[0] |= 0x0000000000040000ULL;
+    predicted = 19;
+    if (!detail::has_prefix(body, doc_end, prefix_vkEDWgmN)) break;
+    body = ::bsongen::detail::string_codec::decode(st, 0x02, body + sizeof(prefix_vkEDWgmN), doc_end, out.vkEDWgmN);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[19]);
+      return nullptr;
+    }
+    seen[0] |= 0x0000000000080000ULL;
+    predicted = 20;
+    if (!detail::has_prefix(body, doc_end, prefix_TgSwBbgp)) break;
+    body = ::bsongen::detail::double_codec::decode(st, 0x01, body + sizeof(prefix_TgSwBbgp), doc_end, out.TgSwBbgp);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[20]);
+      return nullptr;
+    }
+    seen[0] |= 0x0000000000100000ULL;
+    predicted = 21;
+    if (!detail::has_prefix(body, doc_end, prefix_FDYGeSiR)) break;
+    body = ::bsongen::detail::int64_codec::decode(st, 0x12, body + sizeof(prefix_FDYGeSiR), doc_end, out.FDYGeSiR);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[21]);
+      return nullptr;
+    }
+    seen[0] |= 0x0000000000200000ULL;
+    predicted = 22;
+    if (!detail::has_prefix(body, doc_end, prefix_xrzGnsEK)) break;
+    body = ::bsongen::detail::string_codec::decode(st, 0x02, body + sizeof(prefix_xrzGnsEK), doc_end, out.xrzGnsEK);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[22]);
+      return nullptr;
+    }
+    seen[0] |= 0x0000000000400000ULL;
+    predicted = 23;
+    if (!detail::has_prefix(body, doc_end, prefix_VVvwKVRG)) break;
+    body = ::bsongen::detail::int32_codec::decode(st, 0x10, body + sizeof(prefix_VVvwKVRG), doc_end, out.VVvwKVRG);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[23]);
+      return nullptr;
+    }
+    seen[0] |= 0x0000000000800000ULL;
+    predicted = 24;
+    if (!detail::has_prefix(body, doc_end, prefix_TmUnYUrv)) break;
+    body = ::bsongen::detail::int64_codec::decode(st, 0x12, body + sizeof(prefix_TmUnYUrv), doc_end, out.TmUnYUrv);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[24]);
+      return nullptr;
+    }
+    seen[0] |= 0x0000000001000000ULL;
+    predicted = 25;
+    if (!detail::has_prefix(body, doc_end, prefix_OCsIhHxq)) break;
+    body = ::bsongen::detail::string_codec::decode(st, 0x02, body + sizeof(prefix_OCsIhHxq), doc_end, out.OCsIhHxq);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[25]);
+      return nullptr;
+    }
+    seen[0] |= 0x0000000002000000ULL;
+    predicted = 26;
+    if (!detail::has_prefix(body, doc_end, prefix_pKjOghFa)) break;
+    body = ::bsongen::detail::bool_codec::decode(st, 0x08, body + sizeof(prefix_pKjOghFa), doc_end, out.pKjOghFa);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[26]);
+      return nullptr;
+    }
+    seen[0] |= 0x0000000004000000ULL;
+    predicted = 27;
+    if (!detail::has_prefix(body, doc_end, prefix_VCSKFCoE)) break;
+    body = ::bsongen::detail::int64_codec::decode(st, 0x12, body + sizeof(prefix_VCSKFCoE), doc_end, out.VCSKFCoE);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[27]);
+      return nullptr;
+    }
+    seen[0] |= 0x0000000008000000ULL;
+    predicted = 28;
+    if (!detail::has_prefix(body, doc_end, prefix_yKfZnGKG)) break;
+    body = ::bsongen::detail::double_codec::decode(st, 0x01, body + sizeof(prefix_yKfZnGKG), doc_end, out.yKfZnGKG);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[28]);
+      return nullptr;
+    }
+    seen[0] |= 0x0000000010000000ULL;
+    predicted = 29;
+    if (!detail::has_prefix(body, doc_end, prefix_UKwbAKGw)) break;
+    body = ::bsongen::detail::int32_codec::decode(st, 0x10, body + sizeof(prefix_UKwbAKGw), doc_end, out.UKwbAKGw);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[29]);
+      return nullptr;
+    }
+    seen[0] |= 0x0000000020000000ULL;
+    predicted = 30;
+    if (!detail::has_prefix(body, doc_end, prefix_iFFGfTXc)) break;
+    body = ::bsongen::detail::string_codec::decode(st, 0x02, body + sizeof(prefix_iFFGfTXc), doc_end, out.iFFGfTXc);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[30]);
+      return nullptr;
+    }
+    seen[0] |= 0x0000000040000000ULL;
+    predicted = 31;
+    if (!detail::has_prefix(body, doc_end, prefix_RwAVVKHM)) break;
+    body = ::bsongen::detail::string_codec::decode(st, 0x02, body + sizeof(prefix_RwAVVKHM), doc_end, out.RwAVVKHM);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[31]);
+      return nullptr;
+    }
+    seen[0] |= 0x0000000080000000ULL;
+    predicted = 32;
+    if (!detail::has_prefix(body, doc_end, prefix_AtWNZJXa)) break;
+    body = ::bsongen::detail::int64_codec::decode(st, 0x12, body + sizeof(prefix_AtWNZJXa), doc_end, out.AtWNZJXa);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[32]);
+      return nullptr;
+    }
+    seen[0] |= 0x0000000100000000ULL;
+    predicted = 33;
+    if (!detail::has_prefix(body, doc_end, prefix_XxvXmHiQ)) break;
+    body = ::bsongen::detail::double_codec::decode(st, 0x01, body + sizeof(prefix_XxvXmHiQ), doc_end, out.XxvXmHiQ);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[33]);
+      return nullptr;
+    }
+    seen[0] |= 0x0000000200000000ULL;
+    predicted = 34;
+    if (!detail::has_prefix(body, doc_end, prefix_wmDLUkXt)) break;
+    body = ::bsongen::detail::int64_codec::decode(st, 0x12, body + sizeof(prefix_wmDLUkXt), doc_end, out.wmDLUkXt);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[34]);
+      return nullptr;
+    }
+    seen[0] |= 0x0000000400000000ULL;
+    predicted = 35;
+    if (!detail::has_prefix(body, doc_end, prefix_zSYvADVf)) break;
+    body = ::bsongen::detail::int64_codec::decode(st, 0x12, body + sizeof(prefix_zSYvADVf), doc_end, out.zSYvADVf);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[35]);
+      return nullptr;
+    }
+    seen[0] |= 0x0000000800000000ULL;
+    predicted = 36;
+    if (!detail::has_prefix(body, doc_end, prefix_VcCSqSmp)) break;
+    body = ::bsongen::detail::bool_codec::decode(st, 0x08, body + sizeof(prefix_VcCSqSmp), doc_end, out.VcCSqSmp);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[36]);
+      return nullptr;
+    }
+    seen[0] |= 0x0000001000000000ULL;
+    predicted = 37;
+    if (!detail::has_prefix(body, doc_end, prefix_jmglLvAS)) break;
+    body = ::bsongen::detail::string_codec::decode(st, 0x02, body + sizeof(prefix_jmglLvAS), doc_end, out.jmglLvAS);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[37]);
+      return nullptr;
+    }
+    seen[0] |= 0x0000002000000000ULL;
+    predicted = 38;
+    if (!detail::has_prefix(body, doc_end, prefix_ZmtEJFSO)) break;
+    body = ::bsongen::detail::string_codec::decode(st, 0x02, body + sizeof(prefix_ZmtEJFSO), doc_end, out.ZmtEJFSO);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[38]);
+      return nullptr;
+    }
+    seen[0] |= 0x0000004000000000ULL;
+    predicted = 39;
+    if (!detail::has_prefix(body, doc_end, prefix_MqfkBZJF)) break;
+    body = ::bsongen::detail::int32_codec::decode(st, 0x10, body + sizeof(prefix_MqfkBZJF), doc_end, out.MqfkBZJF);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[39]);
+      return nullptr;
+    }
+    seen[0] |= 0x0000008000000000ULL;
+    predicted = 40;
+    if (!detail::has_prefix(body, doc_end, prefix_doshbrpF)) break;
+    body = ::bsongen::detail::int64_codec::decode(st, 0x12, body + sizeof(prefix_doshbrpF), doc_end, out.doshbrpF);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[40]);
+      return nullptr;
+    }
+    seen[0] |= 0x0000010000000000ULL;
+    predicted = 41;
+    if (!detail::has_prefix(body, doc_end, prefix_jWaFvVAz)) break;
+    body = ::bsongen::detail::double_codec::decode(st, 0x01, body + sizeof(prefix_jWaFvVAz), doc_end, out.jWaFvVAz);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[41]);
+      return nullptr;
+    }
+    seen[0] |= 0x0000020000000000ULL;
+    predicted = 42;
+    if (!detail::has_prefix(body, doc_end, prefix_LVNIFCYm)) break;
+    body = ::bsongen::detail::bool_codec::decode(st, 0x08, body + sizeof(prefix_LVNIFCYm), doc_end, out.LVNIFCYm);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[42]);
+      return nullptr;
+    }
+    seen[0] |= 0x0000040000000000ULL;
+    predicted = 43;
+    if (!detail::has_prefix(body, doc_end, prefix_VplFgewF)) break;
+    body = ::bsongen::detail::int32_codec::decode(st, 0x10, body + sizeof(prefix_VplFgewF), doc_end, out.VplFgewF);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[43]);
+      return nullptr;
+    }
+    seen[0] |= 0x0000080000000000ULL;
+    predicted = 44;
+    if (!detail::has_prefix(body, doc_end, prefix_eRTIdIJR)) break;
+    body = ::bsongen::detail::string_codec::decode(st, 0x02, body + sizeof(prefix_eRTIdIJR), doc_end, out.eRTIdIJR);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[44]);
+      return nullptr;
+    }
+    seen[0] |= 0x0000100000000000ULL;
+    predicted = 45;
+    if (!detail::has_prefix(body, doc_end, prefix_zswQbWEI)) break;
+    body = ::bsongen::detail::int64_codec::decode(st, 0x12, body + sizeof(prefix_zswQbWEI), doc_end, out.zswQbWEI);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[45]);
+      return nullptr;
+    }
+    seen[0] |= 0x0000200000000000ULL;
+    predicted = 46;
+    if (!detail::has_prefix(body, doc_end, prefix_obcwwqWZ)) break;
+    body = ::bsongen::detail::double_codec::decode(st, 0x01, body + sizeof(prefix_obcwwqWZ), doc_end, out.obcwwqWZ);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[46]);
+      return nullptr;
+    }
+    seen[0] |= 0x0000400000000000ULL;
+    predicted = 47;
+    if (!detail::has_prefix(body, doc_end, prefix_vlSZaxCV)) break;
+    body = ::bsongen::detail::string_codec::decode(st, 0x02, body + sizeof(prefix_vlSZaxCV), doc_end, out.vlSZaxCV);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[47]);
+      return nullptr;
+    }
+    seen[0] |= 0x0000800000000000ULL;
+    predicted = 48;
+    if (!detail::has_prefix(body, doc_end, prefix_QobifTeZ)) break;
+    body = ::bsongen::detail::string_codec::decode(st, 0x02, body + sizeof(prefix_QobifTeZ), doc_end, out.QobifTeZ);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[48]);
+      return nullptr;
+    }
+    seen[0] |= 0x0001000000000000ULL;
+    predicted = 49;
+    if (!detail::has_prefix(body, doc_end, prefix_XXKbyIXG)) break;
+    body = ::bsongen::detail::int64_codec::decode(st, 0x12, body + sizeof(prefix_XXKbyIXG), doc_end, out.XXKbyIXG);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[49]);
+      return nullptr;
+    }
+    seen[0] |= 0x0002000000000000ULL;
+    predicted = 50;
+    if (!detail::has_prefix(body, doc_end, prefix_dNSuxlSU)) break;
+    body = ::bsongen::detail::string_codec::decode(st, 0x02, body + sizeof(prefix_dNSuxlSU), doc_end, out.dNSuxlSU);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[50]);
+      return nullptr;
+    }
+    seen[0] |= 0x0004000000000000ULL;
+    predicted = 51;
+    if (!detail::has_prefix(body, doc_end, prefix_HrUPbFHD)) break;
+    body = ::bsongen::detail::double_codec::decode(st, 0x01, body + sizeof(prefix_HrUPbFHD), doc_end, out.HrUPbFHD);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[51]);
+      return nullptr;
+    }
+    seen[0] |= 0x0008000000000000ULL;
+    predicted = 52;
+    if (!detail::has_prefix(body, doc_end, prefix_XEBqaXkB)) break;
+    body = ::bsongen::detail::double_codec::decode(st, 0x01, body + sizeof(prefix_XEBqaXkB), doc_end, out.XEBqaXkB);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[52]);
+      return nullptr;
+    }
+    seen[0] |= 0x0010000000000000ULL;
+    predicted = 53;
+    if (!detail::has_prefix(body, doc_end, prefix_xWpeGNjl)) break;
+    body = ::bsongen::detail::int64_codec::decode(st, 0x12, body + sizeof(prefix_xWpeGNjl), doc_end, out.xWpeGNjl);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[53]);
+      return nullptr;
+    }
+    seen[0] |= 0x0020000000000000ULL;
+    predicted = 54;
+    if (!detail::has_prefix(body, doc_end, prefix_aicoMxZq)) break;
+    body = ::bsongen::detail::bool_codec::decode(st, 0x08, body + sizeof(prefix_aicoMxZq), doc_end, out.aicoMxZq);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[54]);
+      return nullptr;
+    }
+    seen[0] |= 0x0040000000000000ULL;
+    predicted = 55;
+    if (!detail::has_prefix(body, doc_end, prefix_LngvlnTV)) break;
+    body = ::bsongen::detail::double_codec::decode(st, 0x01, body + sizeof(prefix_LngvlnTV), doc_end, out.LngvlnTV);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[55]);
+      return nullptr;
+    }
+    seen[0] |= 0x0080000000000000ULL;
+    predicted = 56;
+    if (!detail::has_prefix(body, doc_end, prefix_WYJdGJLu)) break;
+    body = ::bsongen::detail::string_codec::decode(st, 0x02, body + sizeof(prefix_WYJdGJLu), doc_end, out.WYJdGJLu);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[56]);
+      return nullptr;
+    }
+    seen[0] |= 0x0100000000000000ULL;
+    predicted = 57;
+    if (!detail::has_prefix(body, doc_end, prefix_TRpgnInA)) break;
+    body = ::bsongen::detail::bool_codec::decode(st, 0x08, body + sizeof(prefix_TRpgnInA), doc_end, out.TRpgnInA);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[57]);
+      return nullptr;
+    }
+    seen[0] |= 0x0200000000000000ULL;
+    predicted = 58;
+    if (!detail::has_prefix(body, doc_end, prefix_JhImQOkw)) break;
+    body = ::bsongen::detail::bool_codec::decode(st, 0x08, body + sizeof(prefix_JhImQOkw), doc_end, out.JhImQOkw);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[58]);
+      return nullptr;
+    }
+    seen[0] |= 0x0400000000000000ULL;
+    predicted = 59;
+    if (!detail::has_prefix(body, doc_end, prefix_KMKBtlov)) break;
+    body = ::bsongen::detail::int64_codec::decode(st, 0x12, body + sizeof(prefix_KMKBtlov), doc_end, out.KMKBtlov);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[59]);
+      return nullptr;
+    }
+    seen[0] |= 0x0800000000000000ULL;
+    predicted = 60;
+    if (!detail::has_prefix(body, doc_end, prefix_gySFZeAE)) break;
+    body = ::bsongen::detail::double_codec::decode(st, 0x01, body + sizeof(prefix_gySFZeAE), doc_end, out.gySFZeAE);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[60]);
+      return nullptr;
+    }
+    seen[0] |= 0x1000000000000000ULL;
+    predicted = 61;
+    if (!detail::has_prefix(body, doc_end, prefix_RPsQhgRD)) break;
+    body = ::bsongen::detail::string_codec::decode(st, 0x02, body + sizeof(prefix_RPsQhgRD), doc_end, out.RPsQhgRD);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[61]);
+      return nullptr;
+    }
+    seen[0] |= 0x2000000000000000ULL;
+    predicted = 62;
+    if (!detail::has_prefix(body, doc_end, prefix_rmzUAgmk)) break;
+    body = ::bsongen::detail::string_codec::decode(st, 0x02, body + sizeof(prefix_rmzUAgmk), doc_end, out.rmzUAgmk);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[62]);
+      return nullptr;
+    }
+    seen[0] |= 0x4000000000000000ULL;
+    predicted = 63;
+    if (!detail::has_prefix(body, doc_end, prefix_Ibrdrtgg)) break;
+    body = ::bsongen::detail::string_codec::decode(st, 0x02, body + sizeof(prefix_Ibrdrtgg), doc_end, out.Ibrdrtgg);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[63]);
+      return nullptr;
+    }
+    seen[0] |= 0x8000000000000000ULL;
+    predicted = 64;
+    if (!detail::has_prefix(body, doc_end, prefix_WmMOvgFc)) break;
+    body = ::bsongen::detail::bool_codec::decode(st, 0x08, body + sizeof(prefix_WmMOvgFc), doc_end, out.WmMOvgFc);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[64]);
+      return nullptr;
+    }
+    seen[1] |= 0x0000000000000001ULL;
+    predicted = 65;
+    if (!detail::has_prefix(body, doc_end, prefix_KnhgtAOJ)) break;
+    body = ::bsongen::detail::string_codec::decode(st, 0x02, body + sizeof(prefix_KnhgtAOJ), doc_end, out.KnhgtAOJ);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[65]);
+      return nullptr;
+    }
+    seen[1] |= 0x0000000000000002ULL;
+    predicted = 66;
+    if (!detail::has_prefix(body, doc_end, prefix_qrJASGzU)) break;
+    body = ::bsongen::detail::bool_codec::decode(st, 0x08, body + sizeof(prefix_qrJASGzU), doc_end, out.qrJASGzU);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[66]);
+      return nullptr;
+    }
+    seen[1] |= 0x0000000000000004ULL;
+    predicted = 67;
+    if (!detail::has_prefix(body, doc_end, prefix_egxZaSsw)) break;
+    body = ::bsongen::detail::bool_codec::decode(st, 0x08, body + sizeof(prefix_egxZaSsw), doc_end, out.egxZaSsw);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[67]);
+      return nullptr;
+    }
+    seen[1] |= 0x0000000000000008ULL;
+    predicted = 68;
+    if (!detail::has_prefix(body, doc_end, prefix_cVjWCrlu)) break;
+    body = ::bsongen::detail::int64_codec::decode(st, 0x12, body + sizeof(prefix_cVjWCrlu), doc_end, out.cVjWCrlu);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[68]);
+      return nullptr;
+    }
+    seen[1] |= 0x0000000000000010ULL;
+    predicted = 69;
+    if (!detail::has_prefix(body, doc_end, prefix_OfTmCvDx)) break;
+    body = ::bsongen::detail::string_codec::decode(st, 0x02, body + sizeof(prefix_OfTmCvDx), doc_end, out.OfTmCvDx);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[69]);
+      return nullptr;
+    }
+    seen[1] |= 0x0000000000000020ULL;
+    predicted = 70;
+    if (!detail::has_prefix(body, doc_end, prefix_MNuWZMLP)) break;
+    body = ::bsongen::detail::bool_codec::decode(st, 0x08, body + sizeof(prefix_MNuWZMLP), doc_end, out.MNuWZMLP);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[70]);
+      return nullptr;
+    }
+    seen[1] |= 0x0000000000000040ULL;
+    predicted = 71;
+    if (!detail::has_prefix(body, doc_end, prefix_JrJzKiIx)) break;
+    body = ::bsongen::detail::string_codec::decode(st, 0x02, body + sizeof(prefix_JrJzKiIx), doc_end, out.JrJzKiIx);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[71]);
+      return nullptr;
+    }
+    seen[1] |= 0x0000000000000080ULL;
+    predicted = 72;
+    if (!detail::has_prefix(body, doc_end, prefix_JzgaUWVG)) break;
+    body = ::bsongen::detail::double_codec::decode(st, 0x01, body + sizeof(prefix_JzgaUWVG), doc_end, out.JzgaUWVG);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[72]);
+      return nullptr;
+    }
+    seen[1] |= 0x0000000000000100ULL;
+    predicted = 73;
+    if (!detail::has_prefix(body, doc_end, prefix_WHSQVLKG)) break;
+    body = ::bsongen::detail::bool_codec::decode(st, 0x08, body + sizeof(prefix_WHSQVLKG), doc_end, out.WHSQVLKG);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[73]);
+      return nullptr;
+    }
+    seen[1] |= 0x0000000000000200ULL;
+    predicted = 74;
+    if (!detail::has_prefix(body, doc_end, prefix_SYtZkQbC)) break;
+    body = ::bsongen::detail::string_codec::decode(st, 0x02, body + sizeof(prefix_SYtZkQbC), doc_end, out.SYtZkQbC);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[74]);
+      return nullptr;
+    }
+    seen[1] |= 0x0000000000000400ULL;
+    predicted = 75;
+    if (!detail::has_prefix(body, doc_end, prefix_nBKWWUWk)) break;
+    body = ::bsongen::detail::int32_codec::decode(st, 0x10, body + sizeof(prefix_nBKWWUWk), doc_end, out.nBKWWUWk);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[75]);
+      return nullptr;
+    }
+    seen[1] |= 0x0000000000000800ULL;
+    predicted = 76;
+    if (!detail::has_prefix(body, doc_end, prefix_Rbxpznea)) break;
+    body = ::bsongen::detail::int32_codec::decode(st, 0x10, body + sizeof(prefix_Rbxpznea), doc_end, out.Rbxpznea);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[76]);
+      return nullptr;
+    }
+    seen[1] |= 0x0000000000001000ULL;
+    predicted = 77;
+    if (!detail::has_prefix(body, doc_end, prefix_tIJEYSYM)) break;
+    body = ::bsongen::detail::string_codec::decode(st, 0x02, body + sizeof(prefix_tIJEYSYM), doc_end, out.tIJEYSYM);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[77]);
+      return nullptr;
+    }
+    seen[1] |= 0x0000000000002000ULL;
+    predicted = 78;
+    if (!detail::has_prefix(body, doc_end, prefix_dHsYhRbV)) break;
+    body = ::bsongen::detail::string_codec::decode(st, 0x02, body + sizeof(prefix_dHsYhRbV), doc_end, out.dHsYhRbV);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[78]);
+      return nullptr;
+    }
+    seen[1] |= 0x0000000000004000ULL;
+    predicted = 79;
+    if (!detail::has_prefix(body, doc_end, prefix_iwfbMdcv)) break;
+    body = ::bsongen::detail::double_codec::decode(st, 0x01, body + sizeof(prefix_iwfbMdcv), doc_end, out.iwfbMdcv);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[79]);
+      return nullptr;
+    }
+    seen[1] |= 0x0000000000008000ULL;
+    predicted = 80;
+    if (!detail::has_prefix(body, doc_end, prefix_dCLfYqqM)) break;
+    body = ::bsongen::detail::int32_codec::decode(st, 0x10, body + sizeof(prefix_dCLfYqqM), doc_end, out.dCLfYqqM);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[80]);
+      return nullptr;
+    }
+    seen[1] |= 0x0000000000010000ULL;
+    predicted = 81;
+    if (!detail::has_prefix(body, doc_end, prefix_ahFCBmqT)) break;
+    body = ::bsongen::detail::int64_codec::decode(st, 0x12, body + sizeof(prefix_ahFCBmqT), doc_end, out.ahFCBmqT);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[81]);
+      return nullptr;
+    }
+    seen[1] |= 0x0000000000020000ULL;
+    predicted = 82;
+    if (!detail::has_prefix(body, doc_end, prefix_TkXMwZlU)) break;
+    body = ::bsongen::detail::int64_codec::decode(st, 0x12, body + sizeof(prefix_TkXMwZlU), doc_end, out.TkXMwZlU);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[82]);
+      return nullptr;
+    }
+    seen[1] |= 0x0000000000040000ULL;
+    predicted = 83;
+    if (!detail::has_prefix(body, doc_end, prefix_LUPqMOHS)) break;
+    body = ::bsongen::detail::string_codec::decode(st, 0x02, body + sizeof(prefix_LUPqMOHS), doc_end, out.LUPqMOHS);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[83]);
+      return nullptr;
+    }
+    seen[1] |= 0x0000000000080000ULL;
+    predicted = 84;
+    if (!detail::has_prefix(body, doc_end, prefix_hwHOTmmW)) break;
+    body = ::bsongen::detail::double_codec::decode(st, 0x01, body + sizeof(prefix_hwHOTmmW), doc_end, out.hwHOTmmW);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[84]);
+      return nullptr;
+    }
+    seen[1] |= 0x0000000000100000ULL;
+    predicted = 85;
+    if (!detail::has_prefix(body, doc_end, prefix_kfvcFmKw)) break;
+    body = ::bsongen::detail::bool_codec::decode(st, 0x08, body + sizeof(prefix_kfvcFmKw), doc_end, out.kfvcFmKw);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[85]);
+      return nullptr;
+    }
+    seen[1] |= 0x0000000000200000ULL;
+    predicted = 86;
+    if (!detail::has_prefix(body, doc_end, prefix_bkuaZWRT)) break;
+    body = ::bsongen::detail::int64_codec::decode(st, 0x12, body + sizeof(prefix_bkuaZWRT), doc_end, out.bkuaZWRT);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[86]);
+      return nullptr;
+    }
+    seen[1] |= 0x0000000000400000ULL;
+    predicted = 87;
+    if (!detail::has_prefix(body, doc_end, prefix_nKhiSITP)) break;
+    body = ::bsongen::detail::int32_codec::decode(st, 0x10, body + sizeof(prefix_nKhiSITP), doc_end, out.nKhiSITP);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[87]);
+      return nullptr;
+    }
+    seen[1] |= 0x0000000000800000ULL;
+    predicted = 88;
+    if (!detail::has_prefix(body, doc_end, prefix_CYhSCkWB)) break;
+    body = ::bsongen::detail::string_codec::decode(st, 0x02, body + sizeof(prefix_CYhSCkWB), doc_end, out.CYhSCkWB);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[88]);
+      return nullptr;
+    }
+    seen[1] |= 0x0000000001000000ULL;
+    predicted = 89;
+    if (!detail::has_prefix(body, doc_end, prefix_vSLTtfDF)) break;
+    body = ::bsongen::detail::string_codec::decode(st, 0x02, body + sizeof(prefix_vSLTtfDF), doc_end, out.vSLTtfDF);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[89]);
+      return nullptr;
+    }
+    seen[1] |= 0x0000000002000000ULL;
+    predicted = 90;
+    if (!detail::has_prefix(body, doc_end, prefix_CEtYKsdd)) break;
+    body = ::bsongen::detail::string_codec::decode(st, 0x02, body + sizeof(prefix_CEtYKsdd), doc_end, out.CEtYKsdd);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[90]);
+      return nullptr;
+    }
+    seen[1] |= 0x0000000004000000ULL;
+    predicted = 91;
+    if (!detail::has_prefix(body, doc_end, prefix_dVkWIafN)) break;
+    body = ::bsongen::detail::double_codec::decode(st, 0x01, body + sizeof(prefix_dVkWIafN), doc_end, out.dVkWIafN);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[91]);
+      return nullptr;
+    }
+    seen[1] |= 0x0000000008000000ULL;
+    predicted = 92;
+    if (!detail::has_prefix(body, doc_end, prefix_HQiykral)) break;
+    body = ::bsongen::detail::double_codec::decode(st, 0x01, body + sizeof(prefix_HQiykral), doc_end, out.HQiykral);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[92]);
+      return nullptr;
+    }
+    seen[1] |= 0x0000000010000000ULL;
+    predicted = 93;
+    if (!detail::has_prefix(body, doc_end, prefix_YDHWnEXV)) break;
+    body = ::bsongen::detail::string_codec::decode(st, 0x02, body + sizeof(prefix_YDHWnEXV), doc_end, out.YDHWnEXV);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[93]);
+      return nullptr;
+    }
+    seen[1] |= 0x0000000020000000ULL;
+    predicted = 94;
+    if (!detail::has_prefix(body, doc_end, prefix_pacTBmxE)) break;
+    body = ::bsongen::detail::double_codec::decode(st, 0x01, body + sizeof(prefix_pacTBmxE), doc_end, out.pacTBmxE);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[94]);
+      return nullptr;
+    }
+    seen[1] |= 0x0000000040000000ULL;
+    predicted = 95;
+    if (!detail::has_prefix(body, doc_end, prefix_ddPdLgGg)) break;
+    body = ::bsongen::detail::int32_codec::decode(st, 0x10, body + sizeof(prefix_ddPdLgGg), doc_end, out.ddPdLgGg);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[95]);
+      return nullptr;
+    }
+    seen[1] |= 0x0000000080000000ULL;
+    predicted = 96;
+    if (!detail::has_prefix(body, doc_end, prefix_xWUlYggc)) break;
+    body = ::bsongen::detail::string_codec::decode(st, 0x02, body + sizeof(prefix_xWUlYggc), doc_end, out.xWUlYggc);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[96]);
+      return nullptr;
+    }
+    seen[1] |= 0x0000000100000000ULL;
+    predicted = 97;
+    if (!detail::has_prefix(body, doc_end, prefix_dpbwfSRb)) break;
+    body = ::bsongen::detail::string_codec::decode(st, 0x02, body + sizeof(prefix_dpbwfSRb), doc_end, out.dpbwfSRb);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[97]);
+      return nullptr;
+    }
+    seen[1] |= 0x0000000200000000ULL;
+    predicted = 98;
+    if (!detail::has_prefix(body, doc_end, prefix_AgYYbYPr)) break;
+    body = ::bsongen::detail::int32_codec::decode(st, 0x10, body + sizeof(prefix_AgYYbYPr), doc_end, out.AgYYbYPr);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[98]);
+      return nullptr;
+    }
+    seen[1] |= 0x0000000400000000ULL;
+    predicted = 99;
+    if (!detail::has_prefix(body, doc_end, prefix_wjfyueDC)) break;
+    body = ::bsongen::detail::bool_codec::decode(st, 0x08, body + sizeof(prefix_wjfyueDC), doc_end, out.wjfyueDC);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[99]);
+      return nullptr;
+    }
+    seen[1] |= 0x0000000800000000ULL;
+    predicted = 100;
+    if (!detail::has_prefix(body, doc_end, prefix_fEheUtop)) break;
+    body = ::bsongen::detail::string_codec::decode(st, 0x02, body + sizeof(prefix_fEheUtop), doc_end, out.fEheUtop);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[100]);
+      return nullptr;
+    }
+    seen[1] |= 0x0000001000000000ULL;
+    predicted = 101;
+    if (!detail::has_prefix(body, doc_end, prefix_pOMEwSod)) break;
+    body = ::bsongen::detail::int32_codec::decode(st, 0x10, body + sizeof(prefix_pOMEwSod), doc_end, out.pOMEwSod);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[101]);
+      return nullptr;
+    }
+    seen[1] |= 0x0000002000000000ULL;
+    predicted = 102;
+    if (!detail::has_prefix(body, doc_end, prefix_BwTXiovJ)) break;
+    body = ::bsongen::detail::int32_codec::decode(st, 0x10, body + sizeof(prefix_BwTXiovJ), doc_end, out.BwTXiovJ);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[102]);
+      return nullptr;
+    }
+    seen[1] |= 0x0000004000000000ULL;
+    predicted = 103;
+    if (!detail::has_prefix(body, doc_end, prefix_TDUzNJiH)) break;
+    body = ::bsongen::detail::string_codec::decode(st, 0x02, body + sizeof(prefix_TDUzNJiH), doc_end, out.TDUzNJiH);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[103]);
+      return nullptr;
+    }
+    seen[1] |= 0x0000008000000000ULL;
+    predicted = 104;
+    if (!detail::has_prefix(body, doc_end, prefix_KyxOoCqS)) break;
+    body = ::bsongen::detail::int32_codec::decode(st, 0x10, body + sizeof(prefix_KyxOoCqS), doc_end, out.KyxOoCqS);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[104]);
+      return nullptr;
+    }
+    seen[1] |= 0x0000010000000000ULL;
+    predicted = 105;
+    if (!detail::has_prefix(body, doc_end, prefix_zMCFzcWY)) break;
+    body = ::bsongen::detail::string_codec::decode(st, 0x02, body + sizeof(prefix_zMCFzcWY), doc_end, out.zMCFzcWY);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[105]);
+      return nullptr;
+    }
+    seen[1] |= 0x0000020000000000ULL;
+    predicted = 106;
+    if (!detail::has_prefix(body, doc_end, prefix_FpduyhQP)) break;
+    body = ::bsongen::detail::bool_codec::decode(st, 0x08, body + sizeof(prefix_FpduyhQP), doc_end, out.FpduyhQP);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[106]);
+      return nullptr;
+    }
+    seen[1] |= 0x0000040000000000ULL;
+    predicted = 107;
+    if (!detail::has_prefix(body, doc_end, prefix_JXMyYkfb)) break;
+    body = ::bsongen::detail::double_codec::decode(st, 0x01, body + sizeof(prefix_JXMyYkfb), doc_end, out.JXMyYkfb);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[107]);
+      return nullptr;
+    }
+    seen[1] |= 0x0000080000000000ULL;
+    predicted = 108;
+    if (!detail::has_prefix(body, doc_end, prefix_yXSBbPeT)) break;
+    body = ::bsongen::detail::string_codec::decode(st, 0x02, body + sizeof(prefix_yXSBbPeT), doc_end, out.yXSBbPeT);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[108]);
+      return nullptr;
+    }
+    seen[1] |= 0x0000100000000000ULL;
+    predicted = 109;
+    if (!detail::has_prefix(body, doc_end, prefix_wjAWaOog)) break;
+    body = ::bsongen::detail::string_codec::decode(st, 0x02, body + sizeof(prefix_wjAWaOog), doc_end, out.wjAWaOog);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[109]);
+      return nullptr;
+    }
+    seen[1] |= 0x0000200000000000ULL;
+    predicted = 110;
+    if (!detail::has_prefix(body, doc_end, prefix_cepcgozk)) break;
+    body = ::bsongen::detail::string_codec::decode(st, 0x02, body + sizeof(prefix_cepcgozk), doc_end, out.cepcgozk);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[110]);
+      return nullptr;
+    }
+    seen[1] |= 0x0000400000000000ULL;
+    predicted = 111;
+    if (!detail::has_prefix(body, doc_end, prefix_DQBQcQFj)) break;
+    body = ::bsongen::detail::int64_codec::decode(st, 0x12, body + sizeof(prefix_DQBQcQFj), doc_end, out.DQBQcQFj);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[111]);
+      return nullptr;
+    }
+    seen[1] |= 0x0000800000000000ULL;
+    predicted = 112;
+    if (!detail::has_prefix(body, doc_end, prefix_sYtnozSc)) break;
+    body = ::bsongen::detail::int64_codec::decode(st, 0x12, body + sizeof(prefix_sYtnozSc), doc_end, out.sYtnozSc);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[112]);
+      return nullptr;
+    }
+    seen[1] |= 0x0001000000000000ULL;
+    predicted = 113;
+    if (!detail::has_prefix(body, doc_end, prefix_BBqZInWV)) break;
+    body = ::bsongen::detail::string_codec::decode(st, 0x02, body + sizeof(prefix_BBqZInWV), doc_end, out.BBqZInWV);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[113]);
+      return nullptr;
+    }
+    seen[1] |= 0x0002000000000000ULL;
+    predicted = 114;
+    if (!detail::has_prefix(body, doc_end, prefix_dtywOLeD)) break;
+    body = ::bsongen::detail::string_codec::decode(st, 0x02, body + sizeof(prefix_dtywOLeD), doc_end, out.dtywOLeD);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[114]);
+      return nullptr;
+    }
+    seen[1] |= 0x0004000000000000ULL;
+    predicted = 115;
+    if (!detail::has_prefix(body, doc_end, prefix_WoFGfdvb)) break;
+    body = ::bsongen::detail::string_codec::decode(st, 0x02, body + sizeof(prefix_WoFGfdvb), doc_end, out.WoFGfdvb);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[115]);
+      return nullptr;
+    }
+    seen[1] |= 0x0008000000000000ULL;
+    predicted = 116;
+    if (!detail::has_prefix(body, doc_end, prefix_zDzSGNnW)) break;
+    body = ::bsongen::detail::bool_codec::decode(st, 0x08, body + sizeof(prefix_zDzSGNnW), doc_end, out.zDzSGNnW);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[116]);
+      return nullptr;
+    }
+    seen[1] |= 0x0010000000000000ULL;
+    predicted = 117;
+    if (!detail::has_prefix(body, doc_end, prefix_ReOZakjB)) break;
+    body = ::bsongen::detail::double_codec::decode(st, 0x01, body + sizeof(prefix_ReOZakjB), doc_end, out.ReOZakjB);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[117]);
+      return nullptr;
+    }
+    seen[1] |= 0x0020000000000000ULL;
+    predicted = 118;
+    if (!detail::has_prefix(body, doc_end, prefix_uMDWqLMf)) break;
+    body = ::bsongen::detail::string_codec::decode(st, 0x02, body + sizeof(prefix_uMDWqLMf), doc_end, out.uMDWqLMf);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[118]);
+      return nullptr;
+    }
+    seen[1] |= 0x0040000000000000ULL;
+    predicted = 119;
+    if (!detail::has_prefix(body, doc_end, prefix_GiAHzFII)) break;
+    body = ::bsongen::detail::int32_codec::decode(st, 0x10, body + sizeof(prefix_GiAHzFII), doc_end, out.GiAHzFII);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[119]);
+      return nullptr;
+    }
+    seen[1] |= 0x0080000000000000ULL;
+    predicted = 120;
+    if (!detail::has_prefix(body, doc_end, prefix_UtbwOKLt)) break;
+    body = ::bsongen::detail::int64_codec::decode(st, 0x12, body + sizeof(prefix_UtbwOKLt), doc_end, out.UtbwOKLt);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[120]);
+      return nullptr;
+    }
+    seen[1] |= 0x0100000000000000ULL;
+    predicted = 121;
+    if (!detail::has_prefix(body, doc_end, prefix_DJsnHZIC)) break;
+    body = ::bsongen::detail::int32_codec::decode(st, 0x10, body + sizeof(prefix_DJsnHZIC), doc_end, out.DJsnHZIC);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[121]);
+      return nullptr;
+    }
+    seen[1] |= 0x0200000000000000ULL;
+    predicted = 122;
+    if (!detail::has_prefix(body, doc_end, prefix_SqNvlUZF)) break;
+    body = ::bsongen::detail::int64_codec::decode(st, 0x12, body + sizeof(prefix_SqNvlUZF), doc_end, out.SqNvlUZF);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[122]);
+      return nullptr;
+    }
+    seen[1] |= 0x0400000000000000ULL;
+    predicted = 123;
+    if (!detail::has_prefix(body, doc_end, prefix_PvfnpsMV)) break;
+    body = ::bsongen::detail::int32_codec::decode(st, 0x10, body + sizeof(prefix_PvfnpsMV), doc_end, out.PvfnpsMV);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[123]);
+      return nullptr;
+    }
+    seen[1] |= 0x0800000000000000ULL;
+    predicted = 124;
+    if (!detail::has_prefix(body, doc_end, prefix_UpdMADoN)) break;
+    body = ::bsongen::detail::bool_codec::decode(st, 0x08, body + sizeof(prefix_UpdMADoN), doc_end, out.UpdMADoN);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[124]);
+      return nullptr;
+    }
+    seen[1] |= 0x1000000000000000ULL;
+    predicted = 125;
+    if (!detail::has_prefix(body, doc_end, prefix_jbUymqiB)) break;
+    body = ::bsongen::detail::string_codec::decode(st, 0x02, body + sizeof(prefix_jbUymqiB), doc_end, out.jbUymqiB);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[125]);
+      return nullptr;
+    }
+    seen[1] |= 0x2000000000000000ULL;
+    predicted = 126;
+    if (!detail::has_prefix(body, doc_end, prefix_qHzOMXeT)) break;
+    body = ::bsongen::detail::int32_codec::decode(st, 0x10, body + sizeof(prefix_qHzOMXeT), doc_end, out.qHzOMXeT);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[126]);
+      return nullptr;
+    }
+    seen[1] |= 0x4000000000000000ULL;
+    predicted = 127;
+    if (!detail::has_prefix(body, doc_end, prefix_XGxlHrXf)) break;
+    body = ::bsongen::detail::bool_codec::decode(st, 0x08, body + sizeof(prefix_XGxlHrXf), doc_end, out.XGxlHrXf);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[127]);
+      return nullptr;
+    }
+    seen[1] |= 0x8000000000000000ULL;
+    predicted = 128;
+    if (!detail::has_prefix(body, doc_end, prefix_sGWJTAcT)) break;
+    body = ::bsongen::detail::bool_codec::decode(st, 0x08, body + sizeof(prefix_sGWJTAcT), doc_end, out.sGWJTAcT);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[128]);
+      return nullptr;
+    }
+    seen[2] |= 0x0000000000000001ULL;
+    predicted = 129;
+    if (!detail::has_prefix(body, doc_end, prefix_VtzeOlCT)) break;
+    body = ::bsongen::detail::string_codec::decode(st, 0x02, body + sizeof(prefix_VtzeOlCT), doc_end, out.VtzeOlCT);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[129]);
+      return nullptr;
+    }
+    seen[2] |= 0x0000000000000002ULL;
+    predicted = 130;
+    if (!detail::has_prefix(body, doc_end, prefix_mlfZVfVT)) break;
+    body = ::bsongen::detail::double_codec::decode(st, 0x01, body + sizeof(prefix_mlfZVfVT), doc_end, out.mlfZVfVT);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[130]);
+      return nullptr;
+    }
+    seen[2] |= 0x0000000000000004ULL;
+    predicted = 131;
+    if (!detail::has_prefix(body, doc_end, prefix_HVHyetUM)) break;
+    body = ::bsongen::detail::int64_codec::decode(st, 0x12, body + sizeof(prefix_HVHyetUM), doc_end, out.HVHyetUM);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[131]);
+      return nullptr;
+    }
+    seen[2] |= 0x0000000000000008ULL;
+    predicted = 132;
+    if (!detail::has_prefix(body, doc_end, prefix_gErhgZTh)) break;
+    body = ::bsongen::detail::string_codec::decode(st, 0x02, body + sizeof(prefix_gErhgZTh), doc_end, out.gErhgZTh);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[132]);
+      return nullptr;
+    }
+    seen[2] |= 0x0000000000000010ULL;
+    predicted = 133;
+    if (!detail::has_prefix(body, doc_end, prefix_omnwvBbA)) break;
+    body = ::bsongen::detail::int32_codec::decode(st, 0x10, body + sizeof(prefix_omnwvBbA), doc_end, out.omnwvBbA);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[133]);
+      return nullptr;
+    }
+    seen[2] |= 0x0000000000000020ULL;
+    predicted = 134;
+    if (!detail::has_prefix(body, doc_end, prefix_AgSNVyBb)) break;
+    body = ::bsongen::detail::int64_codec::decode(st, 0x12, body + sizeof(prefix_AgSNVyBb), doc_end, out.AgSNVyBb);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[134]);
+      return nullptr;
+    }
+    seen[2] |= 0x0000000000000040ULL;
+    predicted = 135;
+    if (!detail::has_prefix(body, doc_end, prefix_CDIGOuIZ)) break;
+    body = ::bsongen::detail::double_codec::decode(st, 0x01, body + sizeof(prefix_CDIGOuIZ), doc_end, out.CDIGOuIZ);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[135]);
+      return nullptr;
+    }
+    seen[2] |= 0x0000000000000080ULL;
+    predicted = 136;
+    if (!detail::has_prefix(body, doc_end, prefix_CFujXoob)) break;
+    body = ::bsongen::detail::int32_codec::decode(st, 0x10, body + sizeof(prefix_CFujXoob), doc_end, out.CFujXoob);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[136]);
+      return nullptr;
+    }
+    seen[2] |= 0x0000000000000100ULL;
+    predicted = 137;
+    if (!detail::has_prefix(body, doc_end, prefix_reiKnuza)) break;
+    body = ::bsongen::detail::int64_codec::decode(st, 0x12, body + sizeof(prefix_reiKnuza), doc_end, out.reiKnuza);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[137]);
+      return nullptr;
+    }
+    seen[2] |= 0x0000000000000200ULL;
+    predicted = 138;
+    if (!detail::has_prefix(body, doc_end, prefix_PjKiuWnQ)) break;
+    body = ::bsongen::detail::double_codec::decode(st, 0x01, body + sizeof(prefix_PjKiuWnQ), doc_end, out.PjKiuWnQ);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[138]);
+      return nullptr;
+    }
+    seen[2] |= 0x0000000000000400ULL;
+    predicted = 139;
+    if (!detail::has_prefix(body, doc_end, prefix_pQyCJaEd)) break;
+    body = ::bsongen::detail::double_codec::decode(st, 0x01, body + sizeof(prefix_pQyCJaEd), doc_end, out.pQyCJaEd);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[139]);
+      return nullptr;
+    }
+    seen[2] |= 0x0000000000000800ULL;
+    predicted = 140;
+    if (!detail::has_prefix(body, doc_end, prefix_xZOksssj)) break;
+    body = ::bsongen::detail::int64_codec::decode(st, 0x12, body + sizeof(prefix_xZOksssj), doc_end, out.xZOksssj);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[140]);
+      return nullptr;
+    }
+    seen[2] |= 0x0000000000001000ULL;
+    predicted = 141;
+    if (!detail::has_prefix(body, doc_end, prefix_AMQrGQmu)) break;
+    body = ::bsongen::detail::int64_codec::decode(st, 0x12, body + sizeof(prefix_AMQrGQmu), doc_end, out.AMQrGQmu);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[141]);
+      return nullptr;
+    }
+    seen[2] |= 0x0000000000002000ULL;
+    predicted = 142;
+    if (!detail::has_prefix(body, doc_end, prefix_HQeCoswW)) break;
+    body = ::bsongen::detail::double_codec::decode(st, 0x01, body + sizeof(prefix_HQeCoswW), doc_end, out.HQeCoswW);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[142]);
+      return nullptr;
+    }
+    seen[2] |= 0x0000000000004000ULL;
+    predicted = 143;
+    if (!detail::has_prefix(body, doc_end, prefix_pPtPsgRl)) break;
+    body = ::bsongen::detail::string_codec::decode(st, 0x02, body + sizeof(prefix_pPtPsgRl), doc_end, out.pPtPsgRl);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[143]);
+      return nullptr;
+    }
+    seen[2] |= 0x0000000000008000ULL;
+    predicted = 144;
+    if (!detail::has_prefix(body, doc_end, prefix__id)) break;
+    body = ::bsongen::detail::object_id_codec::decode(st, 0x07, body + sizeof(prefix__id), doc_end, out._id);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[144]);
+      return nullptr;
+    }
+    seen[2] |= 0x0000000000010000ULL;
+    predicted = 145;
+  } while (false);
   while (body < doc_end) {
     [[maybe_unused]] const std::uint8_t* const element = body;
     std::size_t field = field_count;

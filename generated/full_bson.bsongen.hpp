@@ -145,6 +145,11 @@ struct codec<::bench::empty_document> {
   static void store_fixed(const value_type& v, std::uint8_t* out) noexcept;
   static bool load_fixed(const std::uint8_t* p, value_type& out) noexcept;
 
+  // Calls f(key, member) for every field in schema order; V is value_type, const or not.
+  template <class V, class F>
+  static void visit([[maybe_unused]] V& v, [[maybe_unused]] F&& f) {
+  }
+
   // Each element's type byte and key; the literal's own terminator is the key's NUL.
   static constexpr std::size_t field_count = 0;
   static constexpr std::array<std::string_view, field_count> keys = {{
@@ -183,6 +188,102 @@ struct codec<::bench::full_bson> {
                                     value_type& out);
   static const std::uint8_t* decode_document(detail::decode_state& st, const std::uint8_t* p,
                                              const std::uint8_t* limit, value_type& out);
+
+  // Calls f(key, member) for every field in schema order; V is value_type, const or not.
+  template <class V, class F>
+  static void visit([[maybe_unused]] V& v, [[maybe_unused]] F&& f) {
+    f(std::string_view("KpnXZaDQ"), v.KpnXZaDQ);
+    f(std::string_view("BOQAeydE"), v.BOQAeydE);
+    f(std::string_view("kVDldkCH"), v.kVDldkCH);
+    f(std::string_view("olUSRZtj"), v.olUSRZtj);
+    f(std::string_view("ayrwiTMT"), v.ayrwiTMT);
+    f(std::string_view("nyYyaFrV"), v.nyYyaFrV);
+    f(std::string_view("zlVZQePF"), v.zlVZQePF);
+    f(std::string_view("iRVlyXVm"), v.iRVlyXVm);
+    f(std::string_view("lyWwkZGg"), v.lyWwkZGg);
+    f(std::string_view("DfzEYsYW"), v.DfzEYsYW);
+    f(std::string_view("VFKRjaPW"), v.VFKRjaPW);
+    f(std::string_view("pDeYcUIu"), v.pDeYcUIu);
+    f(std::string_view("kqKTGXUm"), v.kqKTGXUm);
+    f(std::string_view("iNbJUZuj"), v.iNbJUZuj);
+    f(std::string_view("buEAkIge"), v.buEAkIge);
+    f(std::string_view("NAKOhrML"), v.NAKOhrML);
+    f(std::string_view("CAWdqfmI"), v.CAWdqfmI);
+    f(std::string_view("hAcOFtfN"), v.hAcOFtfN);
+    f(std::string_view("qPDeTZWq"), v.qPDeTZWq);
+    f(std::string_view("ARdpUnvr"), v.ARdpUnvr);
+    f(std::string_view("geaenijV"), v.geaenijV);
+    f(std::string_view("EuKkhmHw"), v.EuKkhmHw);
+    f(std::string_view("kcVXzXHn"), v.kcVXzXHn);
+    f(std::string_view("dSMWIFLD"), v.dSMWIFLD);
+    f(std::string_view("UuDsAOGk"), v.UuDsAOGk);
+    f(std::string_view("KUVCyPFv"), v.KUVCyPFv);
+    f(std::string_view("kFaSNVoS"), v.kFaSNVoS);
+    f(std::string_view("SQIAGqNE"), v.SQIAGqNE);
+    f(std::string_view("MsFvjFIM"), v.MsFvjFIM);
+    f(std::string_view("ZZbaMgQp"), v.ZZbaMgQp);
+    f(std::string_view("GqcHZeLf"), v.GqcHZeLf);
+    f(std::string_view("xCNVQDhK"), v.xCNVQDhK);
+    f(std::string_view("jMeFYftg"), v.jMeFYftg);
+    f(std::string_view("yltfrVvf"), v.yltfrVvf);
+    f(std::string_view("NzsNfcyY"), v.NzsNfcyY);
+    f(std::string_view("hhVNsfZZ"), v.hhVNsfZZ);
+    f(std::string_view("OagyDZLm"), v.OagyDZLm);
+    f(std::string_view("VIJGlGfX"), v.VIJGlGfX);
+    f(std::string_view("RBrgnptQ"), v.RBrgnptQ);
+    f(std::string_view("ebfJeJwS"), v.ebfJeJwS);
+    f(std::string_view("LQygaTou"), v.LQygaTou);
+    f(std::string_view("uNvbuffj"), v.uNvbuffj);
+    f(std::string_view("SHvLWKjg"), v.SHvLWKjg);
+    f(std::string_view("wKCwNLSh"), v.wKCwNLSh);
+    f(std::string_view("giVmVwzU"), v.giVmVwzU);
+    f(std::string_view("BGAqpNkE"), v.BGAqpNkE);
+    f(std::string_view("ZmCYgzpS"), v.ZmCYgzpS);
+    f(std::string_view("PGiZAWYN"), v.PGiZAWYN);
+    f(std::string_view("wShiBppY"), v.wShiBppY);
+    f(std::string_view("tuTaYuPG"), v.tuTaYuPG);
+    f(std::string_view("mUXXRWFX"), v.mUXXRWFX);
+    f(std::string_view("xoLWHvAD"), v.xoLWHvAD);
+    f(std::string_view("WqNFzMgH"), v.WqNFzMgH);
+    f(std::string_view("JQbxXYUE"), v.JQbxXYUE);
+    f(std::string_view("AZbAtRCC"), v.AZbAtRCC);
+    f(std::string_view("JlhVrQmD"), v.JlhVrQmD);
+    f(std::string_view("vSvdWAnJ"), v.vSvdWAnJ);
+    f(std::string_view("JEVgGziE"), v.JEVgGziE);
+    f(std::string_view("LCHLPrcd"), v.LCHLPrcd);
+    f(std::string_view("fWBoraHq"), v.fWBoraHq);
+    f(std::string_view("bxrxTsho"), v.bxrxTsho);
+    f(std::string_view("uhmyCSEv"), v.uhmyCSEv);
+    f(std::string_view("rclBQefx"), v.rclBQefx);
+    f(std::string_view("iEoENLRz"), v.iEoENLRz);
+    f(std::string_view("yPKwWWxb"), v.yPKwWWxb);
+    f(std::string_view("fvLXcTQB"), v.fvLXcTQB);
+    f(std::string_view("DQuSYbZR"), v.DQuSYbZR);
+    f(std::string_view("uSbYKmdX"), v.uSbYKmdX);
+    f(std::string_view("nLsRKLJQ"), v.nLsRKLJQ);
+    f(std::string_view("kQhDjXIO"), v.kQhDjXIO);
+    f(std::string_view("duzmrLJI"), v.duzmrLJI);
+    f(std::string_view("zqpnKCOL"), v.zqpnKCOL);
+    f(std::string_view("SQOAGVaT"), v.SQOAGVaT);
+    f(std::string_view("WboSdRaB"), v.WboSdRaB);
+    f(std::string_view("bRaWfHwf"), v.bRaWfHwf);
+    f(std::string_view("QdkSZoFx"), v.QdkSZoFx);
+    f(std::string_view("EAYSerbF"), v.EAYSerbF);
+    f(std::string_view("IsYFQBkP"), v.IsYFQBkP);
+    f(std::string_view("BZogAEUM"), v.BZogAEUM);
+    f(std::string_view("duTaTKGF"), v.duTaTKGF);
+    f(std::string_view("IJOIvDcw"), v.IJOIvDcw);
+    f(std::string_view("TtYjxGJH"), v.TtYjxGJH);
+    f(std::string_view("caPGDEGj"), v.caPGDEGj);
+    f(std::string_view("dNVHpBIF"), v.dNVHpBIF);
+    f(std::string_view("hUhWCZbY"), v.hUhWCZbY);
+    f(std::string_view("hjSPiBiC"), v.hjSPiBiC);
+    f(std::string_view("UwZlNrHv"), v.UwZlNrHv);
+    f(std::string_view("juiYRtal"), v.juiYRtal);
+    f(std::string_view("RFhPJzgh"), v.RFhPJzgh);
+    f(std::string_view("_id"), v._id);
+    f(std::string_view("LNpbbRfA"), v.LNpbbRfA);
+  }
 
   // Each element's type byte and key; the literal's own terminator is the key's NUL.
   static constexpr char prefix_KpnXZaDQ[] = "\020KpnXZaDQ";
@@ -848,6 +949,738 @@ inline const std::uint8_t* codec<::bench::full_bson>::decode_document(detail::de
   ++st.depth;
   std::uint64_t seen[2] = {};
   std::size_t predicted = 0;
+  // Input in schema order: one prefix compare per field and no dispatch. The first element that
+  // does not match hands over to the general loop below.
+  do {
+    if (!detail::has_prefix(body, doc_end, prefix_KpnXZaDQ)) break;
+    body = ::bsongen::detail::int32_codec::decode(st, 0x10, body + sizeof(prefix_KpnXZaDQ), doc_end, out.KpnXZaDQ);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[0]);
+      return nullptr;
+    }
+    seen[0] |= 0x0000000000000001ULL;
+    predicted = 1;
+    if (!detail::has_prefix(body, doc_end, prefix_BOQAeydE)) break;
+    body = ::bsongen::detail::binary_codec::decode(st, 0x05, body + sizeof(prefix_BOQAeydE), doc_end, out.BOQAeydE);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[1]);
+      return nullptr;
+    }
+    seen[0] |= 0x0000000000000002ULL;
+    predicted = 2;
+    if (!detail::has_prefix(body, doc_end, prefix_kVDldkCH)) break;
+    body = ::bsongen::detail::int64_codec::decode(st, 0x12, body + sizeof(prefix_kVDldkCH), doc_end, out.kVDldkCH);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[2]);
+      return nullptr;
+    }
+    seen[0] |= 0x0000000000000004ULL;
+    predicted = 3;
+    if (!detail::has_prefix(body, doc_end, prefix_olUSRZtj)) break;
+    body = ::bsongen::codec<::bench::empty_document>::decode(st, 0x03, body + sizeof(prefix_olUSRZtj), doc_end, out.olUSRZtj);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[3]);
+      return nullptr;
+    }
+    seen[0] |= 0x0000000000000008ULL;
+    predicted = 4;
+    if (!detail::has_prefix(body, doc_end, prefix_ayrwiTMT)) break;
+    body = ::bsongen::detail::max_key_codec::decode(st, 0x7F, body + sizeof(prefix_ayrwiTMT), doc_end, out.ayrwiTMT);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[4]);
+      return nullptr;
+    }
+    seen[0] |= 0x0000000000000010ULL;
+    predicted = 5;
+    if (!detail::has_prefix(body, doc_end, prefix_nyYyaFrV)) break;
+    body = ::bsongen::detail::int32_codec::decode(st, 0x10, body + sizeof(prefix_nyYyaFrV), doc_end, out.nyYyaFrV);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[5]);
+      return nullptr;
+    }
+    seen[0] |= 0x0000000000000020ULL;
+    predicted = 6;
+    if (!detail::has_prefix(body, doc_end, prefix_zlVZQePF)) break;
+    body = ::bsongen::detail::bool_codec::decode(st, 0x08, body + sizeof(prefix_zlVZQePF), doc_end, out.zlVZQePF);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[6]);
+      return nullptr;
+    }
+    seen[0] |= 0x0000000000000040ULL;
+    predicted = 7;
+    if (!detail::has_prefix(body, doc_end, prefix_iRVlyXVm)) break;
+    body = ::bsongen::detail::int64_codec::decode(st, 0x12, body + sizeof(prefix_iRVlyXVm), doc_end, out.iRVlyXVm);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[7]);
+      return nullptr;
+    }
+    seen[0] |= 0x0000000000000080ULL;
+    predicted = 8;
+    if (!detail::has_prefix(body, doc_end, prefix_lyWwkZGg)) break;
+    body = ::bsongen::detail::code_with_scope_codec::decode(st, 0x0F, body + sizeof(prefix_lyWwkZGg), doc_end, out.lyWwkZGg);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[8]);
+      return nullptr;
+    }
+    seen[0] |= 0x0000000000000100ULL;
+    predicted = 9;
+    if (!detail::has_prefix(body, doc_end, prefix_DfzEYsYW)) break;
+    body = ::bsongen::detail::bool_codec::decode(st, 0x08, body + sizeof(prefix_DfzEYsYW), doc_end, out.DfzEYsYW);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[9]);
+      return nullptr;
+    }
+    seen[0] |= 0x0000000000000200ULL;
+    predicted = 10;
+    if (!detail::has_prefix(body, doc_end, prefix_VFKRjaPW)) break;
+    body = ::bsongen::detail::min_key_codec::decode(st, 0xFF, body + sizeof(prefix_VFKRjaPW), doc_end, out.VFKRjaPW);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[10]);
+      return nullptr;
+    }
+    seen[0] |= 0x0000000000000400ULL;
+    predicted = 11;
+    if (!detail::has_prefix(body, doc_end, prefix_pDeYcUIu)) break;
+    body = ::bsongen::detail::datetime_codec::decode(st, 0x09, body + sizeof(prefix_pDeYcUIu), doc_end, out.pDeYcUIu);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[11]);
+      return nullptr;
+    }
+    seen[0] |= 0x0000000000000800ULL;
+    predicted = 12;
+    if (!detail::has_prefix(body, doc_end, prefix_kqKTGXUm)) break;
+    body = ::bsongen::detail::binary_codec::decode(st, 0x05, body + sizeof(prefix_kqKTGXUm), doc_end, out.kqKTGXUm);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[12]);
+      return nullptr;
+    }
+    seen[0] |= 0x0000000000001000ULL;
+    predicted = 13;
+    if (!detail::has_prefix(body, doc_end, prefix_iNbJUZuj)) break;
+    body = ::bsongen::detail::code_with_scope_codec::decode(st, 0x0F, body + sizeof(prefix_iNbJUZuj), doc_end, out.iNbJUZuj);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[13]);
+      return nullptr;
+    }
+    seen[0] |= 0x0000000000002000ULL;
+    predicted = 14;
+    if (!detail::has_prefix(body, doc_end, prefix_buEAkIge)) break;
+    body = ::bsongen::detail::datetime_codec::decode(st, 0x09, body + sizeof(prefix_buEAkIge), doc_end, out.buEAkIge);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[14]);
+      return nullptr;
+    }
+    seen[0] |= 0x0000000000004000ULL;
+    predicted = 15;
+    if (!detail::has_prefix(body, doc_end, prefix_NAKOhrML)) break;
+    body = ::bsongen::detail::int32_codec::decode(st, 0x10, body + sizeof(prefix_NAKOhrML), doc_end, out.NAKOhrML);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[15]);
+      return nullptr;
+    }
+    seen[0] |= 0x0000000000008000ULL;
+    predicted = 16;
+    if (!detail::has_prefix(body, doc_end, prefix_CAWdqfmI)) break;
+    body = ::bsongen::detail::int64_codec::decode(st, 0x12, body + sizeof(prefix_CAWdqfmI), doc_end, out.CAWdqfmI);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[16]);
+      return nullptr;
+    }
+    seen[0] |= 0x0000000000010000ULL;
+    predicted = 17;
+    if (!detail::has_prefix(body, doc_end, prefix_hAcOFtfN)) break;
+    body = ::bsongen::detail::binary_codec::decode(st, 0x05, body + sizeof(prefix_hAcOFtfN), doc_end, out.hAcOFtfN);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[17]);
+      return nullptr;
+    }
+    seen[0] |= 0x0000000000020000ULL;
+    predicted = 18;
+    if (!detail::has_prefix(body, doc_end, prefix_qPDeTZWq)) break;
+    body = ::bsongen::detail::int64_codec::decode(st, 0x12, body + sizeof(prefix_qPDeTZWq), doc_end, out.qPDeTZWq);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[18]);
+      return nullptr;
+    }
+    seen[0] |= 0x0000000000040000ULL;
+    predicted = 19;
+    if (!detail::has_prefix(body, doc_end, prefix_ARdpUnvr)) break;
+    body = ::bsongen::detail::code_with_scope_codec::decode(st, 0x0F, body + sizeof(prefix_ARdpUnvr), doc_end, out.ARdpUnvr);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[19]);
+      return nullptr;
+    }
+    seen[0] |= 0x0000000000080000ULL;
+    predicted = 20;
+    if (!detail::has_prefix(body, doc_end, prefix_geaenijV)) break;
+    body = ::bsongen::detail::timestamp_codec::decode(st, 0x11, body + sizeof(prefix_geaenijV), doc_end, out.geaenijV);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[20]);
+      return nullptr;
+    }
+    seen[0] |= 0x0000000000100000ULL;
+    predicted = 21;
+    if (!detail::has_prefix(body, doc_end, prefix_EuKkhmHw)) break;
+    body = ::bsongen::detail::min_key_codec::decode(st, 0xFF, body + sizeof(prefix_EuKkhmHw), doc_end, out.EuKkhmHw);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[21]);
+      return nullptr;
+    }
+    seen[0] |= 0x0000000000200000ULL;
+    predicted = 22;
+    if (!detail::has_prefix(body, doc_end, prefix_kcVXzXHn)) break;
+    body = ::bsongen::detail::code_with_scope_codec::decode(st, 0x0F, body + sizeof(prefix_kcVXzXHn), doc_end, out.kcVXzXHn);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[22]);
+      return nullptr;
+    }
+    seen[0] |= 0x0000000000400000ULL;
+    predicted = 23;
+    if (!detail::has_prefix(body, doc_end, prefix_dSMWIFLD)) break;
+    body = ::bsongen::detail::int64_codec::decode(st, 0x12, body + sizeof(prefix_dSMWIFLD), doc_end, out.dSMWIFLD);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[23]);
+      return nullptr;
+    }
+    seen[0] |= 0x0000000000800000ULL;
+    predicted = 24;
+    if (!detail::has_prefix(body, doc_end, prefix_UuDsAOGk)) break;
+    body = ::bsongen::detail::code_with_scope_codec::decode(st, 0x0F, body + sizeof(prefix_UuDsAOGk), doc_end, out.UuDsAOGk);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[24]);
+      return nullptr;
+    }
+    seen[0] |= 0x0000000001000000ULL;
+    predicted = 25;
+    if (!detail::has_prefix(body, doc_end, prefix_KUVCyPFv)) break;
+    body = ::bsongen::detail::string_codec::decode(st, 0x02, body + sizeof(prefix_KUVCyPFv), doc_end, out.KUVCyPFv);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[25]);
+      return nullptr;
+    }
+    seen[0] |= 0x0000000002000000ULL;
+    predicted = 26;
+    if (!detail::has_prefix(body, doc_end, prefix_kFaSNVoS)) break;
+    body = ::bsongen::detail::max_key_codec::decode(st, 0x7F, body + sizeof(prefix_kFaSNVoS), doc_end, out.kFaSNVoS);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[26]);
+      return nullptr;
+    }
+    seen[0] |= 0x0000000004000000ULL;
+    predicted = 27;
+    if (!detail::has_prefix(body, doc_end, prefix_SQIAGqNE)) break;
+    body = ::bsongen::detail::int32_codec::decode(st, 0x10, body + sizeof(prefix_SQIAGqNE), doc_end, out.SQIAGqNE);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[27]);
+      return nullptr;
+    }
+    seen[0] |= 0x0000000008000000ULL;
+    predicted = 28;
+    if (!detail::has_prefix(body, doc_end, prefix_MsFvjFIM)) break;
+    body = ::bsongen::detail::code_with_scope_codec::decode(st, 0x0F, body + sizeof(prefix_MsFvjFIM), doc_end, out.MsFvjFIM);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[28]);
+      return nullptr;
+    }
+    seen[0] |= 0x0000000010000000ULL;
+    predicted = 29;
+    if (!detail::has_prefix(body, doc_end, prefix_ZZbaMgQp)) break;
+    body = ::bsongen::detail::regex_codec::decode(st, 0x0B, body + sizeof(prefix_ZZbaMgQp), doc_end, out.ZZbaMgQp);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[29]);
+      return nullptr;
+    }
+    seen[0] |= 0x0000000020000000ULL;
+    predicted = 30;
+    if (!detail::has_prefix(body, doc_end, prefix_GqcHZeLf)) break;
+    body = ::bsongen::detail::int64_codec::decode(st, 0x12, body + sizeof(prefix_GqcHZeLf), doc_end, out.GqcHZeLf);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[30]);
+      return nullptr;
+    }
+    seen[0] |= 0x0000000040000000ULL;
+    predicted = 31;
+    if (!detail::has_prefix(body, doc_end, prefix_xCNVQDhK)) break;
+    body = ::bsongen::detail::timestamp_codec::decode(st, 0x11, body + sizeof(prefix_xCNVQDhK), doc_end, out.xCNVQDhK);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[31]);
+      return nullptr;
+    }
+    seen[0] |= 0x0000000080000000ULL;
+    predicted = 32;
+    if (!detail::has_prefix(body, doc_end, prefix_jMeFYftg)) break;
+    body = ::bsongen::detail::int64_codec::decode(st, 0x12, body + sizeof(prefix_jMeFYftg), doc_end, out.jMeFYftg);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[32]);
+      return nullptr;
+    }
+    seen[0] |= 0x0000000100000000ULL;
+    predicted = 33;
+    if (!detail::has_prefix(body, doc_end, prefix_yltfrVvf)) break;
+    body = ::bsongen::detail::code_with_scope_codec::decode(st, 0x0F, body + sizeof(prefix_yltfrVvf), doc_end, out.yltfrVvf);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[33]);
+      return nullptr;
+    }
+    seen[0] |= 0x0000000200000000ULL;
+    predicted = 34;
+    if (!detail::has_prefix(body, doc_end, prefix_NzsNfcyY)) break;
+    body = ::bsongen::detail::vector_codec<::bsongen::detail::int32_codec>::decode(st, 0x04, body + sizeof(prefix_NzsNfcyY), doc_end, out.NzsNfcyY);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[34]);
+      return nullptr;
+    }
+    seen[0] |= 0x0000000400000000ULL;
+    predicted = 35;
+    if (!detail::has_prefix(body, doc_end, prefix_hhVNsfZZ)) break;
+    body = ::bsongen::codec<::bench::empty_document>::decode(st, 0x03, body + sizeof(prefix_hhVNsfZZ), doc_end, out.hhVNsfZZ);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[35]);
+      return nullptr;
+    }
+    seen[0] |= 0x0000000800000000ULL;
+    predicted = 36;
+    if (!detail::has_prefix(body, doc_end, prefix_OagyDZLm)) break;
+    body = ::bsongen::detail::bool_codec::decode(st, 0x08, body + sizeof(prefix_OagyDZLm), doc_end, out.OagyDZLm);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[36]);
+      return nullptr;
+    }
+    seen[0] |= 0x0000001000000000ULL;
+    predicted = 37;
+    if (!detail::has_prefix(body, doc_end, prefix_VIJGlGfX)) break;
+    body = ::bsongen::detail::vector_codec<::bsongen::detail::int32_codec>::decode(st, 0x04, body + sizeof(prefix_VIJGlGfX), doc_end, out.VIJGlGfX);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[37]);
+      return nullptr;
+    }
+    seen[0] |= 0x0000002000000000ULL;
+    predicted = 38;
+    if (!detail::has_prefix(body, doc_end, prefix_RBrgnptQ)) break;
+    body = ::bsongen::detail::bool_codec::decode(st, 0x08, body + sizeof(prefix_RBrgnptQ), doc_end, out.RBrgnptQ);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[38]);
+      return nullptr;
+    }
+    seen[0] |= 0x0000004000000000ULL;
+    predicted = 39;
+    if (!detail::has_prefix(body, doc_end, prefix_ebfJeJwS)) break;
+    body = ::bsongen::detail::string_codec::decode(st, 0x02, body + sizeof(prefix_ebfJeJwS), doc_end, out.ebfJeJwS);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[39]);
+      return nullptr;
+    }
+    seen[0] |= 0x0000008000000000ULL;
+    predicted = 40;
+    if (!detail::has_prefix(body, doc_end, prefix_LQygaTou)) break;
+    body = ::bsongen::detail::code_with_scope_codec::decode(st, 0x0F, body + sizeof(prefix_LQygaTou), doc_end, out.LQygaTou);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[40]);
+      return nullptr;
+    }
+    seen[0] |= 0x0000010000000000ULL;
+    predicted = 41;
+    if (!detail::has_prefix(body, doc_end, prefix_uNvbuffj)) break;
+    body = ::bsongen::detail::datetime_codec::decode(st, 0x09, body + sizeof(prefix_uNvbuffj), doc_end, out.uNvbuffj);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[41]);
+      return nullptr;
+    }
+    seen[0] |= 0x0000020000000000ULL;
+    predicted = 42;
+    if (!detail::has_prefix(body, doc_end, prefix_SHvLWKjg)) break;
+    body = ::bsongen::detail::binary_codec::decode(st, 0x05, body + sizeof(prefix_SHvLWKjg), doc_end, out.SHvLWKjg);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[42]);
+      return nullptr;
+    }
+    seen[0] |= 0x0000040000000000ULL;
+    predicted = 43;
+    if (!detail::has_prefix(body, doc_end, prefix_wKCwNLSh)) break;
+    body = ::bsongen::detail::min_key_codec::decode(st, 0xFF, body + sizeof(prefix_wKCwNLSh), doc_end, out.wKCwNLSh);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[43]);
+      return nullptr;
+    }
+    seen[0] |= 0x0000080000000000ULL;
+    predicted = 44;
+    if (!detail::has_prefix(body, doc_end, prefix_giVmVwzU)) break;
+    body = ::bsongen::detail::code_with_scope_codec::decode(st, 0x0F, body + sizeof(prefix_giVmVwzU), doc_end, out.giVmVwzU);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[44]);
+      return nullptr;
+    }
+    seen[0] |= 0x0000100000000000ULL;
+    predicted = 45;
+    if (!detail::has_prefix(body, doc_end, prefix_BGAqpNkE)) break;
+    body = ::bsongen::detail::min_key_codec::decode(st, 0xFF, body + sizeof(prefix_BGAqpNkE), doc_end, out.BGAqpNkE);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[45]);
+      return nullptr;
+    }
+    seen[0] |= 0x0000200000000000ULL;
+    predicted = 46;
+    if (!detail::has_prefix(body, doc_end, prefix_ZmCYgzpS)) break;
+    body = ::bsongen::detail::timestamp_codec::decode(st, 0x11, body + sizeof(prefix_ZmCYgzpS), doc_end, out.ZmCYgzpS);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[46]);
+      return nullptr;
+    }
+    seen[0] |= 0x0000400000000000ULL;
+    predicted = 47;
+    if (!detail::has_prefix(body, doc_end, prefix_PGiZAWYN)) break;
+    body = ::bsongen::detail::datetime_codec::decode(st, 0x09, body + sizeof(prefix_PGiZAWYN), doc_end, out.PGiZAWYN);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[47]);
+      return nullptr;
+    }
+    seen[0] |= 0x0000800000000000ULL;
+    predicted = 48;
+    if (!detail::has_prefix(body, doc_end, prefix_wShiBppY)) break;
+    body = ::bsongen::detail::bool_codec::decode(st, 0x08, body + sizeof(prefix_wShiBppY), doc_end, out.wShiBppY);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[48]);
+      return nullptr;
+    }
+    seen[0] |= 0x0001000000000000ULL;
+    predicted = 49;
+    if (!detail::has_prefix(body, doc_end, prefix_tuTaYuPG)) break;
+    body = ::bsongen::detail::string_codec::decode(st, 0x02, body + sizeof(prefix_tuTaYuPG), doc_end, out.tuTaYuPG);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[49]);
+      return nullptr;
+    }
+    seen[0] |= 0x0002000000000000ULL;
+    predicted = 50;
+    if (!detail::has_prefix(body, doc_end, prefix_mUXXRWFX)) break;
+    body = ::bsongen::detail::bool_codec::decode(st, 0x08, body + sizeof(prefix_mUXXRWFX), doc_end, out.mUXXRWFX);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[50]);
+      return nullptr;
+    }
+    seen[0] |= 0x0004000000000000ULL;
+    predicted = 51;
+    if (!detail::has_prefix(body, doc_end, prefix_xoLWHvAD)) break;
+    body = ::bsongen::detail::code_with_scope_codec::decode(st, 0x0F, body + sizeof(prefix_xoLWHvAD), doc_end, out.xoLWHvAD);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[51]);
+      return nullptr;
+    }
+    seen[0] |= 0x0008000000000000ULL;
+    predicted = 52;
+    if (!detail::has_prefix(body, doc_end, prefix_WqNFzMgH)) break;
+    body = ::bsongen::detail::bool_codec::decode(st, 0x08, body + sizeof(prefix_WqNFzMgH), doc_end, out.WqNFzMgH);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[52]);
+      return nullptr;
+    }
+    seen[0] |= 0x0010000000000000ULL;
+    predicted = 53;
+    if (!detail::has_prefix(body, doc_end, prefix_JQbxXYUE)) break;
+    body = ::bsongen::detail::string_codec::decode(st, 0x02, body + sizeof(prefix_JQbxXYUE), doc_end, out.JQbxXYUE);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[53]);
+      return nullptr;
+    }
+    seen[0] |= 0x0020000000000000ULL;
+    predicted = 54;
+    if (!detail::has_prefix(body, doc_end, prefix_AZbAtRCC)) break;
+    body = ::bsongen::detail::code_with_scope_codec::decode(st, 0x0F, body + sizeof(prefix_AZbAtRCC), doc_end, out.AZbAtRCC);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[54]);
+      return nullptr;
+    }
+    seen[0] |= 0x0040000000000000ULL;
+    predicted = 55;
+    if (!detail::has_prefix(body, doc_end, prefix_JlhVrQmD)) break;
+    body = ::bsongen::detail::string_codec::decode(st, 0x02, body + sizeof(prefix_JlhVrQmD), doc_end, out.JlhVrQmD);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[55]);
+      return nullptr;
+    }
+    seen[0] |= 0x0080000000000000ULL;
+    predicted = 56;
+    if (!detail::has_prefix(body, doc_end, prefix_vSvdWAnJ)) break;
+    body = ::bsongen::detail::binary_codec::decode(st, 0x05, body + sizeof(prefix_vSvdWAnJ), doc_end, out.vSvdWAnJ);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[56]);
+      return nullptr;
+    }
+    seen[0] |= 0x0100000000000000ULL;
+    predicted = 57;
+    if (!detail::has_prefix(body, doc_end, prefix_JEVgGziE)) break;
+    body = ::bsongen::detail::int64_codec::decode(st, 0x12, body + sizeof(prefix_JEVgGziE), doc_end, out.JEVgGziE);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[57]);
+      return nullptr;
+    }
+    seen[0] |= 0x0200000000000000ULL;
+    predicted = 58;
+    if (!detail::has_prefix(body, doc_end, prefix_LCHLPrcd)) break;
+    body = ::bsongen::detail::max_key_codec::decode(st, 0x7F, body + sizeof(prefix_LCHLPrcd), doc_end, out.LCHLPrcd);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[58]);
+      return nullptr;
+    }
+    seen[0] |= 0x0400000000000000ULL;
+    predicted = 59;
+    if (!detail::has_prefix(body, doc_end, prefix_fWBoraHq)) break;
+    body = ::bsongen::detail::timestamp_codec::decode(st, 0x11, body + sizeof(prefix_fWBoraHq), doc_end, out.fWBoraHq);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[59]);
+      return nullptr;
+    }
+    seen[0] |= 0x0800000000000000ULL;
+    predicted = 60;
+    if (!detail::has_prefix(body, doc_end, prefix_bxrxTsho)) break;
+    body = ::bsongen::detail::vector_codec<::bsongen::detail::int32_codec>::decode(st, 0x04, body + sizeof(prefix_bxrxTsho), doc_end, out.bxrxTsho);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[60]);
+      return nullptr;
+    }
+    seen[0] |= 0x1000000000000000ULL;
+    predicted = 61;
+    if (!detail::has_prefix(body, doc_end, prefix_uhmyCSEv)) break;
+    body = ::bsongen::detail::max_key_codec::decode(st, 0x7F, body + sizeof(prefix_uhmyCSEv), doc_end, out.uhmyCSEv);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[61]);
+      return nullptr;
+    }
+    seen[0] |= 0x2000000000000000ULL;
+    predicted = 62;
+    if (!detail::has_prefix(body, doc_end, prefix_rclBQefx)) break;
+    body = ::bsongen::detail::int64_codec::decode(st, 0x12, body + sizeof(prefix_rclBQefx), doc_end, out.rclBQefx);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[62]);
+      return nullptr;
+    }
+    seen[0] |= 0x4000000000000000ULL;
+    predicted = 63;
+    if (!detail::has_prefix(body, doc_end, prefix_iEoENLRz)) break;
+    body = ::bsongen::codec<::bench::empty_document>::decode(st, 0x03, body + sizeof(prefix_iEoENLRz), doc_end, out.iEoENLRz);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[63]);
+      return nullptr;
+    }
+    seen[0] |= 0x8000000000000000ULL;
+    predicted = 64;
+    if (!detail::has_prefix(body, doc_end, prefix_yPKwWWxb)) break;
+    body = ::bsongen::detail::bool_codec::decode(st, 0x08, body + sizeof(prefix_yPKwWWxb), doc_end, out.yPKwWWxb);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[64]);
+      return nullptr;
+    }
+    seen[1] |= 0x0000000000000001ULL;
+    predicted = 65;
+    if (!detail::has_prefix(body, doc_end, prefix_fvLXcTQB)) break;
+    body = ::bsongen::detail::bool_codec::decode(st, 0x08, body + sizeof(prefix_fvLXcTQB), doc_end, out.fvLXcTQB);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[65]);
+      return nullptr;
+    }
+    seen[1] |= 0x0000000000000002ULL;
+    predicted = 66;
+    if (!detail::has_prefix(body, doc_end, prefix_DQuSYbZR)) break;
+    body = ::bsongen::detail::binary_codec::decode(st, 0x05, body + sizeof(prefix_DQuSYbZR), doc_end, out.DQuSYbZR);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[66]);
+      return nullptr;
+    }
+    seen[1] |= 0x0000000000000004ULL;
+    predicted = 67;
+    if (!detail::has_prefix(body, doc_end, prefix_uSbYKmdX)) break;
+    body = ::bsongen::detail::max_key_codec::decode(st, 0x7F, body + sizeof(prefix_uSbYKmdX), doc_end, out.uSbYKmdX);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[67]);
+      return nullptr;
+    }
+    seen[1] |= 0x0000000000000008ULL;
+    predicted = 68;
+    if (!detail::has_prefix(body, doc_end, prefix_nLsRKLJQ)) break;
+    body = ::bsongen::detail::string_codec::decode(st, 0x02, body + sizeof(prefix_nLsRKLJQ), doc_end, out.nLsRKLJQ);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[68]);
+      return nullptr;
+    }
+    seen[1] |= 0x0000000000000010ULL;
+    predicted = 69;
+    if (!detail::has_prefix(body, doc_end, prefix_kQhDjXIO)) break;
+    body = ::bsongen::detail::bool_codec::decode(st, 0x08, body + sizeof(prefix_kQhDjXIO), doc_end, out.kQhDjXIO);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[69]);
+      return nullptr;
+    }
+    seen[1] |= 0x0000000000000020ULL;
+    predicted = 70;
+    if (!detail::has_prefix(body, doc_end, prefix_duzmrLJI)) break;
+    body = ::bsongen::detail::code_with_scope_codec::decode(st, 0x0F, body + sizeof(prefix_duzmrLJI), doc_end, out.duzmrLJI);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[70]);
+      return nullptr;
+    }
+    seen[1] |= 0x0000000000000040ULL;
+    predicted = 71;
+    if (!detail::has_prefix(body, doc_end, prefix_zqpnKCOL)) break;
+    body = ::bsongen::detail::min_key_codec::decode(st, 0xFF, body + sizeof(prefix_zqpnKCOL), doc_end, out.zqpnKCOL);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[71]);
+      return nullptr;
+    }
+    seen[1] |= 0x0000000000000080ULL;
+    predicted = 72;
+    if (!detail::has_prefix(body, doc_end, prefix_SQOAGVaT)) break;
+    body = ::bsongen::detail::datetime_codec::decode(st, 0x09, body + sizeof(prefix_SQOAGVaT), doc_end, out.SQOAGVaT);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[72]);
+      return nullptr;
+    }
+    seen[1] |= 0x0000000000000100ULL;
+    predicted = 73;
+    if (!detail::has_prefix(body, doc_end, prefix_WboSdRaB)) break;
+    body = ::bsongen::detail::bool_codec::decode(st, 0x08, body + sizeof(prefix_WboSdRaB), doc_end, out.WboSdRaB);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[73]);
+      return nullptr;
+    }
+    seen[1] |= 0x0000000000000200ULL;
+    predicted = 74;
+    if (!detail::has_prefix(body, doc_end, prefix_bRaWfHwf)) break;
+    body = ::bsongen::detail::int32_codec::decode(st, 0x10, body + sizeof(prefix_bRaWfHwf), doc_end, out.bRaWfHwf);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[74]);
+      return nullptr;
+    }
+    seen[1] |= 0x0000000000000400ULL;
+    predicted = 75;
+    if (!detail::has_prefix(body, doc_end, prefix_QdkSZoFx)) break;
+    body = ::bsongen::detail::min_key_codec::decode(st, 0xFF, body + sizeof(prefix_QdkSZoFx), doc_end, out.QdkSZoFx);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[75]);
+      return nullptr;
+    }
+    seen[1] |= 0x0000000000000800ULL;
+    predicted = 76;
+    if (!detail::has_prefix(body, doc_end, prefix_EAYSerbF)) break;
+    body = ::bsongen::detail::int64_codec::decode(st, 0x12, body + sizeof(prefix_EAYSerbF), doc_end, out.EAYSerbF);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[76]);
+      return nullptr;
+    }
+    seen[1] |= 0x0000000000001000ULL;
+    predicted = 77;
+    if (!detail::has_prefix(body, doc_end, prefix_IsYFQBkP)) break;
+    body = ::bsongen::detail::max_key_codec::decode(st, 0x7F, body + sizeof(prefix_IsYFQBkP), doc_end, out.IsYFQBkP);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[77]);
+      return nullptr;
+    }
+    seen[1] |= 0x0000000000002000ULL;
+    predicted = 78;
+    if (!detail::has_prefix(body, doc_end, prefix_BZogAEUM)) break;
+    body = ::bsongen::detail::regex_codec::decode(st, 0x0B, body + sizeof(prefix_BZogAEUM), doc_end, out.BZogAEUM);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[78]);
+      return nullptr;
+    }
+    seen[1] |= 0x0000000000004000ULL;
+    predicted = 79;
+    if (!detail::has_prefix(body, doc_end, prefix_duTaTKGF)) break;
+    body = ::bsongen::detail::timestamp_codec::decode(st, 0x11, body + sizeof(prefix_duTaTKGF), doc_end, out.duTaTKGF);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[79]);
+      return nullptr;
+    }
+    seen[1] |= 0x0000000000008000ULL;
+    predicted = 80;
+    if (!detail::has_prefix(body, doc_end, prefix_IJOIvDcw)) break;
+    body = ::bsongen::detail::datetime_codec::decode(st, 0x09, body + sizeof(prefix_IJOIvDcw), doc_end, out.IJOIvDcw);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[80]);
+      return nullptr;
+    }
+    seen[1] |= 0x0000000000010000ULL;
+    predicted = 81;
+    if (!detail::has_prefix(body, doc_end, prefix_TtYjxGJH)) break;
+    body = ::bsongen::detail::int64_codec::decode(st, 0x12, body + sizeof(prefix_TtYjxGJH), doc_end, out.TtYjxGJH);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[81]);
+      return nullptr;
+    }
+    seen[1] |= 0x0000000000020000ULL;
+    predicted = 82;
+    if (!detail::has_prefix(body, doc_end, prefix_caPGDEGj)) break;
+    body = ::bsongen::codec<::bench::empty_document>::decode(st, 0x03, body + sizeof(prefix_caPGDEGj), doc_end, out.caPGDEGj);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[82]);
+      return nullptr;
+    }
+    seen[1] |= 0x0000000000040000ULL;
+    predicted = 83;
+    if (!detail::has_prefix(body, doc_end, prefix_dNVHpBIF)) break;
+    body = ::bsongen::detail::vector_codec<::bsongen::detail::int32_codec>::decode(st, 0x04, body + sizeof(prefix_dNVHpBIF), doc_end, out.dNVHpBIF);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[83]);
+      return nullptr;
+    }
+    seen[1] |= 0x0000000000080000ULL;
+    predicted = 84;
+    if (!detail::has_prefix(body, doc_end, prefix_hUhWCZbY)) break;
+    body = ::bsongen::detail::vector_codec<::bsongen::detail::int32_codec>::decode(st, 0x04, body + sizeof(prefix_hUhWCZbY), doc_end, out.hUhWCZbY);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[84]);
+      return nullptr;
+    }
+    seen[1] |= 0x0000000000100000ULL;
+    predicted = 85;
+    if (!detail::has_prefix(body, doc_end, prefix_hjSPiBiC)) break;
+    body = ::bsongen::detail::bool_codec::decode(st, 0x08, body + sizeof(prefix_hjSPiBiC), doc_end, out.hjSPiBiC);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[85]);
+      return nullptr;
+    }
+    seen[1] |= 0x0000000000200000ULL;
+    predicted = 86;
+    if (!detail::has_prefix(body, doc_end, prefix_UwZlNrHv)) break;
+    body = ::bsongen::detail::vector_codec<::bsongen::detail::int32_codec>::decode(st, 0x04, body + sizeof(prefix_UwZlNrHv), doc_end, out.UwZlNrHv);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[86]);
+      return nullptr;
+    }
+    seen[1] |= 0x0000000000400000ULL;
+    predicted = 87;
+    if (!detail::has_prefix(body, doc_end, prefix_juiYRtal)) break;
+    body = ::bsongen::detail::int64_codec::decode(st, 0x12, body + sizeof(prefix_juiYRtal), doc_end, out.juiYRtal);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[87]);
+      return nullptr;
+    }
+    seen[1] |= 0x0000000000800000ULL;
+    predicted = 88;
+    if (!detail::has_prefix(body, doc_end, prefix_RFhPJzgh)) break;
+    body = ::bsongen::detail::int32_codec::decode(st, 0x10, body + sizeof(prefix_RFhPJzgh), doc_end, out.RFhPJzgh);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[88]);
+      return nullptr;
+    }
+    seen[1] |= 0x0000000001000000ULL;
+    predicted = 89;
+    if (!detail::has_prefix(body, doc_end, prefix__id)) break;
+    body = ::bsongen::detail::object_id_codec::decode(st, 0x07, body + sizeof(prefix__id), doc_end, out._id);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[89]);
+      return nullptr;
+    }
+    seen[1] |= 0x0000000002000000ULL;
+    predicted = 90;
+    if (!detail::has_prefix(body, doc_end, prefix_LNpbbRfA)) break;
+    body = ::bsongen::detail::timestamp_codec::decode(st, 0x11, body + sizeof(prefix_LNpbbRfA), doc_end, out.LNpbbRfA);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[90]);
+      return nullptr;
+    }
+    seen[1] |= 0x0000000004000000ULL;
+    predicted = 91;
+  } while (false);
   while (body < doc_end) {
     [[maybe_unused]] const std::uint8_t* const element = body;
     std::size_t field = field_count;

@@ -49,6 +49,12 @@ struct codec<::seed::oid_1> {
   static void store_fixed(const value_type& v, std::uint8_t* out) noexcept;
   static bool load_fixed(const std::uint8_t* p, value_type& out) noexcept;
 
+  // Calls f(key, member) for every field in schema order; V is value_type, const or not.
+  template <class V, class F>
+  static void visit([[maybe_unused]] V& v, [[maybe_unused]] F&& f) {
+    f(std::string_view("_id"), v.id);
+  }
+
   // Each element's type byte and key; the literal's own terminator is the key's NUL.
   static constexpr char prefix_id[] = "\007_id";
   static constexpr std::size_t field_count = 1;

@@ -47,6 +47,13 @@ struct codec<::seed::oid_string> {
   static const std::uint8_t* decode_document(detail::decode_state& st, const std::uint8_t* p,
                                              const std::uint8_t* limit, value_type& out);
 
+  // Calls f(key, member) for every field in schema order; V is value_type, const or not.
+  template <class V, class F>
+  static void visit([[maybe_unused]] V& v, [[maybe_unused]] F&& f) {
+    f(std::string_view("oid"), v.oid);
+    f(std::string_view("string"), v.string);
+  }
+
   // Each element's type byte and key; the literal's own terminator is the key's NUL.
   static constexpr char prefix_oid[] = "\007oid";
   static constexpr char prefix_string[] = "\002string";
@@ -106,6 +113,26 @@ inline const std::uint8_t* codec<::seed::oid_string>::decode_document(detail::de
   ++st.depth;
   std::uint64_t seen[1] = {};
   std::size_t predicted = 0;
+  // Input in schema order: one prefix compare per field and no dispatch. The first element that
+  // does not match hands over to the general loop below.
+  do {
+    if (!detail::has_prefix(body, doc_end, prefix_oid)) break;
+    body = ::bsongen::detail::object_id_codec::decode(st, 0x07, body + sizeof(prefix_oid), doc_end, out.oid);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[0]);
+      return nullptr;
+    }
+    seen[0] |= 0x0000000000000001ULL;
+    predicted = 1;
+    if (!detail::has_prefix(body, doc_end, prefix_string)) break;
+    body = ::bsongen::detail::string_codec::decode(st, 0x02, body + sizeof(prefix_string), doc_end, out.string);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[1]);
+      return nullptr;
+    }
+    seen[0] |= 0x0000000000000002ULL;
+    predicted = 2;
+  } while (false);
   while (body < doc_end) {
     [[maybe_unused]] const std::uint8_t* const element = body;
     std::size_t field = field_count;

@@ -204,6 +204,15 @@ struct codec<::shop::address> {
   static const std::uint8_t* decode_document(detail::decode_state& st, const std::uint8_t* p,
                                              const std::uint8_t* limit, value_type& out);
 
+  // Calls f(key, member) for every field in schema order; V is value_type, const or not.
+  template <class V, class F>
+  static void visit([[maybe_unused]] V& v, [[maybe_unused]] F&& f) {
+    f(std::string_view("street"), v.street);
+    f(std::string_view("city"), v.city);
+    f(std::string_view("postalCode"), v.postal_code);
+    f(std::string_view("country"), v.country);
+  }
+
   // Each element's type byte and key; the literal's own terminator is the key's NUL.
   static constexpr char prefix_street[] = "\002street";
   static constexpr char prefix_city[] = "\002city";
@@ -244,6 +253,16 @@ struct codec<::shop::customer> {
                                     value_type& out);
   static const std::uint8_t* decode_document(detail::decode_state& st, const std::uint8_t* p,
                                              const std::uint8_t* limit, value_type& out);
+
+  // Calls f(key, member) for every field in schema order; V is value_type, const or not.
+  template <class V, class F>
+  static void visit([[maybe_unused]] V& v, [[maybe_unused]] F&& f) {
+    f(std::string_view("_id"), v.id);
+    f(std::string_view("name"), v.name);
+    f(std::string_view("email"), v.email);
+    f(std::string_view("shipping"), v.shipping);
+    f(std::string_view("billing"), v.billing);
+  }
 
   // Each element's type byte and key; the literal's own terminator is the key's NUL.
   static constexpr char prefix_id[] = "\007_id";
@@ -289,6 +308,15 @@ struct codec<::shop::line_item> {
   static const std::uint8_t* decode_document(detail::decode_state& st, const std::uint8_t* p,
                                              const std::uint8_t* limit, value_type& out);
 
+  // Calls f(key, member) for every field in schema order; V is value_type, const or not.
+  template <class V, class F>
+  static void visit([[maybe_unused]] V& v, [[maybe_unused]] F&& f) {
+    f(std::string_view("sku"), v.sku);
+    f(std::string_view("qty"), v.quantity);
+    f(std::string_view("unitPrice"), v.unit_price);
+    f(std::string_view("discount"), v.discount);
+  }
+
   // Each element's type byte and key; the literal's own terminator is the key's NUL.
   static constexpr char prefix_sku[] = "\002sku";
   static constexpr char prefix_quantity[] = "\020qty";
@@ -329,6 +357,27 @@ struct codec<::shop::order> {
                                     value_type& out);
   static const std::uint8_t* decode_document(detail::decode_state& st, const std::uint8_t* p,
                                              const std::uint8_t* limit, value_type& out);
+
+  // Calls f(key, member) for every field in schema order; V is value_type, const or not.
+  template <class V, class F>
+  static void visit([[maybe_unused]] V& v, [[maybe_unused]] F&& f) {
+    f(std::string_view("_id"), v.id);
+    f(std::string_view("number"), v.number);
+    f(std::string_view("status"), v.status);
+    f(std::string_view("payment"), v.payment);
+    f(std::string_view("customer"), v.customer);
+    f(std::string_view("items"), v.items);
+    f(std::string_view("total"), v.total);
+    f(std::string_view("createdAt"), v.created_at);
+    f(std::string_view("shippedAt"), v.shipped_at);
+    f(std::string_view("tags"), v.tags);
+    f(std::string_view("notes"), v.notes);
+    f(std::string_view("gift"), v.gift);
+    f(std::string_view("_v"), v.version);
+    f(std::string_view("attachment"), v.attachment);
+    f(std::string_view("tracking"), v.tracking);
+    f(std::string_view("dimensions"), v.dimensions);
+  }
 
   // Each element's type byte and key; the literal's own terminator is the key's NUL.
   static constexpr char prefix_id[] = "\007_id";
@@ -437,6 +486,42 @@ inline const std::uint8_t* codec<::shop::address>::decode_document(detail::decod
   ++st.depth;
   std::uint64_t seen[1] = {};
   std::size_t predicted = 0;
+  // Input in schema order: one prefix compare per field and no dispatch. The first element that
+  // does not match hands over to the general loop below.
+  do {
+    if (!detail::has_prefix(body, doc_end, prefix_street)) break;
+    body = ::bsongen::detail::string_codec::decode(st, 0x02, body + sizeof(prefix_street), doc_end, out.street);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[0]);
+      return nullptr;
+    }
+    seen[0] |= 0x0000000000000001ULL;
+    predicted = 1;
+    if (!detail::has_prefix(body, doc_end, prefix_city)) break;
+    body = ::bsongen::detail::string_codec::decode(st, 0x02, body + sizeof(prefix_city), doc_end, out.city);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[1]);
+      return nullptr;
+    }
+    seen[0] |= 0x0000000000000002ULL;
+    predicted = 2;
+    if (!detail::has_prefix(body, doc_end, prefix_postal_code)) break;
+    body = ::bsongen::detail::string_codec::decode(st, 0x02, body + sizeof(prefix_postal_code), doc_end, out.postal_code);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[2]);
+      return nullptr;
+    }
+    seen[0] |= 0x0000000000000004ULL;
+    predicted = 3;
+    if (!detail::has_prefix(body, doc_end, prefix_country)) break;
+    body = ::bsongen::detail::string_codec::decode(st, 0x02, body + sizeof(prefix_country), doc_end, out.country);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[3]);
+      return nullptr;
+    }
+    seen[0] |= 0x0000000000000008ULL;
+    predicted = 4;
+  } while (false);
   while (body < doc_end) {
     [[maybe_unused]] const std::uint8_t* const element = body;
     std::size_t field = field_count;
@@ -578,6 +663,50 @@ inline const std::uint8_t* codec<::shop::customer>::decode_document(detail::deco
   ++st.depth;
   std::uint64_t seen[1] = {};
   std::size_t predicted = 0;
+  // Input in schema order: one prefix compare per field and no dispatch. The first element that
+  // does not match hands over to the general loop below.
+  do {
+    if (!detail::has_prefix(body, doc_end, prefix_id)) break;
+    body = ::bsongen::detail::object_id_codec::decode(st, 0x07, body + sizeof(prefix_id), doc_end, out.id);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[0]);
+      return nullptr;
+    }
+    seen[0] |= 0x0000000000000001ULL;
+    predicted = 1;
+    if (!detail::has_prefix(body, doc_end, prefix_name)) break;
+    body = ::bsongen::detail::string_codec::decode(st, 0x02, body + sizeof(prefix_name), doc_end, out.name);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[1]);
+      return nullptr;
+    }
+    seen[0] |= 0x0000000000000002ULL;
+    predicted = 2;
+    if (!detail::has_prefix(body, doc_end, prefix_email)) break;
+    body = ::bsongen::detail::string_codec::decode(st, 0x02, body + sizeof(prefix_email), doc_end, out.email.emplace());
+    if (body == nullptr) {
+      st.err.prepend_path(keys[2]);
+      return nullptr;
+    }
+    seen[0] |= 0x0000000000000004ULL;
+    predicted = 3;
+    if (!detail::has_prefix(body, doc_end, prefix_shipping)) break;
+    body = ::bsongen::codec<::shop::address>::decode(st, 0x03, body + sizeof(prefix_shipping), doc_end, out.shipping);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[3]);
+      return nullptr;
+    }
+    seen[0] |= 0x0000000000000008ULL;
+    predicted = 4;
+    if (!detail::has_prefix(body, doc_end, prefix_billing)) break;
+    body = ::bsongen::codec<::shop::address>::decode(st, 0x03, body + sizeof(prefix_billing), doc_end, out.billing.emplace());
+    if (body == nullptr) {
+      st.err.prepend_path(keys[4]);
+      return nullptr;
+    }
+    seen[0] |= 0x0000000000000010ULL;
+    predicted = 5;
+  } while (false);
   while (body < doc_end) {
     [[maybe_unused]] const std::uint8_t* const element = body;
     std::size_t field = field_count;
@@ -733,6 +862,42 @@ inline const std::uint8_t* codec<::shop::line_item>::decode_document(detail::dec
   ++st.depth;
   std::uint64_t seen[1] = {};
   std::size_t predicted = 0;
+  // Input in schema order: one prefix compare per field and no dispatch. The first element that
+  // does not match hands over to the general loop below.
+  do {
+    if (!detail::has_prefix(body, doc_end, prefix_sku)) break;
+    body = ::bsongen::detail::string_codec::decode(st, 0x02, body + sizeof(prefix_sku), doc_end, out.sku);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[0]);
+      return nullptr;
+    }
+    seen[0] |= 0x0000000000000001ULL;
+    predicted = 1;
+    if (!detail::has_prefix(body, doc_end, prefix_quantity)) break;
+    body = ::bsongen::detail::int32_codec::decode(st, 0x10, body + sizeof(prefix_quantity), doc_end, out.quantity);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[1]);
+      return nullptr;
+    }
+    seen[0] |= 0x0000000000000002ULL;
+    predicted = 2;
+    if (!detail::has_prefix(body, doc_end, prefix_unit_price)) break;
+    body = ::bsongen::detail::decimal128_codec::decode(st, 0x13, body + sizeof(prefix_unit_price), doc_end, out.unit_price);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[2]);
+      return nullptr;
+    }
+    seen[0] |= 0x0000000000000004ULL;
+    predicted = 3;
+    if (!detail::has_prefix(body, doc_end, prefix_discount)) break;
+    body = ::bsongen::detail::decimal128_codec::decode(st, 0x13, body + sizeof(prefix_discount), doc_end, out.discount.emplace());
+    if (body == nullptr) {
+      st.err.prepend_path(keys[3]);
+      return nullptr;
+    }
+    seen[0] |= 0x0000000000000008ULL;
+    predicted = 4;
+  } while (false);
   while (body < doc_end) {
     [[maybe_unused]] const std::uint8_t* const element = body;
     std::size_t field = field_count;
@@ -919,6 +1084,138 @@ inline const std::uint8_t* codec<::shop::order>::decode_document(detail::decode_
   out.extra.clear();
   std::uint64_t seen[1] = {};
   std::size_t predicted = 0;
+  // Input in schema order: one prefix compare per field and no dispatch. The first element that
+  // does not match hands over to the general loop below.
+  do {
+    if (!detail::has_prefix(body, doc_end, prefix_id)) break;
+    body = ::bsongen::detail::object_id_codec::decode(st, 0x07, body + sizeof(prefix_id), doc_end, out.id);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[0]);
+      return nullptr;
+    }
+    seen[0] |= 0x0000000000000001ULL;
+    predicted = 1;
+    if (!detail::has_prefix(body, doc_end, prefix_number)) break;
+    body = ::bsongen::detail::int64_codec::decode(st, 0x12, body + sizeof(prefix_number), doc_end, out.number);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[1]);
+      return nullptr;
+    }
+    seen[0] |= 0x0000000000000002ULL;
+    predicted = 2;
+    if (!detail::has_prefix(body, doc_end, prefix_status)) break;
+    body = ::bsongen::codec<::shop::order_status>::decode(st, 0x02, body + sizeof(prefix_status), doc_end, out.status);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[2]);
+      return nullptr;
+    }
+    seen[0] |= 0x0000000000000004ULL;
+    predicted = 3;
+    if (!detail::has_prefix(body, doc_end, prefix_payment)) break;
+    body = ::bsongen::codec<::shop::payment_method>::decode(st, 0x10, body + sizeof(prefix_payment), doc_end, out.payment);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[3]);
+      return nullptr;
+    }
+    seen[0] |= 0x0000000000000008ULL;
+    predicted = 4;
+    if (!detail::has_prefix(body, doc_end, prefix_customer)) break;
+    body = ::bsongen::codec<::shop::customer>::decode(st, 0x03, body + sizeof(prefix_customer), doc_end, out.customer);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[4]);
+      return nullptr;
+    }
+    seen[0] |= 0x0000000000000010ULL;
+    predicted = 5;
+    if (!detail::has_prefix(body, doc_end, prefix_items)) break;
+    body = ::bsongen::detail::vector_codec<::bsongen::codec<::shop::line_item>>::decode(st, 0x04, body + sizeof(prefix_items), doc_end, out.items);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[5]);
+      return nullptr;
+    }
+    seen[0] |= 0x0000000000000020ULL;
+    predicted = 6;
+    if (!detail::has_prefix(body, doc_end, prefix_total)) break;
+    body = ::bsongen::detail::decimal128_codec::decode(st, 0x13, body + sizeof(prefix_total), doc_end, out.total);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[6]);
+      return nullptr;
+    }
+    seen[0] |= 0x0000000000000040ULL;
+    predicted = 7;
+    if (!detail::has_prefix(body, doc_end, prefix_created_at)) break;
+    body = ::bsongen::detail::datetime_codec::decode(st, 0x09, body + sizeof(prefix_created_at), doc_end, out.created_at);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[7]);
+      return nullptr;
+    }
+    seen[0] |= 0x0000000000000080ULL;
+    predicted = 8;
+    if (!detail::has_prefix(body, doc_end, prefix_shipped_at)) break;
+    body = ::bsongen::detail::datetime_codec::decode(st, 0x09, body + sizeof(prefix_shipped_at), doc_end, out.shipped_at.emplace());
+    if (body == nullptr) {
+      st.err.prepend_path(keys[8]);
+      return nullptr;
+    }
+    seen[0] |= 0x0000000000000100ULL;
+    predicted = 9;
+    if (!detail::has_prefix(body, doc_end, prefix_tags)) break;
+    body = ::bsongen::detail::map_codec<::bsongen::detail::string_codec>::decode(st, 0x03, body + sizeof(prefix_tags), doc_end, out.tags);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[9]);
+      return nullptr;
+    }
+    seen[0] |= 0x0000000000000200ULL;
+    predicted = 10;
+    if (!detail::has_prefix(body, doc_end, prefix_notes)) break;
+    body = ::bsongen::detail::string_codec::decode(st, 0x02, body + sizeof(prefix_notes), doc_end, out.notes);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[10]);
+      return nullptr;
+    }
+    seen[0] |= 0x0000000000000400ULL;
+    predicted = 11;
+    if (!detail::has_prefix(body, doc_end, prefix_gift)) break;
+    body = ::bsongen::detail::bool_codec::decode(st, 0x08, body + sizeof(prefix_gift), doc_end, out.gift);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[11]);
+      return nullptr;
+    }
+    seen[0] |= 0x0000000000000800ULL;
+    predicted = 12;
+    if (!detail::has_prefix(body, doc_end, prefix_version)) break;
+    body = ::bsongen::detail::timestamp_codec::decode(st, 0x11, body + sizeof(prefix_version), doc_end, out.version);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[12]);
+      return nullptr;
+    }
+    seen[0] |= 0x0000000000001000ULL;
+    predicted = 13;
+    if (!detail::has_prefix(body, doc_end, prefix_attachment)) break;
+    body = ::bsongen::detail::binary_codec::decode(st, 0x05, body + sizeof(prefix_attachment), doc_end, out.attachment.emplace());
+    if (body == nullptr) {
+      st.err.prepend_path(keys[13]);
+      return nullptr;
+    }
+    seen[0] |= 0x0000000000002000ULL;
+    predicted = 14;
+    if (!detail::has_prefix(body, doc_end, prefix_tracking)) break;
+    body = ::bsongen::detail::uuid_codec::decode(st, 0x05, body + sizeof(prefix_tracking), doc_end, out.tracking.emplace());
+    if (body == nullptr) {
+      st.err.prepend_path(keys[14]);
+      return nullptr;
+    }
+    seen[0] |= 0x0000000000004000ULL;
+    predicted = 15;
+    if (!detail::has_prefix(body, doc_end, prefix_dimensions)) break;
+    body = ::bsongen::detail::array_codec<::bsongen::detail::double_codec, 3>::decode(st, 0x04, body + sizeof(prefix_dimensions), doc_end, out.dimensions);
+    if (body == nullptr) {
+      st.err.prepend_path(keys[15]);
+      return nullptr;
+    }
+    seen[0] |= 0x0000000000008000ULL;
+    predicted = 16;
+  } while (false);
   while (body < doc_end) {
     [[maybe_unused]] const std::uint8_t* const element = body;
     std::size_t field = field_count;

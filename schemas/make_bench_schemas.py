@@ -82,6 +82,19 @@ def deep(name: str, doc: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
+def view_variant(text: str, name: str) -> str:
+    """The same schema with every string member a std::string_view into the decoded input."""
+    out = []
+    for line in text.splitlines():
+        if line == "namespace: bench":
+            line = "namespace: bench_view"
+        elif line.endswith(": string"):
+            line = line[: -len("string")] + "{type: string, cpp: std::string_view}"
+        out.append(line)
+    out[0] = out[0].rstrip(".") + f" (view variant of {name}.yaml)."
+    return "\n".join(out) + "\n"
+
+
 def main() -> None:
     data_dir = sys.argv[1] if len(sys.argv) > 1 else "/work/shared/bench-data"
     here = os.path.dirname(os.path.abspath(__file__))
@@ -89,8 +102,11 @@ def main() -> None:
                        ("full_bson", flat_or_full)):
         with open(os.path.join(data_dir, f"{name}.json"), encoding="utf-8") as f:
             doc = json.load(f)
+        text = make(name, doc)
         with open(os.path.join(here, f"{name}.yaml"), "w", encoding="utf-8") as f:
-            f.write(make(name, doc))
+            f.write(text)
+        with open(os.path.join(here, f"{name}_view.yaml"), "w", encoding="utf-8") as f:
+            f.write(view_variant(text, name))
 
 
 if __name__ == "__main__":

@@ -211,6 +211,12 @@ class _Linker:
             type_prefix = bytes([f.value_type.type_byte]) if f.value_type.type_byte is not None \
                 else b""
             f.prefix = type_prefix + (f.key.encode() if isinstance(f.key, str) else b"")
+        # The leading fields whose type byte is known: decode's in-order fast path.
+        s.in_order_fields = []
+        for f in s.fields:
+            if f.value_type is None or f.value_type.type_byte is None:
+                break
+            s.in_order_fields.append(f)
         s.lookup = sorted((f for f in s.fields if isinstance(f.key, str)),
                           key=lambda f: f.key.encode())
         s.seen_words = max(1, (len(s.fields) + 63) // 64)

@@ -95,6 +95,7 @@ class Struct:
     lookup: list = field(default_factory=list)      # fields sorted by key bytes (binary search)
     required_words: list = field(default_factory=list)  # bitmask of required fields, 64 per word
     all_words: list = field(default_factory=list)       # bitmask of every field
+    in_order_fields: list = field(default_factory=list)  # leading fields with a known type byte
     skeleton_lines: list = field(default_factory=list)  # fixed only: skeleton split per element
     seen_words: int = 1
 

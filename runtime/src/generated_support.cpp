@@ -52,6 +52,40 @@ std::nullptr_t fail_missing_field(decode_state& st, const std::uint8_t* document
   return fail(st, error_code::missing_field, document, "a required field is absent");
 }
 
+std::nullptr_t fail_document(decode_state& st, const std::uint8_t* p, std::int64_t length,
+                             std::int64_t available) {
+  if (available < 5) return fail_truncated(st, p, "document");
+  if (length < 5) {
+    return fail(st, error_code::invalid_length, p,
+                "document length " + std::to_string(length) + " is below the minimum of 5");
+  }
+  if (length > available) {
+    return fail(st, error_code::truncated, p,
+                "document length " + std::to_string(length) + " runs past the " +
+                    std::to_string(available) + " bytes available");
+  }
+  if (p[length - 1] != 0) {
+    return fail(st, error_code::missing_terminator, p + length - 1,
+                "document does not end with NUL");
+  }
+  return fail(st, error_code::too_deep, p,
+              "nesting deeper than the limit of " + std::to_string(st.max_depth));
+}
+
+std::nullptr_t fail_string(decode_state& st, const std::uint8_t* p, const std::uint8_t* end) {
+  if (end - p < 5) return fail_truncated(st, p, "string");
+  const std::int32_t length = load_i32_le(p);
+  if (length < 1) {
+    return fail(st, error_code::invalid_length, p,
+                "string length " + std::to_string(length) + " is below the minimum of 1");
+  }
+  if (length > end - p - 4) return fail_truncated(st, p, "string");
+  if (p[4 + length - 1] != 0) {
+    return fail(st, error_code::missing_terminator, p + 4 + length - 1, "string lacks its NUL");
+  }
+  return fail(st, error_code::invalid_utf8, p, "string is not valid UTF-8");
+}
+
 void fail_encode(encode_state& es, error_code code, std::string message) {
   if (es.failed) return;  // keep the first problem
   es.failed = true;

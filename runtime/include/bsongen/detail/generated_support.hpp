@@ -63,6 +63,8 @@ class raw_document {
     static constexpr std::uint8_t empty_document[5] = {5, 0, 0, 0, 0};
     bytes_.assign(empty_document);
   }
+  // Replaces the contents, reusing the buffer's capacity. Precondition as for the constructor.
+  void assign(std::span<const std::uint8_t> bytes) { bytes_.assign(bytes); }
   // Appends one encoded element (type byte, key, NUL, value). Precondition: it is well formed.
   void append_element(std::span<const std::uint8_t> element) {
     const std::size_t old_size = bytes_.size();
@@ -127,6 +129,11 @@ struct encode_state {
                                                 std::span<const std::uint64_t> seen,
                                                 std::span<const std::uint64_t> required);
 [[gnu::cold]] void fail_encode(encode_state& es, error_code code, std::string message);
+// Why the document at p (length field `length`, `available` bytes before its limit) is rejected.
+[[gnu::cold]] std::nullptr_t fail_document(decode_state& st, const std::uint8_t* p,
+                                           std::int64_t length, std::int64_t available);
+[[gnu::cold]] std::nullptr_t fail_string(decode_state& st, const std::uint8_t* p,
+                                         const std::uint8_t* end);
 
 // Validates the element whose value starts at p (framing, lengths, terminators, nested documents
 // to st.max_depth, UTF-8 when st.validate_utf8) and returns the byte after it.
@@ -141,29 +148,14 @@ struct encode_state {
 [[nodiscard]] inline bool open_document(decode_state& st, const std::uint8_t* p,
                                         const std::uint8_t* limit, const std::uint8_t*& body,
                                         const std::uint8_t*& doc_end) {
-  if (limit - p < 5) return fail_truncated(st, p, "document"), false;
+  const std::ptrdiff_t available = limit - p;
+  if (available < 5) [[unlikely]] return fail_document(st, p, -1, available), false;
   const std::int32_t length = load_i32_le(p);
-  if (length < 5) {
-    return fail(st, error_code::invalid_length, p,
-                "document length " + std::to_string(length) + " is below the minimum of 5"),
-           false;
-  }
-  if (length > limit - p) {
-    return fail(st, error_code::truncated, p,
-                "document length " + std::to_string(length) + " runs past the " +
-                    std::to_string(limit - p) + " bytes available"),
-           false;
+  if (length < 5 || length > available || p[length - 1] != 0 || st.depth >= st.max_depth)
+      [[unlikely]] {
+    return fail_document(st, p, length, available), false;
   }
   doc_end = p + length - 1;
-  if (*doc_end != 0) {
-    return fail(st, error_code::missing_terminator, doc_end, "document does not end with NUL"),
-           false;
-  }
-  if (st.depth >= st.max_depth) {
-    return fail(st, error_code::too_deep, p,
-                "nesting deeper than the limit of " + std::to_string(st.max_depth)),
-           false;
-  }
   body = p + 4;
   return true;
 }
@@ -185,12 +177,31 @@ struct encode_state {
   return true;
 }
 
+// p[0..N) == literal[0..N), as a few word compares: libc's memcmp is an out-of-line call that
+// costs more than the compare for these short keys. Loads from the literal fold into immediates.
+template <std::size_t N>
+[[nodiscard]] inline bool equal_bytes(const std::uint8_t* p, const char (&literal)[N]) noexcept {
+  const auto* q = reinterpret_cast<const std::uint8_t*>(literal);
+  if constexpr (N >= 8) {
+    std::uint64_t diff = 0;
+    for (std::size_t i = 0; i + 8 <= N; i += 8) diff |= load_u64_le(p + i) ^ load_u64_le(q + i);
+    if constexpr (N % 8 != 0) diff |= load_u64_le(p + N - 8) ^ load_u64_le(q + N - 8);
+    return diff == 0;
+  } else if constexpr (N >= 4) {
+    return ((load_u32_le(p) ^ load_u32_le(q)) | (load_u32_le(p + N - 4) ^ load_u32_le(q + N - 4))) == 0;
+  } else {
+    std::uint32_t diff = 0;
+    for (std::size_t i = 0; i < N; ++i) diff |= static_cast<std::uint32_t>(p[i] ^ q[i]);
+    return diff == 0;
+  }
+}
+
 // True when `prefix` (type byte, key, NUL: the whole literal including its terminator) starts
 // at p and fits before doc_end.
 template <std::size_t N>
 [[nodiscard]] inline bool has_prefix(const std::uint8_t* p, const std::uint8_t* doc_end,
                                      const char (&prefix)[N]) noexcept {
-  return static_cast<std::size_t>(doc_end - p) >= N && std::memcmp(p, prefix, N) == 0;
+  return static_cast<std::size_t>(doc_end - p) >= N && equal_bytes(p, prefix);
 }
 
 template <std::size_t N>
@@ -303,25 +314,38 @@ template <std::size_t Size>
 
 // --- Value codecs. ---
 
+// Strings are mostly ASCII: OR 32 bytes at a time and test the high bits once, then hand anything
+// else to the full validator.
+[[nodiscard]] inline bool is_valid_utf8_text(const std::uint8_t* p, std::size_t n) noexcept {
+  std::uint64_t high = 0;
+  std::size_t i = 0;
+  for (; i + 32 <= n; i += 32) {
+    high |= load_u64_le(p + i) | load_u64_le(p + i + 8) | load_u64_le(p + i + 16) |
+            load_u64_le(p + i + 24);
+  }
+  for (; i + 8 <= n; i += 8) high |= load_u64_le(p + i);
+  if (i < n) {
+    if (n >= 8) {
+      high |= load_u64_le(p + n - 8);  // overlaps bytes already seen; harmless for an OR
+    } else {
+      for (; i < n; ++i) high |= p[i];
+    }
+  }
+  return (high & 0x8080808080808080ULL) == 0 || is_valid_utf8(p, n);
+}
+
 // Reads a BSON string value at p: int32 length (bytes + 1), bytes, NUL.
 [[nodiscard]] inline const std::uint8_t* read_string(decode_state& st, const std::uint8_t* p,
                                                      const std::uint8_t* end,
                                                      std::string_view& out) {
-  if (end - p < 5) return fail_truncated(st, p, "string");
+  if (end - p < 5) [[unlikely]] return fail_string(st, p, end);
   const std::int32_t length = load_i32_le(p);
-  if (length < 1) {
-    return fail(st, error_code::invalid_length, p,
-                "string length " + std::to_string(length) + " is below the minimum of 1");
-  }
-  if (length > end - p - 4) return fail_truncated(st, p, "string");
   const std::uint8_t* bytes = p + 4;
-  if (bytes[length - 1] != 0) {
-    return fail(st, error_code::missing_terminator, bytes + length - 1, "string lacks its NUL");
+  if (length < 1 || length > end - bytes || bytes[length - 1] != 0) [[unlikely]] {
+    return fail_string(st, p, end);
   }
   const auto n = static_cast<std::size_t>(length - 1);
-  if (st.validate_utf8 && !is_valid_utf8(bytes, n)) {
-    return fail(st, error_code::invalid_utf8, p, "string is not valid UTF-8");
-  }
+  if (st.validate_utf8 && !is_valid_utf8_text(bytes, n)) [[unlikely]] return fail_string(st, p, end);
   out = std::string_view(reinterpret_cast<const char*>(bytes), n);
   return bytes + length;
 }
@@ -706,7 +730,7 @@ struct raw_document_codec {
                                     const std::uint8_t* end, raw_document& out) {
     if (t != type) return fail_type(st, bson_type::document, t, p);
     const std::uint8_t* next = skip_value(st, t, p, end);
-    if (next != nullptr) out = raw_document(std::span<const std::uint8_t>(p, next));
+    if (next != nullptr) out.assign(std::span<const std::uint8_t>(p, next));
     return next;
   }
 };
@@ -731,7 +755,7 @@ struct code_with_scope_codec {
     const std::uint8_t* scope = read_string(st, p + 4, next, code);
     if (scope == nullptr) return nullptr;
     out.code.assign(code);
-    out.scope = raw_document(std::span<const std::uint8_t>(scope, next));
+    out.scope.assign(std::span<const std::uint8_t>(scope, next));
     return next;
   }
 };
