@@ -32,11 +32,11 @@
 #if defined(__GNUC__)
 #pragma GCC diagnostic pop
 #endif
+#include <benchmark/benchmark.h>
 #include <simdjson.h>
+
 #include <sstream>
 #include <string>
-
-#include <benchmark/benchmark.h>
 
 #include "bench_data.hpp"
 #include "bsongen/detail/extjson_builder.hpp"
@@ -74,12 +74,18 @@ bool walk_dom(simdjson::dom::element e, detail::extjson_builder& b) {
       }
       return b.end_array(0);
     }
-    case element_type::STRING: return b.string_value(std::string_view(e), 0);
-    case element_type::INT64: return b.int64_value(std::int64_t(e), 0);
-    case element_type::UINT64: return b.uint64_value(std::uint64_t(e), 0);
-    case element_type::DOUBLE: return b.double_value(double(e), 0);
-    case element_type::BOOL: return b.bool_value(bool(e), 0);
-    case element_type::NULL_VALUE: return b.null_value(0);
+    case element_type::STRING:
+      return b.string_value(std::string_view(e), 0);
+    case element_type::INT64:
+      return b.int64_value(std::int64_t(e), 0);
+    case element_type::UINT64:
+      return b.uint64_value(std::uint64_t(e), 0);
+    case element_type::DOUBLE:
+      return b.double_value(double(e), 0);
+    case element_type::BOOL:
+      return b.bool_value(bool(e), 0);
+    case element_type::NULL_VALUE:
+      return b.null_value(0);
   }
   return false;
 }
@@ -87,7 +93,8 @@ bool walk_dom(simdjson::dom::element e, detail::extjson_builder& b) {
 // ---- RapidJSON SAX: numbers as raw text, converted by the builder. ----
 class rapidjson_sax {
  public:
-  rapidjson_sax(detail::extjson_builder& b, const rapidjson::MemoryStream& stream) : b_(b), stream_(stream) {}
+  rapidjson_sax(detail::extjson_builder& b, const rapidjson::MemoryStream& stream)
+      : b_(b), stream_(stream) {}
   bool Null() { return b_.null_value(at()); }
   bool Bool(bool v) { return b_.bool_value(v, at()); }
   bool Int(int i) { return b_.int64_value(i, at()); }
@@ -95,7 +102,9 @@ class rapidjson_sax {
   bool Int64(std::int64_t i) { return b_.int64_value(i, at()); }
   bool Uint64(std::uint64_t u) { return b_.uint64_value(u, at()); }
   bool Double(double d) { return b_.double_value(d, at()); }
-  bool RawNumber(const char* s, rapidjson::SizeType n, bool) { return b_.number_text({s, n}, at()); }
+  bool RawNumber(const char* s, rapidjson::SizeType n, bool) {
+    return b_.number_text({s, n}, at());
+  }
   bool String(const char* s, rapidjson::SizeType n, bool) { return b_.string_value({s, n}, at()); }
   bool StartObject() { return b_.begin_object(at()); }
   bool Key(const char* s, rapidjson::SizeType n, bool) { return b_.key({s, n}, at()); }
@@ -125,7 +134,9 @@ class nlohmann_sax : public nlohmann::json::json_sax_t {
   bool end_object() override { return b_.end_object(0); }
   bool start_array(std::size_t) override { return b_.begin_array(0); }
   bool end_array() override { return b_.end_array(0); }
-  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) override { return false; }
+  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) override {
+    return false;
+  }
 
  private:
   detail::extjson_builder& b_;
@@ -134,7 +145,8 @@ class nlohmann_sax : public nlohmann::json::json_sax_t {
 // One decode candidate: appends the BSON of `json` to `out`; false on failure.
 using decode_fn = std::function<bool(const std::string& json, writer& out)>;
 
-void register_decode(const bench_document& d, const std::string& json, const std::string& impl, decode_fn decode) {
+void register_decode(const bench_document& d, const std::string& json, const std::string& impl,
+                     decode_fn decode) {
   register_row(d.name, impl, "decode", [&d, &json, impl, decode](benchmark::State& state) {
     const std::string row = row_name(d.name, impl, "decode");
     writer out;
@@ -166,7 +178,8 @@ void register_extjson_rows() {
       rapidjson::MemoryStream stream(text.data(), text.size());
       rapidjson_sax sax(builder, stream);
       rapidjson::Reader reader;
-      constexpr unsigned flags = rapidjson::kParseNumbersAsStringsFlag | rapidjson::kParseValidateEncodingFlag;
+      constexpr unsigned flags =
+          rapidjson::kParseNumbersAsStringsFlag | rapidjson::kParseValidateEncodingFlag;
       return !reader.Parse<flags>(stream, sax).IsError() && builder.finished();
     });
     register_decode(d, json, "extjson_simdjson_dom", [](const std::string& text, writer& out) {
@@ -188,13 +201,15 @@ void register_extjson_rows() {
       static bson_t doc = BSON_INITIALIZER;
       bson_reinit(&doc);
       bson_error_t err;
-      if (!bson_init_from_json(&doc, text.data(), static_cast<ssize_t>(text.size()), &err)) return false;
+      if (!bson_init_from_json(&doc, text.data(), static_cast<ssize_t>(text.size()), &err))
+        return false;
       out.put_bytes(bson_get_data(&doc), doc.len);
       return true;
     });
 
     for (const extjson_mode mode : {extjson_mode::relaxed, extjson_mode::canonical}) {
-      const std::string impl = mode == extjson_mode::relaxed ? "extjson_relaxed" : "extjson_canonical";
+      const std::string impl =
+          mode == extjson_mode::relaxed ? "extjson_relaxed" : "extjson_canonical";
       register_row(d.name, impl, "encode", [&d, impl, mode](benchmark::State& state) {
         const std::string row = row_name(d.name, impl, "encode");
         const auto view = document_view::from_bytes(d.bytes.span());
@@ -219,7 +234,8 @@ void register_extjson_rows() {
     register_row(d.name, "extjson_libbson", "encode", [&d](benchmark::State& state) {
       const std::string row = row_name(d.name, "extjson_libbson", "encode");
       bson_t doc;
-      if (!bson_init_static(&doc, d.bytes.data(), d.bytes.size())) fail(row, "libbson rejects the bytes");
+      if (!bson_init_static(&doc, d.bytes.data(), d.bytes.size()))
+        fail(row, "libbson rejects the bytes");
       for (auto _ : state) {
         std::size_t length = 0;
         char* text = bson_as_relaxed_extended_json(&doc, &length);

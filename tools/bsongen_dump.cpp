@@ -84,7 +84,8 @@ file_handle open_input(const std::string& path) {
 int dump(const options& opts) {
   file_handle in = open_input(opts.input);
   if (in.get() == nullptr) {
-    std::fprintf(stderr, "bsongen-dump: cannot open %s: %s\n", opts.input.c_str(), std::strerror(errno));
+    std::fprintf(stderr, "bsongen-dump: cannot open %s: %s\n", opts.input.c_str(),
+                 std::strerror(errno));
     return exit_data_error;
   }
   bsongen::document_stream_reader reader(in.get());
@@ -95,7 +96,8 @@ int dump(const options& opts) {
     if (!more) {
       std::fflush(stdout);
       report(opts.input, more.error());
-      std::fprintf(stderr, "bsongen-dump: %zu document(s) printed before the error\n", reader.documents_read());
+      std::fprintf(stderr, "bsongen-dump: %zu document(s) printed before the error\n",
+                   reader.documents_read());
       return exit_data_error;
     }
     if (!*more) break;
@@ -103,12 +105,14 @@ int dump(const options& opts) {
     bsongen::append_extjson(doc, line, opts.mode);
     line += '\n';
     if (std::fwrite(line.data(), 1, line.size(), stdout) != line.size()) {
-      std::fprintf(stderr, "bsongen-dump: writing standard output failed: %s\n", std::strerror(errno));
+      std::fprintf(stderr, "bsongen-dump: writing standard output failed: %s\n",
+                   std::strerror(errno));
       return exit_data_error;
     }
   }
   if (std::fflush(stdout) != 0) {
-    std::fprintf(stderr, "bsongen-dump: writing standard output failed: %s\n", std::strerror(errno));
+    std::fprintf(stderr, "bsongen-dump: writing standard output failed: %s\n",
+                 std::strerror(errno));
     return exit_data_error;
   }
   return exit_ok;
@@ -128,18 +132,21 @@ bool read_all(std::FILE* f, std::string& text) {
 int from_json(const options& opts) {
   file_handle in = open_input(opts.input);
   if (in.get() == nullptr) {
-    std::fprintf(stderr, "bsongen-dump: cannot open %s: %s\n", opts.input.c_str(), std::strerror(errno));
+    std::fprintf(stderr, "bsongen-dump: cannot open %s: %s\n", opts.input.c_str(),
+                 std::strerror(errno));
     return exit_data_error;
   }
   std::string text;
   if (!read_all(in.get(), text)) {
-    std::fprintf(stderr, "bsongen-dump: reading %s failed: %s\n", opts.input.c_str(), std::strerror(errno));
+    std::fprintf(stderr, "bsongen-dump: reading %s failed: %s\n", opts.input.c_str(),
+                 std::strerror(errno));
     return exit_data_error;
   }
   const bool to_stdout = opts.output.empty() || opts.output == "-";
   file_handle out(to_stdout ? stdout : std::fopen(opts.output.c_str(), "wb"), !to_stdout);
   if (out.get() == nullptr) {
-    std::fprintf(stderr, "bsongen-dump: cannot create %s: %s\n", opts.output.c_str(), std::strerror(errno));
+    std::fprintf(stderr, "bsongen-dump: cannot create %s: %s\n", opts.output.c_str(),
+                 std::strerror(errno));
     return exit_data_error;
   }
   bsongen::document_stream_writer stream(out.get());
@@ -147,7 +154,8 @@ int from_json(const options& opts) {
   std::size_t pos = 0;
   int status = exit_ok;
   for (std::size_t index = 0;; ++index) {
-    while (pos < text.size() && (text[pos] == ' ' || text[pos] == '\t' || text[pos] == '\n' || text[pos] == '\r')) {
+    while (pos < text.size() &&
+           (text[pos] == ' ' || text[pos] == '\t' || text[pos] == '\n' || text[pos] == '\r')) {
       ++pos;
     }
     if (pos == text.size()) break;
@@ -169,8 +177,8 @@ int from_json(const options& opts) {
     pos += *consumed;
   }
   if (!out.close()) {
-    std::fprintf(stderr, "bsongen-dump: writing %s failed: %s\n", to_stdout ? "standard output" : opts.output.c_str(),
-                 std::strerror(errno));
+    std::fprintf(stderr, "bsongen-dump: writing %s failed: %s\n",
+                 to_stdout ? "standard output" : opts.output.c_str(), std::strerror(errno));
     return exit_data_error;
   }
   return status;
@@ -188,7 +196,8 @@ int main(int argc, char** argv) {
       std::fwrite(usage_text.data(), 1, usage_text.size(), stdout);
       return exit_ok;
     } else if (a == "--relaxed" || a == "--canonical") {
-      opts.mode = a == "--relaxed" ? bsongen::extjson_mode::relaxed : bsongen::extjson_mode::canonical;
+      opts.mode =
+          a == "--relaxed" ? bsongen::extjson_mode::relaxed : bsongen::extjson_mode::canonical;
       mode_given = true;
     } else if (a == "--from-json") {
       opts.from_json = true;
@@ -204,7 +213,8 @@ int main(int argc, char** argv) {
     }
   }
   if (opts.input.empty()) return usage_error("no input file (use - for standard input)");
-  if (opts.from_json && mode_given) return usage_error("--relaxed/--canonical apply to BSON input only");
+  if (opts.from_json && mode_given)
+    return usage_error("--relaxed/--canonical apply to BSON input only");
   if (!opts.from_json && !opts.output.empty()) return usage_error("-o applies to --from-json only");
   return opts.from_json ? from_json(opts) : dump(opts);
 }

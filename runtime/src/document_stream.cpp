@@ -41,7 +41,8 @@ result<bool> document_stream_reader::next(document_view& doc) {
   std::uint8_t prefix[4];
   const std::size_t got = read_some(prefix, 4);
   if (source_failed_) {
-    return fail(error(error_code::io_error, "reading " + document_label(index_, start) + " failed", start));
+    return fail(
+        error(error_code::io_error, "reading " + document_label(index_, start) + " failed", start));
   }
   if (got == 0) return false;
   if (got < 4) {
@@ -69,12 +70,13 @@ result<bool> document_stream_reader::next(document_view& doc) {
   std::memcpy(buffer_.data(), prefix, 4);
   const std::size_t body = read_some(buffer_.data() + 4, length - 4);
   if (source_failed_) {
-    return fail(error(error_code::io_error, "reading " + document_label(index_, start) + " failed", start));
+    return fail(
+        error(error_code::io_error, "reading " + document_label(index_, start) + " failed", start));
   }
   if (body < length - 4) {
     return fail(error(error_code::truncated,
-                      "stream ends inside " + document_label(index_, start) + ": " + std::to_string(4 + body) +
-                          " of its " + std::to_string(length) + " bytes",
+                      "stream ends inside " + document_label(index_, start) + ": " +
+                          std::to_string(4 + body) + " of its " + std::to_string(length) + " bytes",
                       start + 4 + body));
   }
 
@@ -93,13 +95,16 @@ result<bool> document_stream_reader::next(document_view& doc) {
 
 result<void> document_stream_writer::write_bytes(std::span<const std::uint8_t> bytes) {
   if (ostream_ != nullptr) {
-    ostream_->write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+    ostream_->write(reinterpret_cast<const char*>(bytes.data()),
+                    static_cast<std::streamsize>(bytes.size()));
     if (!*ostream_) {
-      return error(error_code::io_error, "writing document " + std::to_string(count_) + " failed", bytes_);
+      return error(error_code::io_error, "writing document " + std::to_string(count_) + " failed",
+                   bytes_);
     }
   } else if (std::fwrite(bytes.data(), 1, bytes.size(), file_) != bytes.size()) {
     return error(error_code::io_error,
-                 "writing document " + std::to_string(count_) + " failed: " + std::strerror(errno), bytes_);
+                 "writing document " + std::to_string(count_) + " failed: " + std::strerror(errno),
+                 bytes_);
   }
   ++count_;
   bytes_ += bytes.size();

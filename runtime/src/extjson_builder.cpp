@@ -81,9 +81,13 @@ special classify(std::string_view key) noexcept {
 
 // Wrappers that must be the object's only key.
 constexpr std::array<special, 14> single_key_wrappers{
-    special::oid,       special::symbol,  special::number_int, special::number_long, special::number_double,
-    special::number_decimal, special::timestamp, special::regular_expression, special::db_pointer,
-    special::date,      special::min_key, special::max_key,    special::undefined,   special::uuid};
+    special::oid,           special::symbol,
+    special::number_int,    special::number_long,
+    special::number_double, special::number_decimal,
+    special::timestamp,     special::regular_expression,
+    special::db_pointer,    special::date,
+    special::min_key,       special::max_key,
+    special::undefined,     special::uuid};
 
 std::string quoted(std::string_view s) {
   std::string out;
@@ -116,7 +120,8 @@ std::optional<double> parse_number_double(std::string_view s) {
   if (s.empty()) return std::nullopt;
   // Decimal notation only: from_chars alone would also take "inf", "nan" and hex-free words.
   for (const char c : s) {
-    if (!((c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E')) return std::nullopt;
+    if (!((c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E'))
+      return std::nullopt;
   }
   double v = 0;
   const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
@@ -145,7 +150,8 @@ std::optional<std::uint8_t> parse_subtype(std::string_view s) {
 constexpr std::array<std::int8_t, 256> base64_table = [] {
   std::array<std::int8_t, 256> t{};
   for (auto& v : t) v = -1;
-  constexpr std::string_view alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  constexpr std::string_view alphabet =
+      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
   for (std::size_t i = 0; i < alphabet.size(); ++i) {
     t[static_cast<unsigned char>(alphabet[i])] = static_cast<std::int8_t>(i);
   }
@@ -216,8 +222,9 @@ std::optional<std::int64_t> parse_iso_date(std::string_view s) {
     return true;
   };
   int y = 0, mo = 0, d = 0, h = 0, mi = 0, sec = 0;
-  if (!digits(4, y) || !expect('-') || !digits(2, mo) || !expect('-') || !digits(2, d) || !expect('T') ||
-      !digits(2, h) || !expect(':') || !digits(2, mi) || !expect(':') || !digits(2, sec)) {
+  if (!digits(4, y) || !expect('-') || !digits(2, mo) || !expect('-') || !digits(2, d) ||
+      !expect('T') || !digits(2, h) || !expect(':') || !digits(2, mi) || !expect(':') ||
+      !digits(2, sec)) {
     return std::nullopt;
   }
   std::int64_t millis = 0;
@@ -246,7 +253,8 @@ std::optional<std::int64_t> parse_iso_date(std::string_view s) {
   }
   if (i != s.size()) return std::nullopt;
   using namespace std::chrono;
-  const year_month_day ymd{year{y}, month{static_cast<unsigned>(mo)}, day{static_cast<unsigned>(d)}};
+  const year_month_day ymd{year{y}, month{static_cast<unsigned>(mo)},
+                           day{static_cast<unsigned>(d)}};
   if (!ymd.ok() || h > 23 || mi > 59 || sec > 59) return std::nullopt;
   const std::int64_t days_since_epoch = sys_days{ymd}.time_since_epoch().count();
   return ((days_since_epoch * 24 + h) * 60 + mi - offset_minutes) * 60000 + sec * 1000 + millis;
@@ -297,7 +305,8 @@ std::string extjson_builder::current_path() const {
 std::size_t extjson_builder::begin_element(bson_type type, std::size_t offset) {
   if (frames_.empty()) {
     fail(error_code::json_invalid,
-         finished_ ? "text continues after the document" : "an Extended JSON document must be a JSON object",
+         finished_ ? "text continues after the document"
+                   : "an Extended JSON document must be a JSON object",
          offset);
     return npos;
   }
@@ -318,8 +327,9 @@ std::size_t extjson_builder::begin_element(bson_type type, std::size_t offset) {
 
 bool extjson_builder::key(std::string_view k, std::size_t offset) {
   if (k.find('\0') != std::string_view::npos) {
-    return fail(error_code::json_invalid, "key " + quoted(k.substr(0, k.find('\0'))) +
-                                              "... holds a NUL character, which BSON keys cannot",
+    return fail(error_code::json_invalid,
+                "key " + quoted(k.substr(0, k.find('\0'))) +
+                    "... holds a NUL character, which BSON keys cannot",
                 offset);
   }
   frame& f = frames_.back();
@@ -328,7 +338,8 @@ bool extjson_builder::key(std::string_view k, std::size_t offset) {
   key_pending_ = true;
   out_.put_u8(0);  // the type byte, set when the value arrives
   out_.put_cstring(k);
-  if (out_.overflowed()) [[unlikely]] return overflow(offset);
+  if (out_.overflowed()) [[unlikely]]
+    return overflow(offset);
   return true;
 }
 
@@ -344,13 +355,15 @@ bool extjson_builder::begin_object(std::size_t offset) {
   }
   frames_.push_back({element_start, out_.size(), offset, 0, false, false, false});
   out_.put_i32(0);
-  if (out_.overflowed()) [[unlikely]] return overflow(offset);
+  if (out_.overflowed()) [[unlikely]]
+    return overflow(offset);
   return true;
 }
 
 bool extjson_builder::begin_array(std::size_t offset) {
   if (frames_.empty()) {
-    return fail(error_code::json_invalid, "an Extended JSON document must be a JSON object, not an array", offset);
+    return fail(error_code::json_invalid,
+                "an Extended JSON document must be a JSON object, not an array", offset);
   }
   if (frames_.size() >= options_.max_depth) {
     return fail(error_code::too_deep,
@@ -360,18 +373,22 @@ bool extjson_builder::begin_array(std::size_t offset) {
   if (element_start == npos) return false;
   frames_.push_back({element_start, out_.size(), offset, 0, true, false, false});
   out_.put_i32(0);
-  if (out_.overflowed()) [[unlikely]] return overflow(offset);
+  if (out_.overflowed()) [[unlikely]]
+    return overflow(offset);
   return true;
 }
 
 bool extjson_builder::close_container(std::size_t offset) {
   const frame& f = frames_.back();
   out_.put_u8(0);
-  if (out_.overflowed()) [[unlikely]] return overflow(offset);
+  if (out_.overflowed()) [[unlikely]]
+    return overflow(offset);
   const std::size_t length = out_.size() - f.body_start;
-  if (length > options_.max_size || length > static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max())) {
+  if (length > options_.max_size ||
+      length > static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max())) {
     return fail(error_code::too_large,
-                "document grows past the limit of " + std::to_string(options_.max_size) + " bytes", offset);
+                "document grows past the limit of " + std::to_string(options_.max_size) + " bytes",
+                offset);
   }
   out_.patch_i32(f.body_start, static_cast<std::int32_t>(length));
   return true;
@@ -401,7 +418,8 @@ bool extjson_builder::string_value(std::string_view s, std::size_t offset) {
 }
 
 bool extjson_builder::int64_value(std::int64_t v, std::size_t offset) {
-  const bool fits_int32 = v >= std::numeric_limits<std::int32_t>::min() && v <= std::numeric_limits<std::int32_t>::max();
+  const bool fits_int32 = v >= std::numeric_limits<std::int32_t>::min() &&
+                          v <= std::numeric_limits<std::int32_t>::max();
   const std::size_t pos = begin_element(fits_int32 ? bson_type::int32 : bson_type::int64, offset);
   if (pos == npos) return false;
   frame& f = frames_.back();
@@ -448,8 +466,8 @@ bool extjson_builder::number_text(std::string_view raw, std::size_t offset) {
   double d = 0;
   const auto [end, ec] = std::from_chars(first, last, d);
   if (ec != std::errc() || end != last) {
-    return fail(error_code::json_invalid, "number " + std::string(raw) + " is outside the range of a double",
-                offset);
+    return fail(error_code::json_invalid,
+                "number " + std::string(raw) + " is outside the range of a double", offset);
   }
   return double_value(d, offset);
 }
@@ -465,22 +483,26 @@ bool extjson_builder::null_value(std::size_t offset) {
 }
 
 bool extjson_builder::convert_wrapper(const frame& f) {
-  const auto doc = document_view::from_trusted_bytes(
-      {out_.data() + f.body_start, out_.size() - f.body_start});
+  const auto doc =
+      document_view::from_trusted_bytes({out_.data() + f.body_start, out_.size() - f.body_start});
   std::array<view_element, static_cast<std::size_t>(special::count_)> found{};
   std::size_t count = 0;
   for (view_element e : doc) {
     ++count;
     const special kind = classify(e.key());
-    if (kind != special::none && !found[static_cast<std::size_t>(kind)]) found[static_cast<std::size_t>(kind)] = e;
+    if (kind != special::none && !found[static_cast<std::size_t>(kind)])
+      found[static_cast<std::size_t>(kind)] = e;
   }
   auto get = [&](special s) -> const view_element& { return found[static_cast<std::size_t>(s)]; };
   const std::size_t at = f.json_offset;
-  auto invalid = [&](std::string message) { return fail(error_code::json_invalid, std::move(message), at); };
+  auto invalid = [&](std::string message) {
+    return fail(error_code::json_invalid, std::move(message), at);
+  };
   // Names a key that is not one of `allowed`, for "extra key" messages.
   auto extra_key = [&](std::initializer_list<std::string_view> allowed) {
     for (view_element e : doc) {
-      if (std::find(allowed.begin(), allowed.end(), e.key()) == allowed.end()) return quoted(e.key());
+      if (std::find(allowed.begin(), allowed.end(), e.key()) == allowed.end())
+        return quoted(e.key());
     }
     return std::string("a repeated key");
   };
@@ -510,10 +532,12 @@ bool extjson_builder::convert_wrapper(const frame& f) {
     const view_element& v = get(wrapper);
     const std::string name(v.key());
     if (count != 1) {
-      return invalid(name + " must be the only key of its object, but " + extra_key({v.key()}) + " is beside it");
+      return invalid(name + " must be the only key of its object, but " + extra_key({v.key()}) +
+                     " is beside it");
     }
     auto need_string = [&]() {
-      if (!v.is(bson_type::string)) return invalid(name + " takes a string, found " + describe_type(v));
+      if (!v.is(bson_type::string))
+        return invalid(name + " takes a string, found " + describe_type(v));
       return true;
     };
     switch (wrapper) {
@@ -557,7 +581,8 @@ bool extjson_builder::convert_wrapper(const frame& f) {
       case special::number_decimal: {
         if (!need_string()) return false;
         const auto d = decimal128::from_string(v.as_string());
-        if (!d) return invalid("$numberDecimal " + quoted(v.as_string()) + ": " + d.error().message);
+        if (!d)
+          return invalid("$numberDecimal " + quoted(v.as_string()) + ": " + d.error().message);
         std::uint8_t bytes[16];
         d->to_bytes(bytes);
         scratch_.put_bytes(bytes, 16);
@@ -590,12 +615,14 @@ bool extjson_builder::convert_wrapper(const frame& f) {
       }
       case special::regular_expression: {
         if (!v.is(bson_type::document) || !has_exactly(v.as_document(), "pattern", "options") ||
-            !v.as_document()["pattern"].is(bson_type::string) || !v.as_document()["options"].is(bson_type::string)) {
+            !v.as_document()["pattern"].is(bson_type::string) ||
+            !v.as_document()["options"].is(bson_type::string)) {
           return invalid(R"($regularExpression takes {"pattern": <string>, "options": <string>})");
         }
         const std::string_view pattern = v.as_document()["pattern"].as_string();
         std::string options(v.as_document()["options"].as_string());
-        if (pattern.find('\0') != std::string_view::npos || options.find('\0') != std::string::npos) {
+        if (pattern.find('\0') != std::string_view::npos ||
+            options.find('\0') != std::string::npos) {
           return invalid("$regularExpression pattern and options cannot hold a NUL character");
         }
         std::sort(options.begin(), options.end());
@@ -606,7 +633,8 @@ bool extjson_builder::convert_wrapper(const frame& f) {
       }
       case special::db_pointer: {
         if (!v.is(bson_type::document) || !has_exactly(v.as_document(), "$ref", "$id") ||
-            !v.as_document()["$ref"].is(bson_type::string) || !v.as_document()["$id"].is(bson_type::object_id)) {
+            !v.as_document()["$ref"].is(bson_type::string) ||
+            !v.as_document()["$id"].is(bson_type::object_id)) {
           return invalid(R"($dbPointer takes {"$ref": <string>, "$id": {"$oid": <hex>}})");
         }
         scratch_.put_string(v.as_document()["$ref"].as_string());
@@ -620,7 +648,8 @@ bool extjson_builder::convert_wrapper(const frame& f) {
           ms = v.as_int64();
         } else if (v.is(bson_type::string)) {
           const auto parsed = parse_iso_date(v.as_string());
-          if (!parsed) return invalid("$date " + quoted(v.as_string()) + " is not an ISO-8601 date-time");
+          if (!parsed)
+            return invalid("$date " + quoted(v.as_string()) + " is not an ISO-8601 date-time");
           ms = *parsed;
         } else {
           return invalid(R"($date takes {"$numberLong": "<milliseconds>"} or an ISO-8601 string)");
@@ -631,7 +660,8 @@ bool extjson_builder::convert_wrapper(const frame& f) {
       }
       case special::min_key:
       case special::max_key:
-        if (!v.is(bson_type::int32) || v.as_int32() != 1) return invalid(name + " takes the number 1");
+        if (!v.is(bson_type::int32) || v.as_int32() != 1)
+          return invalid(name + " takes the number 1");
         result_type = wrapper == special::min_key ? bson_type::min_key : bson_type::max_key;
         break;
       case special::undefined:
@@ -646,20 +676,25 @@ bool extjson_builder::convert_wrapper(const frame& f) {
     std::string_view base64;
     if (b.is(bson_type::document)) {
       const document_view inner = b.as_document();
-      if (count != 1) return invalid("$binary must be the only key of its object, but " + extra_key({"$binary"}) + " is beside it");
+      if (count != 1)
+        return invalid("$binary must be the only key of its object, but " + extra_key({"$binary"}) +
+                       " is beside it");
       if (!has_exactly(inner, "base64", "subType") || !inner["base64"].is(bson_type::string) ||
           !inner["subType"].is(bson_type::string)) {
         return invalid(R"($binary takes {"base64": <string>, "subType": <hex string>})");
       }
       base64 = inner["base64"].as_string();
       const auto parsed = parse_subtype(inner["subType"].as_string());
-      if (!parsed) return invalid("$binary subType " + quoted(inner["subType"].as_string()) + " is not 1 or 2 hex digits");
+      if (!parsed)
+        return invalid("$binary subType " + quoted(inner["subType"].as_string()) +
+                       " is not 1 or 2 hex digits");
       subtype = *parsed;
     } else if (b.is(bson_type::string)) {
       // The legacy form {"$binary": <base64>, "$type": <hex>}.
       const view_element& t = get(special::type);
       if (!t || !t.is(bson_type::string) || count != 2) {
-        return invalid(R"(legacy $binary takes exactly {"$binary": <base64>, "$type": <hex string>})");
+        return invalid(
+            R"(legacy $binary takes exactly {"$binary": <base64>, "$type": <hex string>})");
       }
       base64 = b.as_string();
       const auto parsed = parse_subtype(t.as_string());
@@ -671,7 +706,8 @@ bool extjson_builder::convert_wrapper(const frame& f) {
     scratch_.put_i32(0);
     scratch_.put_u8(subtype);
     if (subtype == static_cast<std::uint8_t>(binary_subtype::binary_old)) scratch_.put_i32(0);
-    if (!decode_base64(base64, scratch_)) return invalid("$binary base64 " + quoted(base64) + " is not valid base64");
+    if (!decode_base64(base64, scratch_))
+      return invalid("$binary base64 " + quoted(base64) + " is not valid base64");
     const std::size_t payload = scratch_.size() - 5;
     scratch_.patch_i32(0, static_cast<std::int32_t>(payload));
     if (subtype == static_cast<std::uint8_t>(binary_subtype::binary_old)) {
@@ -681,11 +717,13 @@ bool extjson_builder::convert_wrapper(const frame& f) {
   } else if (const view_element& c = get(special::code); c) {
     const view_element& scope = get(special::scope);
     if (count != (scope ? 2u : 1u)) {
-      return invalid("$code takes only $scope beside it, but " + extra_key({"$code", "$scope"}) + " is there");
+      return invalid("$code takes only $scope beside it, but " + extra_key({"$code", "$scope"}) +
+                     " is there");
     }
     if (!c.is(bson_type::string)) return invalid("$code takes a string, found " + describe_type(c));
     if (scope) {
-      if (!scope.is(bson_type::document)) return invalid("$scope takes a document, found " + describe_type(scope));
+      if (!scope.is(bson_type::document))
+        return invalid("$scope takes a document, found " + describe_type(scope));
       const auto scope_bytes = scope.as_document().bytes();
       const std::string_view code = c.as_string();
       scratch_.put_i32(static_cast<std::int32_t>(4 + 4 + code.size() + 1 + scope_bytes.size()));
@@ -703,12 +741,14 @@ bool extjson_builder::convert_wrapper(const frame& f) {
     // is the query operator and the object stays a document.
     const view_element& o = get(special::options);
     if (count != (o ? 2u : 1u)) {
-      return invalid("legacy $regex takes only $options beside it, but " + extra_key({"$regex", "$options"}) +
-                     " is there");
+      return invalid("legacy $regex takes only $options beside it, but " +
+                     extra_key({"$regex", "$options"}) + " is there");
     }
-    if (o && !o.is(bson_type::string)) return invalid("$options takes a string, found " + describe_type(o));
+    if (o && !o.is(bson_type::string))
+      return invalid("$options takes a string, found " + describe_type(o));
     std::string options(o ? o.as_string() : std::string_view());
-    if (r.as_string().find('\0') != std::string_view::npos || options.find('\0') != std::string::npos) {
+    if (r.as_string().find('\0') != std::string_view::npos ||
+        options.find('\0') != std::string::npos) {
       return invalid("$regex pattern and options cannot hold a NUL character");
     }
     std::sort(options.begin(), options.end());
@@ -720,8 +760,8 @@ bool extjson_builder::convert_wrapper(const frame& f) {
   }
 
   if (f.element_start == npos) {
-    return invalid("the top-level object is an Extended JSON " + std::string(type_name(result_type)) +
-                   " value, not a document");
+    return invalid("the top-level object is an Extended JSON " +
+                   std::string(type_name(result_type)) + " value, not a document");
   }
   out_.truncate(f.body_start);
   out_.put_bytes(scratch_.bytes());

@@ -64,7 +64,11 @@ std::size_t first_invalid_utf8(std::string_view text) {
   std::size_t i = 0;
   while (i < text.size()) {
     const auto c = static_cast<unsigned char>(text[i]);
-    const std::size_t length = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
+    const std::size_t length = c < 0x80           ? 1
+                               : (c >> 5) == 0x6  ? 2
+                               : (c >> 4) == 0xE  ? 3
+                               : (c >> 3) == 0x1E ? 4
+                                                  : 0;
     if (length == 0 || i + length > text.size() ||
         !detail::is_valid_utf8(reinterpret_cast<const std::uint8_t*>(text.data() + i), length)) {
       return i;
@@ -88,11 +92,16 @@ std::size_t locate_stage1_error(simdjson::error_code code, std::string_view text
 
 std::string describe(simdjson::error_code code) {
   switch (code) {
-    case simdjson::UTF8_ERROR: return "the text is not valid UTF-8";
-    case simdjson::UNESCAPED_CHARS: return "a string holds an unescaped control character";
-    case simdjson::UNCLOSED_STRING: return "a string is not closed";
-    case simdjson::DEPTH_ERROR: return "nesting exceeds 1024 levels";
-    default: return simdjson::error_message(code);
+    case simdjson::UTF8_ERROR:
+      return "the text is not valid UTF-8";
+    case simdjson::UNESCAPED_CHARS:
+      return "a string holds an unescaped control character";
+    case simdjson::UNCLOSED_STRING:
+      return "a string is not closed";
+    case simdjson::DEPTH_ERROR:
+      return "nesting exceeds 1024 levels";
+    default:
+      return simdjson::error_message(code);
   }
 }
 
@@ -107,8 +116,10 @@ class walker {
     if (auto e = doc_.type().get(type)) return syntax(e);
     const std::size_t at = here();
     if (type != od::json_type::object) {
-      builder_.reject(error_code::json_invalid,
-                      "an Extended JSON document must be a JSON object, not " + std::string(type_text(type)), at);
+      builder_.reject(
+          error_code::json_invalid,
+          "an Extended JSON document must be a JSON object, not " + std::string(type_text(type)),
+          at);
       return false;
     }
     od::object object;
@@ -116,7 +127,8 @@ class walker {
     if (!walk_object(object, at)) return false;
     const char* rest = nullptr;
     if (doc_.current_location().get(rest) == simdjson::SUCCESS) {
-      builder_.reject(error_code::json_syntax, "text continues after the document", offset_of(rest));
+      builder_.reject(error_code::json_syntax, "text continues after the document",
+                      offset_of(rest));
       return false;
     }
     return true;
@@ -125,17 +137,25 @@ class walker {
  private:
   static std::string_view type_text(od::json_type t) {
     switch (t) {
-      case od::json_type::array: return "an array";
-      case od::json_type::object: return "an object";
-      case od::json_type::number: return "a number";
-      case od::json_type::string: return "a string";
-      case od::json_type::boolean: return "a boolean";
-      case od::json_type::null: return "null";
+      case od::json_type::array:
+        return "an array";
+      case od::json_type::object:
+        return "an object";
+      case od::json_type::number:
+        return "a number";
+      case od::json_type::string:
+        return "a string";
+      case od::json_type::boolean:
+        return "a boolean";
+      case od::json_type::null:
+        return "null";
     }
     return "a value";
   }
 
-  [[nodiscard]] std::size_t offset_of(const char* p) const { return static_cast<std::size_t>(p - base_); }
+  [[nodiscard]] std::size_t offset_of(const char* p) const {
+    return static_cast<std::size_t>(p - base_);
+  }
   // The character offset of the token the iterator stands on (the end when it is past it).
   std::size_t here() {
     const char* p = nullptr;
@@ -148,7 +168,8 @@ class walker {
   }
 
   bool invalid_literal(std::string_view expected, std::size_t at) {
-    builder_.reject(error_code::json_syntax, "invalid literal, expected " + std::string(expected), at);
+    builder_.reject(error_code::json_syntax, "invalid literal, expected " + std::string(expected),
+                    at);
     return false;
   }
 
@@ -203,7 +224,8 @@ class walker {
           // simdjson rejects integers beyond 64 bits; JSON allows them, and the builder turns one
           // into the nearest double. Anything else it rejects is malformed.
           std::string_view raw = value.raw_json_token();
-          while (!raw.empty() && (raw.back() == ' ' || raw.back() == '\t' || raw.back() == '\n' || raw.back() == '\r')) {
+          while (!raw.empty() && (raw.back() == ' ' || raw.back() == '\t' || raw.back() == '\n' ||
+                                  raw.back() == '\r')) {
             raw.remove_suffix(1);
           }
           const std::string_view digits = !raw.empty() && raw[0] == '-' ? raw.substr(1) : raw;
@@ -218,12 +240,14 @@ class walker {
       }
       case od::json_type::boolean: {
         bool b = false;
-        if (value.get_bool().get(b) != simdjson::SUCCESS) return invalid_literal("true or false", at);
+        if (value.get_bool().get(b) != simdjson::SUCCESS)
+          return invalid_literal("true or false", at);
         return builder_.bool_value(b, at);
       }
       case od::json_type::null: {
         bool is_null = false;
-        if (value.is_null().get(is_null) != simdjson::SUCCESS || !is_null) return invalid_literal("null", at);
+        if (value.is_null().get(is_null) != simdjson::SUCCESS || !is_null)
+          return invalid_literal("null", at);
         return builder_.null_value(at);
       }
     }
@@ -296,7 +320,9 @@ std::size_t first_value_end(std::string_view json, std::size_t start) {
     } else if (depth == 0 && c != ' ' && c != '\t' && c != '\n' && c != '\r') {
       // A top-level scalar: it ends at the next white space.
       std::size_t j = i;
-      while (j < json.size() && json[j] != ' ' && json[j] != '\t' && json[j] != '\n' && json[j] != '\r') ++j;
+      while (j < json.size() && json[j] != ' ' && json[j] != '\t' && json[j] != '\n' &&
+             json[j] != '\r')
+        ++j;
       return j;
     }
   }
@@ -305,7 +331,8 @@ std::size_t first_value_end(std::string_view json, std::size_t start) {
 
 }  // namespace
 
-result<void> extjson_to_bson(std::string_view json, writer& out, const extjson_parse_options& options) {
+result<void> extjson_to_bson(std::string_view json, writer& out,
+                             const extjson_parse_options& options) {
   return convert(json, out, options);
 }
 
@@ -316,9 +343,11 @@ result<byte_buffer> extjson_to_bson(std::string_view json, const extjson_parse_o
   return out.take();
 }
 
-result<std::size_t> extjson_to_bson_prefix(std::string_view json, writer& out, const extjson_parse_options& options) {
+result<std::size_t> extjson_to_bson_prefix(std::string_view json, writer& out,
+                                           const extjson_parse_options& options) {
   std::size_t start = 0;
-  while (start < json.size() && (json[start] == ' ' || json[start] == '\t' || json[start] == '\n' || json[start] == '\r')) {
+  while (start < json.size() && (json[start] == ' ' || json[start] == '\t' || json[start] == '\n' ||
+                                 json[start] == '\r')) {
     ++start;
   }
   const std::size_t end = first_value_end(json, start);

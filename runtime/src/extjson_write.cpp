@@ -82,17 +82,32 @@ void append_json_string(std::string& out, std::string_view s) {
   std::size_t run_start = 0;
   for (std::size_t i = 0; i < s.size(); ++i) {
     const auto c = static_cast<unsigned char>(s[i]);
-    if (!needs_escape_table[c]) [[likely]] continue;
+    if (!needs_escape_table[c]) [[likely]]
+      continue;
     out.append(s.data() + run_start, i - run_start);
     run_start = i + 1;
     switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\b': out += "\\b"; break;
-      case '\f': out += "\\f"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\b':
+        out += "\\b";
+        break;
+      case '\f':
+        out += "\\f";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
       default: {
         static constexpr char hex[] = "0123456789abcdef";
         const char escape[6] = {'\\', 'u', '0', '0', hex[c >> 4], hex[c & 0xF]};
@@ -118,8 +133,9 @@ void append_quoted_integer(std::string& out, std::int64_t v) {
 
 void append_double(std::string& out, double v, extjson_mode mode) {
   if (!std::isfinite(v)) {
-    out += std::isnan(v) ? R"({"$numberDouble":"NaN"})"
-                         : (v > 0 ? R"({"$numberDouble":"Infinity"})" : R"({"$numberDouble":"-Infinity"})");
+    out += std::isnan(v)
+               ? R"({"$numberDouble":"NaN"})"
+               : (v > 0 ? R"({"$numberDouble":"Infinity"})" : R"({"$numberDouble":"-Infinity"})");
     return;
   }
   char buffer[detail::max_double_chars];
@@ -134,13 +150,15 @@ void append_double(std::string& out, double v, extjson_mode mode) {
 }
 
 void append_base64(std::string& out, std::span<const std::uint8_t> bytes) {
-  static constexpr char alphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  static constexpr char alphabet[] =
+      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
   const std::size_t full = bytes.size() / 3 * 3;
   const std::size_t start = out.size();
   out.resize(start + (bytes.size() + 2) / 3 * 4);
   char* o = out.data() + start;
   for (std::size_t i = 0; i < full; i += 3) {
-    const std::uint32_t v = std::uint32_t{bytes[i]} << 16 | std::uint32_t{bytes[i + 1]} << 8 | bytes[i + 2];
+    const std::uint32_t v =
+        std::uint32_t{bytes[i]} << 16 | std::uint32_t{bytes[i + 1]} << 8 | bytes[i + 2];
     *o++ = alphabet[v >> 18];
     *o++ = alphabet[(v >> 12) & 63];
     *o++ = alphabet[(v >> 6) & 63];
@@ -275,8 +293,12 @@ void write_document(typename Source::doc root, std::string& out, extjson_mode mo
       out += ':';
     }
     switch (e.type()) {
-      case bson_type::double_: append_double(out, e.as_double(), mode); break;
-      case bson_type::string: append_json_string(out, e.as_string()); break;
+      case bson_type::double_:
+        append_double(out, e.as_double(), mode);
+        break;
+      case bson_type::string:
+        append_json_string(out, e.as_string());
+        break;
       case bson_type::document: {
         const auto sub = e.as_document();
         out += '{';
@@ -301,13 +323,21 @@ void write_document(typename Source::doc root, std::string& out, extjson_mode mo
         out += "\"}}";
         break;
       }
-      case bson_type::undefined: out += R"({"$undefined":true})"; break;
-      case bson_type::object_id: append_object_id(out, e.as_object_id()); break;
-      case bson_type::boolean: out += e.as_bool() ? "true" : "false"; break;
+      case bson_type::undefined:
+        out += R"({"$undefined":true})";
+        break;
+      case bson_type::object_id:
+        append_object_id(out, e.as_object_id());
+        break;
+      case bson_type::boolean:
+        out += e.as_bool() ? "true" : "false";
+        break;
       case bson_type::datetime:
         append_datetime(out, e.as_datetime().time_since_epoch().count(), mode);
         break;
-      case bson_type::null: out += "null"; break;
+      case bson_type::null:
+        out += "null";
+        break;
       case bson_type::regex: {
         const regex_view r = e.as_regex();
         append_regex(out, r.pattern, r.options);
@@ -375,8 +405,12 @@ void write_document(typename Source::doc root, std::string& out, extjson_mode mo
         out += "\"}";
         break;
       }
-      case bson_type::min_key: out += R"({"$minKey":1})"; break;
-      case bson_type::max_key: out += R"({"$maxKey":1})"; break;
+      case bson_type::min_key:
+        out += R"({"$minKey":1})";
+        break;
+      case bson_type::max_key:
+        out += R"({"$maxKey":1})";
+        break;
     }
   }
 }

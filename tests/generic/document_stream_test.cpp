@@ -31,7 +31,9 @@ std::vector<int> read_all(document_stream_reader& reader, result<bool>& last) {
 
 TEST(document_stream, reads_every_document_in_order_then_ends_cleanly) {
   std::string data;
-  for (int i = 0; i < 50; ++i) data += bytes_of(document{{"n", i}, {"pad", std::string(static_cast<std::size_t>(i * 7), 'x')}});
+  for (int i = 0; i < 50; ++i)
+    data +=
+        bytes_of(document{{"n", i}, {"pad", std::string(static_cast<std::size_t>(i * 7), 'x')}});
   std::istringstream in(data);
   document_stream_reader reader(in);
   result<bool> last = false;
@@ -91,7 +93,8 @@ TEST(document_stream, truncation_inside_a_body_or_a_length_says_so) {
     EXPECT_EQ(seen.size(), 1u);
     ASSERT_FALSE(last);
     EXPECT_EQ(last.error().code, error_code::truncated);
-    EXPECT_NE(last.error().message.find("stream ends inside"), std::string::npos) << last.error().to_string();
+    EXPECT_NE(last.error().message.find("stream ends inside"), std::string::npos)
+        << last.error().to_string();
     EXPECT_NE(last.error().message.find("document 1"), std::string::npos);
     EXPECT_EQ(last.error().offset, cut);
   }

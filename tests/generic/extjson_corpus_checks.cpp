@@ -45,7 +45,8 @@ bool same_json(const ordered_json& a, const ordered_json& b) {
   const bool b_int = b.is_number_integer();
   if (a_int || b_int) {
     if (!(a_int && b_int)) return false;
-    if (a.is_number_unsigned() || b.is_number_unsigned()) return a.get<std::uint64_t>() == b.get<std::uint64_t>();
+    if (a.is_number_unsigned() || b.is_number_unsigned())
+      return a.get<std::uint64_t>() == b.get<std::uint64_t>();
     return a.get<std::int64_t>() == b.get<std::int64_t>();
   }
   if (a.type() != b.type()) return false;
@@ -71,19 +72,21 @@ bool same_json(const ordered_json& a, const ordered_json& b) {
   return a == b;
 }
 
-void expect_same_json(std::vector<std::string>& failures, const std::string& what, std::string_view produced,
-                      std::string_view expected) {
+void expect_same_json(std::vector<std::string>& failures, const std::string& what,
+                      std::string_view produced, std::string_view expected) {
   const ordered_json p = ordered_json::parse(produced, nullptr, false);
   const ordered_json e = ordered_json::parse(expected, nullptr, false);
   if (p.is_discarded()) {
     failures.push_back(what + ": produced text is not JSON: " + std::string(produced));
   } else if (!same_json(p, e)) {
-    failures.push_back(what + ": produced " + std::string(produced) + ", expected " + std::string(expected));
+    failures.push_back(what + ": produced " + std::string(produced) + ", expected " +
+                       std::string(expected));
   }
 }
 
 // Parses Extended JSON to bytes; records a failure and returns nullopt when the parser rejects it.
-std::optional<byte_buffer> parse(std::vector<std::string>& failures, const std::string& what, std::string_view json) {
+std::optional<byte_buffer> parse(std::vector<std::string>& failures, const std::string& what,
+                                 std::string_view json) {
   auto bytes = extjson_to_bson(json);
   if (!bytes) {
     failures.push_back(what + ": rejected: " + bytes.error().to_string());
@@ -110,12 +113,13 @@ std::vector<std::string> check_extjson_valid(const extjson_valid_case& c) {
 
   expect_same_json(failures, "cB -> canonical (view)", to_extjson(*view, extjson_mode::canonical),
                    c.canonical_extjson);
-  expect_same_json(failures, "cB -> canonical (document)", to_extjson(doc->ref(), extjson_mode::canonical),
-                   c.canonical_extjson);
+  expect_same_json(failures, "cB -> canonical (document)",
+                   to_extjson(doc->ref(), extjson_mode::canonical), c.canonical_extjson);
   if (c.relaxed_extjson) {
-    expect_same_json(failures, "cB -> relaxed (view)", to_extjson(*view, extjson_mode::relaxed), *c.relaxed_extjson);
-    expect_same_json(failures, "cB -> relaxed (document)", to_extjson(doc->ref(), extjson_mode::relaxed),
+    expect_same_json(failures, "cB -> relaxed (view)", to_extjson(*view, extjson_mode::relaxed),
                      *c.relaxed_extjson);
+    expect_same_json(failures, "cB -> relaxed (document)",
+                     to_extjson(doc->ref(), extjson_mode::relaxed), *c.relaxed_extjson);
   }
 
   if (auto bytes = parse(failures, "canonical_extjson", c.canonical_extjson)) {
@@ -123,17 +127,20 @@ std::vector<std::string> check_extjson_valid(const extjson_valid_case& c) {
     if (!parsed) {
       failures.push_back("canonical_extjson parsed to invalid BSON: " + parsed.error().to_string());
     } else {
-      expect_same_json(failures, "cEJ -> BSON -> canonical", to_extjson(*parsed, extjson_mode::canonical),
-                       c.canonical_extjson);
+      expect_same_json(failures, "cEJ -> BSON -> canonical",
+                       to_extjson(*parsed, extjson_mode::canonical), c.canonical_extjson);
     }
     if (!c.lossy && to_hex(*bytes) != to_hex(canonical_bson)) {
-      failures.push_back("cEJ -> BSON: produced " + to_hex(*bytes) + ", expected " + to_hex(canonical_bson));
+      failures.push_back("cEJ -> BSON: produced " + to_hex(*bytes) + ", expected " +
+                         to_hex(canonical_bson));
     }
   }
   if (!c.lossy) {
     if (auto parsed = parse_extjson(c.canonical_extjson); !parsed) {
-      failures.push_back("parse_extjson(canonical_extjson) rejected: " + parsed.error().to_string());
-    } else if (const byte_buffer encoded = encode_document(parsed->ref()); to_hex(encoded) != to_hex(canonical_bson)) {
+      failures.push_back("parse_extjson(canonical_extjson) rejected: " +
+                         parsed.error().to_string());
+    } else if (const byte_buffer encoded = encode_document(parsed->ref());
+               to_hex(encoded) != to_hex(canonical_bson)) {
       failures.push_back("parse_extjson(cEJ) -> encode: produced " + to_hex(encoded));
     }
   }
@@ -144,8 +151,8 @@ std::vector<std::string> check_extjson_valid(const extjson_valid_case& c) {
       if (!parsed) {
         failures.push_back("relaxed_extjson parsed to invalid BSON: " + parsed.error().to_string());
       } else {
-        expect_same_json(failures, "rEJ -> BSON -> relaxed", to_extjson(*parsed, extjson_mode::relaxed),
-                         *c.relaxed_extjson);
+        expect_same_json(failures, "rEJ -> BSON -> relaxed",
+                         to_extjson(*parsed, extjson_mode::relaxed), *c.relaxed_extjson);
       }
     }
   }
@@ -154,26 +161,30 @@ std::vector<std::string> check_extjson_valid(const extjson_valid_case& c) {
     if (auto bytes = parse(failures, "degenerate_extjson", *c.degenerate_extjson)) {
       const auto parsed = document_view::from_bytes(*bytes);
       if (!parsed) {
-        failures.push_back("degenerate_extjson parsed to invalid BSON: " + parsed.error().to_string());
+        failures.push_back("degenerate_extjson parsed to invalid BSON: " +
+                           parsed.error().to_string());
       } else {
-        expect_same_json(failures, "dEJ -> BSON -> canonical", to_extjson(*parsed, extjson_mode::canonical),
-                         c.canonical_extjson);
+        expect_same_json(failures, "dEJ -> BSON -> canonical",
+                         to_extjson(*parsed, extjson_mode::canonical), c.canonical_extjson);
       }
       if (!c.lossy && to_hex(*bytes) != to_hex(canonical_bson)) {
-        failures.push_back("dEJ -> BSON: produced " + to_hex(*bytes) + ", expected " + to_hex(canonical_bson));
+        failures.push_back("dEJ -> BSON: produced " + to_hex(*bytes) + ", expected " +
+                           to_hex(canonical_bson));
       }
     }
   }
   return failures;
 }
 
-std::vector<std::string> check_extjson_parse_error(std::string_view bson_type, std::string_view text) {
+std::vector<std::string> check_extjson_parse_error(std::string_view bson_type,
+                                                   std::string_view text) {
   std::vector<std::string> failures;
   auto expect_rejected = [&](const std::string& what, std::string_view json) {
     auto r = extjson_to_bson(json);
     if (r) {
       failures.push_back(what + ": accepted " + std::string(json) + " as BSON " + to_hex(*r));
-    } else if (r.error().code != error_code::json_syntax && r.error().code != error_code::json_invalid) {
+    } else if (r.error().code != error_code::json_syntax &&
+               r.error().code != error_code::json_invalid) {
       failures.push_back(what + ": rejected with " + std::string(name(r.error().code)) +
                          ", expected json_syntax or json_invalid: " + r.error().to_string());
     } else if (r.error().message.empty()) {
@@ -182,9 +193,13 @@ std::vector<std::string> check_extjson_parse_error(std::string_view bson_type, s
   };
   if (bson_type == "0x13") {
     if (auto d = decimal128::from_string(text)) {
-      failures.push_back("decimal128::from_string accepted " + std::string(text) + " as " + d->to_string());
+      failures.push_back("decimal128::from_string accepted " + std::string(text) + " as " +
+                         d->to_string());
     }
-    const std::string json = R"({"d": {"$numberDecimal": )" + ordered_json(std::string(text)).dump(-1, ' ', false, ordered_json::error_handler_t::replace) + "}}";
+    const std::string json = R"({"d": {"$numberDecimal": )" +
+                             ordered_json(std::string(text))
+                                 .dump(-1, ' ', false, ordered_json::error_handler_t::replace) +
+                             "}}";
     expect_rejected("$numberDecimal", json);
   } else {
     expect_rejected("Extended JSON parser", text);

@@ -24,7 +24,8 @@ struct extjson_valid_case {
 //    from validated bytes (document_view) and from a decoded document alike;
 //  * canonical_extjson parses and writes back to itself; unless lossy it parses to canonical_bson;
 //  * relaxed_extjson parses and writes back (relaxed) to itself;
-//  * degenerate_extjson parses and writes canonical_extjson; unless lossy it parses to canonical_bson.
+//  * degenerate_extjson parses and writes canonical_extjson; unless lossy it parses to
+//  canonical_bson.
 // JSON texts are compared as parsed JSON with key order, value types (an integer is not a double)
 // and string contents exact.
 [[nodiscard]] std::vector<std::string> check_extjson_valid(const extjson_valid_case& c);
@@ -33,6 +34,7 @@ struct extjson_valid_case {
 // Decimal128 strings must be rejected by decimal128::from_string and, as a $numberDecimal value,
 // by the Extended JSON parser; every other string must be rejected by the Extended JSON parser
 // with json_syntax or json_invalid and a message.
-[[nodiscard]] std::vector<std::string> check_extjson_parse_error(std::string_view bson_type, std::string_view text);
+[[nodiscard]] std::vector<std::string> check_extjson_parse_error(std::string_view bson_type,
+                                                                 std::string_view text);
 
 }  // namespace bsongen::test

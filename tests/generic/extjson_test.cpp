@@ -51,14 +51,15 @@ TEST(extjson_writer, canonical_keeps_every_type) {
                    {"max", max_key{}},
                    {"a", array{1, "two"}},
                    {"doc", document{{"k", undefined{}}}}};
-  EXPECT_EQ(canonical(d),
-            R"({"i":{"$numberInt":"1"},"l":{"$numberLong":"2"},"d":{"$numberDouble":"1.5"},"s":"x",)"
-            R"("b":true,"n":null,"o":{"$oid":"56e1fc72e0c917e9c4714161"},)"
-            R"("t":{"$date":{"$numberLong":"1356351330501"}},"ts":{"$timestamp":{"t":123456789,"i":42}},)"
-            R"("r":{"$regularExpression":{"pattern":"ab","options":"im"}},)"
-            R"("bin":{"$binary":{"base64":"//8=","subType":"00"}},"dec":{"$numberDecimal":"1.5"},)"
-            R"("min":{"$minKey":1},"max":{"$maxKey":1},"a":[{"$numberInt":"1"},"two"],)"
-            R"("doc":{"k":{"$undefined":true}}})");
+  EXPECT_EQ(
+      canonical(d),
+      R"({"i":{"$numberInt":"1"},"l":{"$numberLong":"2"},"d":{"$numberDouble":"1.5"},"s":"x",)"
+      R"("b":true,"n":null,"o":{"$oid":"56e1fc72e0c917e9c4714161"},)"
+      R"("t":{"$date":{"$numberLong":"1356351330501"}},"ts":{"$timestamp":{"t":123456789,"i":42}},)"
+      R"("r":{"$regularExpression":{"pattern":"ab","options":"im"}},)"
+      R"("bin":{"$binary":{"base64":"//8=","subType":"00"}},"dec":{"$numberDecimal":"1.5"},)"
+      R"("min":{"$minKey":1},"max":{"$maxKey":1},"a":[{"$numberInt":"1"},"two"],)"
+      R"("doc":{"k":{"$undefined":true}}})");
 }
 
 TEST(extjson_writer, relaxed_uses_plain_numbers_and_iso_dates_in_range) {
@@ -71,11 +72,12 @@ TEST(extjson_writer, relaxed_uses_plain_numbers_and_iso_dates_in_range) {
                    {"ms", datetime(std::chrono::milliseconds(1356351330001))},
                    {"before_1970", datetime(std::chrono::milliseconds(-1))},
                    {"y10k", datetime(std::chrono::milliseconds(253402300800000))}};
-  EXPECT_EQ(relaxed(d), R"({"i":1,"l":1099511627776,"d":1.0,"nan":{"$numberDouble":"NaN"},)"
-                        R"("inf":{"$numberDouble":"-Infinity"},"epoch":{"$date":"1970-01-01T00:00:00Z"},)"
-                        R"("ms":{"$date":"2012-12-24T12:15:30.001Z"},)"
-                        R"("before_1970":{"$date":{"$numberLong":"-1"}},)"
-                        R"("y10k":{"$date":{"$numberLong":"253402300800000"}}})");
+  EXPECT_EQ(relaxed(d),
+            R"({"i":1,"l":1099511627776,"d":1.0,"nan":{"$numberDouble":"NaN"},)"
+            R"("inf":{"$numberDouble":"-Infinity"},"epoch":{"$date":"1970-01-01T00:00:00Z"},)"
+            R"("ms":{"$date":"2012-12-24T12:15:30.001Z"},)"
+            R"("before_1970":{"$date":{"$numberLong":"-1"}},)"
+            R"("y10k":{"$date":{"$numberLong":"253402300800000"}}})");
 }
 
 TEST(extjson_writer, escapes_what_json_strings_cannot_hold) {
@@ -86,19 +88,21 @@ TEST(extjson_writer, escapes_what_json_strings_cannot_hold) {
 }
 
 TEST(extjson_writer, view_and_document_write_the_same_text) {
-  const document d{{"a", array{1, document{{"b", 2.5}}, javascript_with_scope{"f()", document{{"x", 1}}}}},
-                   {"c", db_pointer{"ns", object_id::from_hex("56e1fc72e0c917e9c4714161").value()}},
-                   {"s", symbol{"sym"}},
-                   {"js", javascript{"g()"}}};
+  const document d{
+      {"a", array{1, document{{"b", 2.5}}, javascript_with_scope{"f()", document{{"x", 1}}}}},
+      {"c", db_pointer{"ns", object_id::from_hex("56e1fc72e0c917e9c4714161").value()}},
+      {"s", symbol{"sym"}},
+      {"js", javascript{"g()"}}};
   const byte_buffer bytes = encode_document(d.ref());
   const auto view = document_view::from_bytes(bytes);
   ASSERT_TRUE(view);
   for (const extjson_mode mode : {extjson_mode::canonical, extjson_mode::relaxed}) {
     EXPECT_EQ(to_extjson(*view, mode), to_extjson(d.ref(), mode));
   }
-  EXPECT_EQ(relaxed(d), R"j({"a":[1,{"b":2.5},{"$code":"f()","$scope":{"x":1}}],)j"
-                        R"j("c":{"$dbPointer":{"$ref":"ns","$id":{"$oid":"56e1fc72e0c917e9c4714161"}}},)j"
-                        R"j("s":{"$symbol":"sym"},"js":{"$code":"g()"}})j");
+  EXPECT_EQ(relaxed(d),
+            R"j({"a":[1,{"b":2.5},{"$code":"f()","$scope":{"x":1}}],)j"
+            R"j("c":{"$dbPointer":{"$ref":"ns","$id":{"$oid":"56e1fc72e0c917e9c4714161"}}},)j"
+            R"j("s":{"$symbol":"sym"},"js":{"$code":"g()"}})j");
 }
 
 TEST(extjson_doubles, print_shortest_round_trip_in_the_corpus_forms) {
@@ -140,7 +144,8 @@ TEST(extjson_doubles, every_printed_double_parses_back_to_the_same_bits) {
 }
 
 TEST(extjson_parser, relaxed_numbers_take_the_narrowest_type) {
-  auto doc = parse_extjson(R"({"a": 1, "b": -2147483649, "c": 1.0, "d": 1e2, "e": 18446744073709551615,
+  auto doc =
+      parse_extjson(R"({"a": 1, "b": -2147483649, "c": 1.0, "d": 1e2, "e": 18446744073709551615,
                                "f": 123456789012345678901234567890, "g": -0})");
   ASSERT_TRUE(doc) << doc.error().to_string();
   EXPECT_EQ((*doc)["a"].type(), bson_type::int32);
@@ -178,8 +183,10 @@ TEST(extjson_parser, reads_legacy_and_relaxed_forms) {
 }
 
 TEST(extjson_parser, leaves_dbref_and_query_operators_as_documents) {
-  auto doc = parse_extjson(R"({"ref": {"$ref": "c", "$id": 1}, "q": {"$type": "string"},
-                               "r": {"$regex": {"$regularExpression": {"pattern": "p", "options": ""}}, "$options": "i"}})");
+  auto doc = parse_extjson(
+      R"({"ref": {"$ref": "c", "$id": 1}, "q": {"$type": "string"},)"
+      R"( "r": {"$regex": {"$regularExpression": {"pattern": "p", "options": ""}},)"
+      R"( "$options": "i"}})");
   ASSERT_TRUE(doc) << doc.error().to_string();
   EXPECT_TRUE((*doc)["ref"].is_document());
   EXPECT_EQ((*doc)["q"]["$type"].as_string(), "string");
@@ -223,15 +230,18 @@ TEST(extjson_parser, prefix_reads_one_document_of_several) {
 }
 
 TEST(extjson_errors, wrappers_name_the_problem_the_path_and_the_offset) {
-  const error e = expect_error(R"({"a": [1, {"b": {"$numberInt": 42}}]})", error_code::json_invalid, "a.1.b");
+  const error e =
+      expect_error(R"({"a": [1, {"b": {"$numberInt": 42}}]})", error_code::json_invalid, "a.1.b");
   EXPECT_NE(e.message.find("$numberInt"), std::string::npos);
   EXPECT_EQ(e.offset, std::string_view(R"({"a": [1, {"b": )").size());  // the wrapper's '{'
 
-  expect_error(R"({"x": {"$oid": "56e1fc72e0c917e9c4714161", "y": 1}})", error_code::json_invalid, "x");
+  expect_error(R"({"x": {"$oid": "56e1fc72e0c917e9c4714161", "y": 1}})", error_code::json_invalid,
+               "x");
   expect_error(R"({"x": {"$date": 42}})", error_code::json_invalid, "x");
   expect_error(R"({"x": {"$date": 4200000000000}})", error_code::json_invalid, "x");
   expect_error(R"({"x": {"$date": "2012-13-24T12:15:30Z"}})", error_code::json_invalid, "x");
-  expect_error(R"({"x": {"$binary": {"base64": "//8", "subType": "00"}}})", error_code::json_invalid, "x");
+  expect_error(R"({"x": {"$binary": {"base64": "//8", "subType": "00"}}})",
+               error_code::json_invalid, "x");
   expect_error(R"({"x": {"$binary": "//8="}})", error_code::json_invalid, "x");
   expect_error(R"({"x": {"$scope": {}}})", error_code::json_invalid, "x");
   expect_error(R"({"x": {"$timestamp": {"t": -1, "i": 1}}})", error_code::json_invalid, "x");
@@ -248,7 +258,8 @@ TEST(extjson_errors, malformed_json_is_a_syntax_error_at_its_place) {
   expect_error(R"({"a": 01})", error_code::json_syntax, "a");
   EXPECT_EQ(expect_error(R"({"a": 1} {"b": 2})", error_code::json_syntax).offset, 9u);
   expect_error("", error_code::json_syntax);
-  EXPECT_EQ(expect_error("{\"a\": \"\xC3\x28\"}", error_code::json_syntax).offset, 7u);  // bad UTF-8
+  EXPECT_EQ(expect_error("{\"a\": \"\xC3\x28\"}", error_code::json_syntax).offset,
+            7u);                                               // bad UTF-8
   expect_error("{\"a\": \"x\ty\"}", error_code::json_syntax);  // raw control character
 }
 
@@ -256,8 +267,8 @@ TEST(extjson_errors, non_objects_nul_keys_and_limits) {
   expect_error("[1, 2]", error_code::json_invalid);
   expect_error("\"text\"", error_code::json_invalid);
   expect_error(R"({"a\u0000b": 1})", error_code::json_invalid);
-  expect_error(R"({"x": {"$regularExpression": {"pattern": "a\u0000", "options": ""}}})", error_code::json_invalid,
-               "x");
+  expect_error(R"({"x": {"$regularExpression": {"pattern": "a\u0000", "options": ""}}})",
+               error_code::json_invalid, "x");
 
   std::string deep;
   for (int i = 0; i < 200; ++i) deep += R"({"a":)";
@@ -270,9 +281,57 @@ TEST(extjson_errors, non_objects_nul_keys_and_limits) {
 
   extjson_parse_options small;
   small.max_size = 32;
-  auto r = extjson_to_bson(R"({"a": "a string that makes the document longer than 32 bytes"})", small);
+  auto r =
+      extjson_to_bson(R"({"a": "a string that makes the document longer than 32 bytes"})", small);
   ASSERT_FALSE(r);
   EXPECT_EQ(r.error().code, error_code::too_large);
+}
+
+TEST(extjson_errors, deep_nesting_stops_at_the_cap_whatever_the_option_says) {
+  extjson_parse_options unlimited;
+  unlimited.max_depth = std::numeric_limits<std::size_t>::max();
+  const std::string deep = "{\"a\":" + std::string(100000, '[') + std::string(100000, ']') + "}";
+  auto r = extjson_to_bson(deep, unlimited);
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().code, error_code::too_deep);
+}
+
+// Hostile text: every prefix of a document full of wrappers, and random byte mutations of it,
+// must give a document or an error within the text, never a crash; and whatever parses must be
+// valid BSON whose canonical text parses back to the same bytes.
+TEST(extjson_errors, truncated_and_mutated_text_is_rejected_or_round_trips) {
+  const std::string text =
+      R"j({"_id": {"$oid": "56e1fc72e0c917e9c4714161"}, "s": "a\"b\u00e9",)j"
+      R"j( "n": [1, -2.5e3, 9223372036854775807], "d": {"$date": "2012-12-24T12:15:30.501Z"},)j"
+      R"j( "b": {"$binary": {"base64": "AQID", "subType": "80"}},)j"
+      R"j( "r": {"$regularExpression": {"pattern": "^x", "options": "i"}},)j"
+      R"j( "t": {"$timestamp": {"t": 1, "i": 2}},)j"
+      R"j( "c": {"$code": "f()", "$scope": {"x": {"$numberLong": "3"}}},)j"
+      R"j( "m": {"$minKey": 1}, "z": null})j";
+  ASSERT_TRUE(extjson_to_bson(text)) << extjson_to_bson(text).error().to_string();
+  auto check = [](const std::string& input) {
+    auto r = extjson_to_bson(input);
+    if (!r) {
+      EXPECT_LE(r.error().offset, input.size()) << input;
+      EXPECT_FALSE(r.error().message.empty());
+      return;
+    }
+    const auto view = document_view::from_bytes(*r);
+    ASSERT_TRUE(view) << input << ": " << view.error().to_string();
+    auto again = extjson_to_bson(to_extjson(*view, extjson_mode::canonical));
+    ASSERT_TRUE(again) << input;
+    EXPECT_TRUE(*again == *r) << input;
+  };
+  for (std::size_t n = 0; n < text.size(); ++n) check(text.substr(0, n));
+  std::mt19937 rng(7);
+  const std::string alphabet = "{}[]\":,\\$0123456789.eE-+ abtnu\x01\xff\xc3";
+  for (int i = 0; i < 20000; ++i) {
+    std::string mutated = text;
+    for (int k = 0; k < 3; ++k) {
+      mutated[rng() % mutated.size()] = alphabet[rng() % alphabet.size()];
+    }
+    check(mutated);
+  }
 }
 
 }  // namespace

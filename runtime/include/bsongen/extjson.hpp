@@ -2,11 +2,11 @@
 
 // MongoDB Extended JSON v2 (canonical and relaxed) to and from BSON.
 //
-//   auto bytes = bsongen::extjson_to_bson(R"({"_id": {"$oid": "56e1fc72e0c917e9c4714161"}, "n": 1})");
-//   if (!bytes) std::cerr << bytes.error().to_string() << '\n';
-//   auto view = bsongen::document_view::from_bytes(*bytes);
-//   std::string relaxed = bsongen::to_extjson(*view);                 // {"_id":{"$oid":"56e1..."},"n":1}
-//   std::string canonical = bsongen::to_extjson(*view, bsongen::extjson_mode::canonical);
+//   auto bytes = bsongen::extjson_to_bson(R"({"_id": {"$oid": "56e1fc72e0c917e9c4714161"}, "n":
+//   1})"); if (!bytes) std::cerr << bytes.error().to_string() << '\n'; auto view =
+//   bsongen::document_view::from_bytes(*bytes); std::string relaxed = bsongen::to_extjson(*view);
+//   // {"_id":{"$oid":"56e1..."},"n":1} std::string canonical = bsongen::to_extjson(*view,
+//   bsongen::extjson_mode::canonical);
 //                                                                     // ..."n":{"$numberInt":"1"}}
 //
 // Writing follows the specification's canonical and relaxed forms, compactly (no spaces). Doubles
@@ -70,7 +70,8 @@ struct extjson_parse_options {
                                                          const extjson_parse_options& options = {});
 
 // Parses one Extended JSON document into an owning document.
-[[nodiscard]] result<document> parse_extjson(std::string_view json, const extjson_parse_options& options = {});
+[[nodiscard]] result<document> parse_extjson(std::string_view json,
+                                             const extjson_parse_options& options = {});
 
 namespace detail {
 // Longest text format_double writes ("-2.2250738585072014E-308").

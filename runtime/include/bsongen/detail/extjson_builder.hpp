@@ -30,7 +30,8 @@ namespace bsongen::detail {
 
 class extjson_builder {
  public:
-  extjson_builder(writer& out, const extjson_parse_options& options) : out_(out), options_(options) {}
+  extjson_builder(writer& out, const extjson_parse_options& options)
+      : out_(out), options_(options) {}
 
   // Forgets everything but the capacity of its scratch space, for the next document.
   void reset() {
@@ -72,8 +73,8 @@ class extjson_builder {
     std::size_t json_offset;    // where its '{' or '[' is in the text
     std::uint32_t count;        // elements so far (the next array index)
     bool is_array;
-    bool has_dollar_key;         // worth checking for a type wrapper when it closes
-    bool date_is_bare_number;    // "$date": <number>, which Extended JSON v2 rejects
+    bool has_dollar_key;       // worth checking for a type wrapper when it closes
+    bool date_is_bare_number;  // "$date": <number>, which Extended JSON v2 rejects
   };
   static constexpr std::size_t npos = static_cast<std::size_t>(-1);
 
@@ -93,7 +94,7 @@ class extjson_builder {
   writer scratch_;
   error failure_;
   bool finished_ = false;
-  bool key_pending_ = false;  // a key was written and awaits its value
+  bool key_pending_ = false;          // a key was written and awaits its value
   std::size_t pending_type_pos_ = 0;  // where that key's element type byte goes
 };
 
