@@ -44,8 +44,6 @@ std::vector<marker> markers_of(const clang::Decl* decl) {
     auto [name, value] = text.split('=');
     out.push_back({name.str(), value.str(), attr});
   }
-  // Attributes are stored in reverse source order; report and apply them as written.
-  std::reverse(out.begin(), out.end());
   return out;
 }
 
@@ -207,6 +205,19 @@ class model_builder {
                                                                    format));
   }
 
+  // A marker given twice is an error (which of two keys would the user mean?).
+  bool markers_unique(const std::vector<marker>& markers) {
+    std::set<std::string, std::less<>> seen;
+    bool ok = true;
+    for (const auto& m : markers) {
+      if (!seen.insert(m.name).second) {
+        error(m.attr->getLocation(), "marker 'bsongen:%0' is given twice") << m.name;
+        ok = false;
+      }
+    }
+    return ok;
+  }
+
   source_location location_of(const clang::Decl* decl) const {
     clang::PresumedLoc presumed = sources_.getPresumedLoc(sources_.getExpansionLoc(decl->getLocation()));
     if (presumed.isInvalid()) return {};
@@ -290,7 +301,9 @@ class model_builder {
     out.doc = doc_of(record);
     out.location = location_of(record);
     bool explicit_unknown_fields = false;
-    for (const auto& m : markers_of(record)) {
+    const std::vector<marker> record_markers = markers_of(record);
+    if (!markers_unique(record_markers)) ok = false;
+    for (const auto& m : record_markers) {
       if (m.name == "document") continue;
       if (m.name == "unknown_fields" && (m.value == "skip" || m.value == "reject")) {
         out.unknown_fields = m.value;
@@ -316,7 +329,11 @@ class model_builder {
         ok = false;
         continue;
       }
-      std::vector<marker> member_markers = markers_of(member);
+      const std::vector<marker> member_markers = markers_of(member);
+      if (!markers_unique(member_markers)) {
+        ok = false;
+        continue;
+      }
       if (std::any_of(member_markers.begin(), member_markers.end(),
                       [](const marker& m) { return m.name == "ignore"; }))
         continue;
@@ -399,6 +416,9 @@ class model_builder {
         } else if (failure) {
           error(member->getLocation(), "field '%0' of '%1' has unsupported type %2: in %3: %4")
               << member_name << qualified << member->getType() << failure->type << failure->reason;
+        } else {  // every mapping failure states its reason; this keeps a gap from going silent
+          error(member->getLocation(), "field '%0' of '%1' has unsupported type %2")
+              << member_name << qualified << member->getType();
         }
         ok = false;
         continue;
@@ -758,8 +778,9 @@ class model_builder {
     out.name = decl->getNameAsString();
     out.doc = doc_of(decl);
     out.location = location_of(decl);
-    bool ok = true;
-    for (const auto& m : markers_of(decl)) {
+    const std::vector<marker> enum_markers = markers_of(decl);
+    bool ok = markers_unique(enum_markers);
+    for (const auto& m : enum_markers) {
       if (m.name == "enum_storage" && m.value == "string") {
         out.storage = "string";
       } else {
@@ -789,7 +810,9 @@ class model_builder {
             << value.name << decl->getQualifiedNameAsString() << std::to_string(value.value);
         ok = false;
       }
-      for (const auto& m : markers_of(constant)) {
+      const std::vector<marker> constant_markers = markers_of(constant);
+      if (!markers_unique(constant_markers)) ok = false;
+      for (const auto& m : constant_markers) {
         if (m.name == "bson_name" && out.storage == "string") {
           value.bson_name = m.value;
         } else if (m.name == "bson_name") {

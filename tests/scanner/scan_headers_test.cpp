@@ -297,6 +297,12 @@ const error_case error_cases[] = {
     {"bad_unknown_fields_policy",
      "struct BSONGEN_DOCUMENT @BSONGEN_UNKNOWN_FIELDS(ignore) doc { int a; };",
      "BSONGEN_UNKNOWN_FIELDS(ignore) on 'doc': expected skip or reject"},
+    {"marker_given_twice",
+     "struct BSONGEN_DOCUMENT doc { BSONGEN_KEY(\"a\") @BSONGEN_KEY(\"b\") int x; };",
+     "marker 'bsongen:key' is given twice"},
+    {"enum_nested_in_a_class",
+     "struct BSONGEN_DOCUMENT doc { enum class @kind { a }; kind k; };",
+     "enum 'doc::kind' must be declared at namespace scope"},
     {"uuid_on_wrong_type",
      "struct BSONGEN_DOCUMENT doc { BSONGEN_AS(uuid) std::vector<int> @u; };",
      "field 'u' of 'doc' has unsupported type 'std::vector<int>': BSONGEN_AS(uuid) needs a "
