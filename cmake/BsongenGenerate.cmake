@@ -194,8 +194,9 @@ function(_bsongen_generate_from_headers target output_dir output_name schemas)
     DEPENDS "${model}" ${generator_inputs}
     COMMENT "bsongen: generating ${output_name}.bsongen.hpp for ${target}"
     VERBATIM)
-  add_custom_target(${target}_bsongen DEPENDS "${generated}")
-  add_dependencies(${target} ${target}_bsongen)
+  # Named after the output too, so one target may call bsongen_generate(HEADERS) more than once.
+  add_custom_target(${target}_bsongen_${output_name} DEPENDS "${generated}")
+  add_dependencies(${target} ${target}_bsongen_${output_name})
 
   get_target_property(type ${target} TYPE)
   if(type STREQUAL "EXECUTABLE")
