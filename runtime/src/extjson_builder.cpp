@@ -18,6 +18,15 @@
 namespace bsongen::detail {
 namespace {
 
+// Regex options in the spec's alphabetical order, as encode_document writes them: only when all
+// ASCII (the spec's options are letters), since sorting bytes would split multi-byte UTF-8.
+void sort_ascii_options(std::string& options) {
+  if (std::all_of(options.begin(), options.end(),
+                  [](char ch) { return static_cast<unsigned char>(ch) < 0x80; })) {
+    std::sort(options.begin(), options.end());
+  }
+}
+
 // The keys that make an object a type wrapper (or, for $type/$regex/$options, may).
 enum class special : std::uint8_t {
   none,
@@ -625,7 +634,7 @@ bool extjson_builder::convert_wrapper(const frame& f) {
             options.find('\0') != std::string::npos) {
           return invalid("$regularExpression pattern and options cannot hold a NUL character");
         }
-        std::sort(options.begin(), options.end());
+        sort_ascii_options(options);
         scratch_.put_cstring(pattern);
         scratch_.put_cstring(options);
         result_type = bson_type::regex;
@@ -751,7 +760,7 @@ bool extjson_builder::convert_wrapper(const frame& f) {
         options.find('\0') != std::string::npos) {
       return invalid("$regex pattern and options cannot hold a NUL character");
     }
-    std::sort(options.begin(), options.end());
+    sort_ascii_options(options);
     scratch_.put_cstring(r.as_string());
     scratch_.put_cstring(options);
     result_type = bson_type::regex;

@@ -233,12 +233,15 @@ void append_datetime(std::string& out, std::int64_t ms, extjson_mode mode) {
   out += "}}";
 }
 
-// Regex options sorted, as the specification and our encoder write them.
+// Regex options sorted, as the specification and our encoder write them (when all ASCII: sorting
+// the bytes of multi-byte UTF-8 would split it, so those are kept as read, as encode does).
 void append_regex(std::string& out, std::string_view pattern, std::string_view options) {
   out += R"({"$regularExpression":{"pattern":)";
   append_json_string(out, pattern);
   out += R"(,"options":)";
-  if (std::is_sorted(options.begin(), options.end())) {
+  const bool ascii = std::all_of(options.begin(), options.end(),
+                                 [](char ch) { return static_cast<unsigned char>(ch) < 0x80; });
+  if (!ascii || std::is_sorted(options.begin(), options.end())) {
     append_json_string(out, options);
   } else {
     std::string sorted(options);
