@@ -20,11 +20,11 @@
 #include <string>
 #include <vector>
 
-#include <bsongen/annotate.hpp>
-#include <bsongen/codec.hpp>
-#include <bsongen/decimal128.hpp>
-#include <bsongen/object_id.hpp>
-#include <bsongen/types.hpp>
+#include "bsongen/annotate.hpp"
+#include "bsongen/codec.hpp"
+#include "bsongen/decimal128.hpp"
+#include "bsongen/object_id.hpp"
+#include "bsongen/types.hpp"
 
 namespace shop_header {
 

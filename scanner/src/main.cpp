@@ -10,14 +10,13 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <sstream>
 #include <string>
 #include <string_view>
 #include <system_error>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "scan_headers.hpp"
 
@@ -27,7 +26,8 @@ namespace {
 constexpr std::string_view usage =
     "usage: bsongen-scan HEADER... [options] -o MODEL.json\n"
     "\n"
-    "Reads the BSONGEN_DOCUMENT structs of annotated C++ headers (bsongen/annotate.hpp) and writes\n"
+    "Reads the BSONGEN_DOCUMENT structs of annotated C++ headers (bsongen/annotate.hpp) and "
+    "writes\n"
     "the intermediate model for `bsongen generate --model MODEL.json`.\n"
     "\n"
     "  -o FILE             the model to write (required)\n"
@@ -36,7 +36,8 @@ constexpr std::string_view usage =
     "  --std STD           language standard, default c++20 (also -std=STD)\n"
     "  --depfile FILE      write a Makefile depfile listing every header the parse read\n"
     "  --output-name NAME  base name of the generated files (default: the first header's stem)\n"
-    "  --resource-dir DIR  Clang's builtin headers (default: " BSONGEN_SCAN_RESOURCE_DIR ")\n"
+    "  --resource-dir DIR  Clang's builtin headers (default: " BSONGEN_SCAN_RESOURCE_DIR
+    ")\n"
     "  @FILE               read more arguments from FILE, one per line\n"
     "  --version, --help\n";
 

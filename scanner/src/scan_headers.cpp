@@ -7,12 +7,6 @@
 
 #include "scan_headers.hpp"
 
-#include <algorithm>
-#include <map>
-#include <set>
-#include <string_view>
-#include <utility>
-
 #include <clang/AST/ASTConsumer.h>
 #include <clang/AST/ASTContext.h>
 #include <clang/AST/Attr.h>
@@ -25,6 +19,12 @@
 #include <clang/Tooling/Tooling.h>
 #include <llvm/Support/FileSystem.h>
 #include <llvm/Support/Path.h>
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <string_view>
+#include <utility>
 
 namespace bsongen::scan {
 namespace {
@@ -75,8 +75,7 @@ std::string name_without_inline_namespaces(const clang::NamedDecl* decl) {
 }
 
 const clang::ClassTemplateSpecializationDecl* specialization_of(clang::QualType type) {
-  return llvm::dyn_cast_or_null<clang::ClassTemplateSpecializationDecl>(
-      type->getAsCXXRecordDecl());
+  return llvm::dyn_cast_or_null<clang::ClassTemplateSpecializationDecl>(type->getAsCXXRecordDecl());
 }
 
 // The namespace a declaration is written in ("a::b", inline namespaces included because user code
@@ -173,19 +172,17 @@ class model_builder {
         result_(result) {}
 
   void add_document_from_header(const clang::CXXRecordDecl* record) {
-    const clang::FileEntry* file =
-        sources_.getFileEntryForID(sources_.getFileID(sources_.getExpansionLoc(record->getLocation())));
+    const clang::FileEntry* file = sources_.getFileEntryForID(
+        sources_.getFileID(sources_.getExpansionLoc(record->getLocation())));
     if (std::find(header_files_.begin(), header_files_.end(), file) == header_files_.end()) return;
     add_document(record);
   }
 
   // Enums in declaration order, as the model asks.
   void finish() {
-    std::sort(enum_decls_.begin(), enum_decls_.end(),
-              [this](const auto& a, const auto& b) {
-                return sources_.isBeforeInTranslationUnit(a.first->getLocation(),
-                                                          b.first->getLocation());
-              });
+    std::sort(enum_decls_.begin(), enum_decls_.end(), [this](const auto& a, const auto& b) {
+      return sources_.isBeforeInTranslationUnit(a.first->getLocation(), b.first->getLocation());
+    });
     for (auto& [decl, enumeration] : enum_decls_) result_.enums.push_back(std::move(enumeration));
     if (!namespace_) namespace_ = "";
     result_.namespace_ = *namespace_;
@@ -196,13 +193,13 @@ class model_builder {
   // caret) and count towards the exit status.
   template <std::size_t N>
   clang::DiagnosticBuilder error(clang::SourceLocation where, const char (&format)[N]) {
-    return diagnostics_.Report(where, diagnostics_.getCustomDiagID(clang::DiagnosticsEngine::Error,
-                                                                   format));
+    return diagnostics_.Report(
+        where, diagnostics_.getCustomDiagID(clang::DiagnosticsEngine::Error, format));
   }
   template <std::size_t N>
   clang::DiagnosticBuilder note(clang::SourceLocation where, const char (&format)[N]) {
-    return diagnostics_.Report(where, diagnostics_.getCustomDiagID(clang::DiagnosticsEngine::Note,
-                                                                   format));
+    return diagnostics_.Report(
+        where, diagnostics_.getCustomDiagID(clang::DiagnosticsEngine::Note, format));
   }
 
   // A marker given twice is an error (which of two keys would the user mean?).
@@ -219,7 +216,8 @@ class model_builder {
   }
 
   source_location location_of(const clang::Decl* decl) const {
-    clang::PresumedLoc presumed = sources_.getPresumedLoc(sources_.getExpansionLoc(decl->getLocation()));
+    clang::PresumedLoc presumed =
+        sources_.getPresumedLoc(sources_.getExpansionLoc(decl->getLocation()));
     if (presumed.isInvalid()) return {};
     llvm::StringRef file = presumed.getFilename();
     file.consume_front("./");  // headers found beside the command line's input
@@ -248,9 +246,10 @@ class model_builder {
       return true;
     }
     if (*namespace_ != *ns) {
-      error(decl->getLocation(),
-            "%0 '%1' is in namespace '%2' but the model's namespace is '%3': every document and enum "
-            "of one scan must share a namespace")
+      error(
+          decl->getLocation(),
+          "%0 '%1' is in namespace '%2' but the model's namespace is '%3': every document and enum "
+          "of one scan must share a namespace")
           << what.data() << decl->getQualifiedNameAsString() << *ns << *namespace_;
       note(namespace_origin_->getLocation(), "namespace '%0' taken from '%1' here")
           << *namespace_ << namespace_origin_->getQualifiedNameAsString();
@@ -356,8 +355,9 @@ class model_builder {
         continue;
       }
       if (member->isBitField()) {
-        error(member->getLocation(), "field '%0' of '%1' (type %2) is a bit-field, which bsongen "
-                                     "cannot map (no reference to it can be taken)")
+        error(member->getLocation(),
+              "field '%0' of '%1' (type %2) is a bit-field, which bsongen "
+              "cannot map (no reference to it can be taken)")
             << member_name << qualified << member->getType();
         ok = false;
         continue;
@@ -382,7 +382,8 @@ class model_builder {
         if (m.name == "key") {
           built.key = m.value;
           if (built.key.find('\0') != std::string::npos) {
-            error(m.attr->getLocation(), "BSON key of field '%0' contains a NUL byte") << member_name;
+            error(m.attr->getLocation(), "BSON key of field '%0' contains a NUL byte")
+                << member_name;
             member_ok = false;
           }
         } else if (m.name == "required") {
@@ -499,9 +500,11 @@ class model_builder {
       if (!as_kind.empty()) return fail("BSONGEN_AS(" + as_kind + ") does not apply to an enum");
       const clang::EnumDecl* decl = enum_type->getDecl()->getDefinition();
       if (decl == nullptr) return fail("the enum is declared but not defined");
-      if (decl->getIdentifier() == nullptr) return fail("anonymous enums cannot be named in the model");
+      if (decl->getIdentifier() == nullptr)
+        return fail("anonymous enums cannot be named in the model");
       if (!add_enum(decl)) return fail("its enum cannot be part of the model (see above)");
-      return mapped_type{{"enum", "", decl->getNameAsString(), 0, {}}, decl->getQualifiedNameAsString()};
+      return mapped_type{{"enum", "", decl->getNameAsString(), 0, {}},
+                         decl->getQualifiedNameAsString()};
     }
 
     if (const auto* builtin = type->getAs<clang::BuiltinType>()) {
@@ -561,8 +564,9 @@ class model_builder {
         return fail("BSON has only 64-bit doubles; use double");
       case BuiltinType::Char_S:
       case BuiltinType::Char_U:
-        return fail("plain char is ambiguous (character or number); use std::int8_t or "
-                    "std::string");
+        return fail(
+            "plain char is ambiguous (character or number); use std::int8_t or "
+            "std::string");
       case BuiltinType::WChar_S:
       case BuiltinType::WChar_U:
       case BuiltinType::Char8:
@@ -602,8 +606,8 @@ class model_builder {
                                           std::optional<mapping_error>& failure) {
     const clang::TemplateArgument& arg = spec->getTemplateArgs()[index];
     if (arg.getKind() != clang::TemplateArgument::Type) {
-      failure = mapping_error{clang::QualType(spec->getTypeForDecl(), 0),
-                              "unexpected template argument"};
+      failure =
+          mapping_error{clang::QualType(spec->getTypeForDecl(), 0), "unexpected template argument"};
       return std::nullopt;
     }
     return map_type(arg.getAsType(), as_kind, failure);
@@ -688,8 +692,9 @@ class model_builder {
             return fail("std::map with a custom allocator is not supported");
         } else if (!is_std(args[2], "std::hash") || !is_std(args[3], "std::equal_to") ||
                    !is_std(args[4], "std::allocator")) {
-          return fail("std::unordered_map with a custom hash, equality or allocator is not "
-                      "supported");
+          return fail(
+              "std::unordered_map with a custom hash, equality or allocator is not "
+              "supported");
         }
         auto element = map_argument(spec, 1, "", failure);
         if (!element) return std::nullopt;
@@ -712,8 +717,9 @@ class model_builder {
                          record->getQualifiedNameAsString()};
     }
     if (name.rfind("std::", 0) == 0)
-      return fail(name + " is not supported (supported containers: std::vector, std::array, "
-                         "std::optional, std::map and std::unordered_map with std::string keys)");
+      return fail(name +
+                  " is not supported (supported containers: std::vector, std::array, "
+                  "std::optional, std::map and std::unordered_map with std::string keys)");
     return fail("'" + name + "' is not marked BSONGEN_DOCUMENT");
   }
 
@@ -730,8 +736,7 @@ class model_builder {
     if (duration == nullptr) return fail("unrecognized duration type");
     clang::QualType rep = duration->getTemplateArgs()[0].getAsType().getCanonicalType();
     const auto* period = specialization_of(duration->getTemplateArgs()[1].getAsType());
-    if (!rep->isArithmeticType() || period == nullptr)
-      return fail("unrecognized duration type");
+    if (!rep->isArithmeticType() || period == nullptr) return fail("unrecognized duration type");
     const std::int64_t num = period->getTemplateArgs()[0].getAsIntegral().getExtValue();
     const std::int64_t den = period->getTemplateArgs()[1].getAsIntegral().getExtValue();
     clang::QualType int64 = context_.getIntTypeForBitwidth(64, 1);
@@ -745,8 +750,8 @@ class model_builder {
       std::string rep_spelling = rep.getAsString(context_.getPrintingPolicy());
       if (context_.hasSameType(rep, int64)) rep_spelling = "std::int64_t";
       spelling = "std::chrono::time_point<std::chrono::system_clock, std::chrono::duration<" +
-                 rep_spelling + ", std::ratio<" + std::to_string(num) + ", " +
-                 std::to_string(den) + ">>>";
+                 rep_spelling + ", std::ratio<" + std::to_string(num) + ", " + std::to_string(den) +
+                 ">>>";
     }
     type_ref ref{"datetime", "", "", 0, {}};
     if (spelling != default_spelling(ref, "")) ref.cpp = spelling;
@@ -802,8 +807,7 @@ class model_builder {
         continue;
       }
       value.value = init.getExtValue();
-      if (out.storage == "int32" &&
-          (value.value < INT32_MIN || value.value > INT32_MAX)) {
+      if (out.storage == "int32" && (value.value < INT32_MIN || value.value > INT32_MAX)) {
         error(constant->getLocation(),
               "enumerator '%0' of '%1' is %2, outside int32 (the BSON type of the enum); mark "
               "the enum BSONGEN_ENUM_AS_STRING or use smaller values")
@@ -952,9 +956,9 @@ scan_result scan_headers(const scan_request& request) {
   }
   for (const auto& definition : request.definitions) args.push_back("-D" + definition);
 
-  const bool success = clang::tooling::runToolOnCodeWithArgs(
-      std::make_unique<scan_action>(request, result), source, args, "bsongen-scan-input.cpp",
-      "bsongen-scan");
+  const bool success =
+      clang::tooling::runToolOnCodeWithArgs(std::make_unique<scan_action>(request, result), source,
+                                            args, "bsongen-scan-input.cpp", "bsongen-scan");
   if (!success && result.error_count == 0) result.error_count = 1;
   return result;
 }

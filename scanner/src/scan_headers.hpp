@@ -23,8 +23,8 @@ struct type_ref {
   // The member's C++ spelling when it differs from the kind's default ("std::uint16_t" for an
   // int32, "std::unordered_map<std::string, long>" for a map); empty otherwise.
   std::string cpp;
-  std::string name;            // struct and enum: the declaration's name in the model namespace
-  std::uint64_t size = 0;      // array
+  std::string name;               // struct and enum: the declaration's name in the model namespace
+  std::uint64_t size = 0;         // array
   std::vector<type_ref> element;  // vector, array, optional, map: exactly one entry
 };
 

@@ -42,7 +42,9 @@ Order sample_order(Status status, Payment payment) {
   o.customer.id = *bsongen::object_id::from_hex("5f5e1000ffeeddccbbaa9988");
   o.customer.name = "Ann Example";
   o.customer.email = "ann@example.org";
-  o.customer.shipping.street = "Hauptstra\xc3\x9f" "e 1";
+  o.customer.shipping.street =
+      "Hauptstra\xc3\x9f"
+      "e 1";
   o.customer.shipping.city = "Berlin";
   o.customer.shipping.postal_code = "10115";
   o.customer.billing.emplace();
@@ -90,7 +92,8 @@ TEST(orders_header, default_values_encode_the_same_bytes) {
 }
 
 TEST(orders_header, each_side_decodes_what_the_other_wrote) {
-  const shop_header::order from_yaml_bytes = decode_ok<shop_header::order>(encode_ok(yaml_sample()));
+  const shop_header::order from_yaml_bytes =
+      decode_ok<shop_header::order>(encode_ok(yaml_sample()));
   EXPECT_TRUE(from_yaml_bytes == header_sample());
   const shop::order from_header_bytes = decode_ok<shop::order>(encode_ok(header_sample()));
   EXPECT_TRUE(from_header_bytes == yaml_sample());
@@ -103,7 +106,8 @@ TEST(orders_header, unknown_keys_survive_a_round_trip_through_the_header_structs
   const bytes unknown_element = {0x10, 'r', 'e', 'v', 0, 2, 0, 0, 0};  // int32 "rev": 2
   encoded.insert(encoded.end() - 1, unknown_element.begin(), unknown_element.end());
   const auto size = static_cast<std::uint32_t>(encoded.size());
-  for (int i = 0; i < 4; ++i) encoded[static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(size >> (8 * i));
+  for (int i = 0; i < 4; ++i)
+    encoded[static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(size >> (8 * i));
   const shop_header::order back = decode_ok<shop_header::order>(encoded);
   EXPECT_FALSE(back.extra.empty());
   EXPECT_EQ(encode_ok(back), encoded);

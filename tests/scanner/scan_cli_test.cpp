@@ -77,8 +77,8 @@ TEST_F(scan_cli, definitions_reach_the_preprocessor) {
 TEST_F(scan_cli, arguments_file_holds_one_argument_per_line) {
   write_text(dir_.path() / "with space" / "args.txt",
              "-I\nsrc\n-I" + runtime_include_dir.string() + "\n\n-D\nAPP_WITH_EXTRA\n");
-  scan_output run = run_scan({"src/app/doc.hpp", "@with space/args.txt", "-o", "model.json"},
-                             dir_.path());
+  scan_output run =
+      run_scan({"src/app/doc.hpp", "@with space/args.txt", "-o", "model.json"}, dir_.path());
   ASSERT_EQ(run.exit_code, 0) << run.err;
   EXPECT_EQ(model()["structs"][1]["fields"].size(), 2U);
 }

@@ -29,9 +29,7 @@ class fixture_model : public ::testing::Test {
     if (run.exit_code == 0) model_ = json::parse(read_text(dir.path() / "model.json"));
   }
 
-  void SetUp() override {
-    ASSERT_EQ(exit_code_, 0) << stderr_;
-  }
+  void SetUp() override { ASSERT_EQ(exit_code_, 0) << stderr_; }
 
   static const json& structure(std::string_view name) {
     for (const auto& s : model_["structs"])
@@ -62,7 +60,8 @@ class fixture_model : public ::testing::Test {
     const std::string source = read_text(header_);
     const auto at = source.find(text);
     if (at == std::string::npos) return 0;
-    return 1 + static_cast<int>(std::count(source.begin(), source.begin() + static_cast<long>(at), '\n'));
+    return 1 + static_cast<int>(
+                   std::count(source.begin(), source.begin() + static_cast<long>(at), '\n'));
   }
 
   static inline std::filesystem::path header_;
@@ -99,11 +98,11 @@ TEST_F(fixture_model, integers_map_by_width_and_signedness) {
 
 TEST_F(fixture_model, scalars_and_runtime_types_map_to_their_kinds) {
   const std::pair<const char*, const char*> expected[] = {
-      {"ratio", "double"},          {"flag", "bool"},          {"text", "string"},
-      {"id", "object_id"},          {"amount", "decimal128"},  {"blob", "binary"},
-      {"stamp", "timestamp"},       {"pattern", "regex"},      {"when_ms", "datetime"},
-      {"lowest", "min_key"},        {"highest", "max_key"},    {"nothing", "null"},
-      {"code", "javascript"},       {"uuid", "uuid"},          {"extra", "raw_document"},
+      {"ratio", "double"},           {"flag", "bool"},         {"text", "string"},
+      {"id", "object_id"},           {"amount", "decimal128"}, {"blob", "binary"},
+      {"stamp", "timestamp"},        {"pattern", "regex"},     {"when_ms", "datetime"},
+      {"lowest", "min_key"},         {"highest", "max_key"},   {"nothing", "null"},
+      {"code", "javascript"},        {"uuid", "uuid"},         {"extra", "raw_document"},
       {"scoped", "code_with_scope"},
   };
   for (const auto& [member, kind] : expected) {
@@ -115,8 +114,10 @@ TEST_F(fixture_model, system_clock_time_points_are_datetimes_with_their_spelling
   // An alias of std::chrono::system_clock::time_point.
   EXPECT_EQ(type_of("scalars", "when_ns"),
             json::parse(R"({"kind":"datetime","cpp":"std::chrono::system_clock::time_point"})"));
-  EXPECT_EQ(type_of("scalars", "when_s"),
-            json::parse(R"({"kind":"datetime","cpp":"std::chrono::time_point<std::chrono::system_clock, std::chrono::duration<std::int64_t, std::ratio<1, 1>>>"})"));
+  EXPECT_EQ(
+      type_of("scalars", "when_s"),
+      json::parse(
+          R"({"kind":"datetime","cpp":"std::chrono::time_point<std::chrono::system_clock, std::chrono::duration<std::int64_t, std::ratio<1, 1>>>"})"));
 }
 
 TEST_F(fixture_model, containers_nest_their_element_types) {
@@ -236,8 +237,7 @@ constexpr std::string_view preamble =
     "#include <vector>\n";
 
 const error_case error_cases[] = {
-    {"unsupported_std_type",
-     "namespace app { struct BSONGEN_DOCUMENT doc { std::set<int> @s; }; }",
+    {"unsupported_std_type", "namespace app { struct BSONGEN_DOCUMENT doc { std::set<int> @s; }; }",
      "field 's' of 'app::doc' has unsupported type 'std::set<int>': std::set is not supported"},
     {"unsupported_element",
      "namespace app { struct BSONGEN_DOCUMENT doc { std::vector<std::set<int>> @v; }; }",
@@ -247,48 +247,36 @@ const error_case error_cases[] = {
      "namespace app { using big = std::uint64_t; struct BSONGEN_DOCUMENT doc { big @n; }; }",
      "field 'n' of 'app::doc' has unsupported type 'app::big' (aka 'unsigned long'): 64-bit "
      "unsigned integers have no lossless BSON type"},
-    {"float",
-     "struct BSONGEN_DOCUMENT doc { float @f; };",
+    {"float", "struct BSONGEN_DOCUMENT doc { float @f; };",
      "field 'f' of 'doc' has unsupported type 'float': float would lose digits"},
-    {"plain_char",
-     "struct BSONGEN_DOCUMENT doc { char @c; };",
+    {"plain_char", "struct BSONGEN_DOCUMENT doc { char @c; };",
      "field 'c' of 'doc' has unsupported type 'char': plain char is ambiguous"},
-    {"pointer",
-     "struct BSONGEN_DOCUMENT doc { int* @p; };",
+    {"pointer", "struct BSONGEN_DOCUMENT doc { int* @p; };",
      "field 'p' of 'doc' has unsupported type 'int *': pointers are not supported"},
-    {"c_array",
-     "struct BSONGEN_DOCUMENT doc { int @a[3]; };",
+    {"c_array", "struct BSONGEN_DOCUMENT doc { int @a[3]; };",
      "field 'a' of 'doc' has unsupported type 'int[3]': C arrays are not supported"},
-    {"unmarked_struct",
-     "struct point { int x; };\nstruct BSONGEN_DOCUMENT doc { point @p; };",
+    {"unmarked_struct", "struct point { int x; };\nstruct BSONGEN_DOCUMENT doc { point @p; };",
      "field 'p' of 'doc' has unsupported type 'point': 'point' is not marked BSONGEN_DOCUMENT"},
-    {"map_with_integer_keys",
-     "struct BSONGEN_DOCUMENT doc { std::map<int, int> @m; };",
+    {"map_with_integer_keys", "struct BSONGEN_DOCUMENT doc { std::map<int, int> @m; };",
      "field 'm' of 'doc' has unsupported type 'std::map<int, int>': map keys must be std::string"},
     {"private_member",
      "class BSONGEN_DOCUMENT doc {\n public:\n  int a;\n private:\n  std::string @secret;\n};",
      "field 'secret' of 'doc' (type 'std::string' (aka 'basic_string<char>')) is private: "
      "generated code cannot reach it"},
-    {"protected_member",
-     "struct BSONGEN_DOCUMENT doc {\n protected:\n  int @p;\n};",
+    {"protected_member", "struct BSONGEN_DOCUMENT doc {\n protected:\n  int @p;\n};",
      "field 'p' of 'doc' (type 'int') is protected"},
-    {"const_member",
-     "struct BSONGEN_DOCUMENT doc { const int @c = 1; };",
+    {"const_member", "struct BSONGEN_DOCUMENT doc { const int @c = 1; };",
      "field 'c' of 'doc' (type 'const int') is const"},
-    {"bit_field",
-     "struct BSONGEN_DOCUMENT doc { int @b : 3; };",
+    {"bit_field", "struct BSONGEN_DOCUMENT doc { int @b : 3; };",
      "field 'b' of 'doc' (type 'int') is a bit-field"},
-    {"base_class",
-     "struct base { int x; };\nstruct BSONGEN_DOCUMENT doc : @base { int y; };",
+    {"base_class", "struct base { int x; };\nstruct BSONGEN_DOCUMENT doc : @base { int y; };",
      "BSONGEN_DOCUMENT 'doc' has a base class"},
     {"required_optional",
      "struct BSONGEN_DOCUMENT doc { BSONGEN_REQUIRED std::optional<int> @o; };",
      "field 'o' of 'doc' is BSONGEN_REQUIRED but std::optional"},
-    {"omit_empty_on_integer",
-     "struct BSONGEN_DOCUMENT doc { BSONGEN_OMIT_EMPTY int @n; };",
+    {"omit_empty_on_integer", "struct BSONGEN_DOCUMENT doc { BSONGEN_OMIT_EMPTY int @n; };",
      "field 'n' of 'doc' is BSONGEN_OMIT_EMPTY but its type 'int' has no empty value"},
-    {"duplicate_key",
-     "struct BSONGEN_DOCUMENT doc { int a;\n  BSONGEN_KEY(\"a\") int @b; };",
+    {"duplicate_key", "struct BSONGEN_DOCUMENT doc { int a;\n  BSONGEN_KEY(\"a\") int @b; };",
      "field 'b' of 'doc' reuses BSON key 'a'"},
     {"capture_member_not_raw_document",
      "struct BSONGEN_DOCUMENT doc { BSONGEN_CAPTURE_UNKNOWN std::string @rest; };",
@@ -300,18 +288,14 @@ const error_case error_cases[] = {
     {"marker_given_twice",
      "struct BSONGEN_DOCUMENT doc { BSONGEN_KEY(\"a\") @BSONGEN_KEY(\"b\") int x; };",
      "marker 'bsongen:key' is given twice"},
-    {"enum_nested_in_a_class",
-     "struct BSONGEN_DOCUMENT doc { enum class @kind { a }; kind k; };",
+    {"enum_nested_in_a_class", "struct BSONGEN_DOCUMENT doc { enum class @kind { a }; kind k; };",
      "enum 'doc::kind' must be declared at namespace scope"},
-    {"uuid_on_wrong_type",
-     "struct BSONGEN_DOCUMENT doc { BSONGEN_AS(uuid) std::vector<int> @u; };",
+    {"uuid_on_wrong_type", "struct BSONGEN_DOCUMENT doc { BSONGEN_AS(uuid) std::vector<int> @u; };",
      "field 'u' of 'doc' has unsupported type 'std::vector<int>': BSONGEN_AS(uuid) needs a "
      "std::array<std::uint8_t, 16> member"},
-    {"document_nested_in_a_class",
-     "struct outer { struct BSONGEN_DOCUMENT @inner { int a; }; };",
+    {"document_nested_in_a_class", "struct outer { struct BSONGEN_DOCUMENT @inner { int a; }; };",
      "document 'outer::inner' must be declared at namespace scope"},
-    {"class_template_document",
-     "template <class T> struct BSONGEN_DOCUMENT @box { T value; };",
+    {"class_template_document", "template <class T> struct BSONGEN_DOCUMENT @box { T value; };",
      "class template 'box' cannot be a BSONGEN_DOCUMENT"},
     {"documents_in_two_namespaces",
      "namespace a { struct BSONGEN_DOCUMENT one { int x; }; }\n"
@@ -327,8 +311,7 @@ const error_case error_cases[] = {
     {"bson_name_on_int_enum",
      "enum class kind { a @BSONGEN_BSON_NAME(\"A\") };\nstruct BSONGEN_DOCUMENT doc { kind k; };",
      "BSONGEN_BSON_NAME on 'a' needs the enum 'kind' marked BSONGEN_ENUM_AS_STRING"},
-    {"syntax_error",
-     "struct BSONGEN_DOCUMENT doc { int a@ }; ",
+    {"syntax_error", "struct BSONGEN_DOCUMENT doc { int a@ }; ",
      "expected ';' at end of declaration list"},
 };
 
@@ -349,13 +332,13 @@ TEST_P(scan_error, is_reported_at_its_location_and_fails_the_scan) {
 
   scratch_dir dir;
   write_text(dir.path() / "case.hpp", std::string(preamble) + body + "\n");
-  scan_output run = run_scan({"case.hpp", "-I", runtime_include_dir.string(), "-o", "model.json"},
-                             dir.path());
+  scan_output run =
+      run_scan({"case.hpp", "-I", runtime_include_dir.string(), "-o", "model.json"}, dir.path());
   EXPECT_EQ(run.exit_code, 1) << run.err;
-  const std::string expected = "case.hpp:" + std::to_string(line) + ":" + std::to_string(column) +
-                               ": error: " + c.message;
-  EXPECT_NE(run.err.find(expected), std::string::npos)
-      << "expected: " << expected << "\nstderr:\n" << run.err;
+  const std::string expected =
+      "case.hpp:" + std::to_string(line) + ":" + std::to_string(column) + ": error: " + c.message;
+  EXPECT_NE(run.err.find(expected), std::string::npos) << "expected: " << expected << "\nstderr:\n"
+                                                       << run.err;
   EXPECT_NE(run.err.find("no model written"), std::string::npos) << run.err;
   EXPECT_FALSE(std::filesystem::exists(dir.path() / "model.json"));
 }

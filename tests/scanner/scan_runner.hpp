@@ -4,18 +4,17 @@
 // exit status, its stderr and the model it wrote. Shared by the scanner's tests.
 
 #include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
-#include <sys/wait.h>
-#include <unistd.h>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 namespace bsongen::scan_test {
 

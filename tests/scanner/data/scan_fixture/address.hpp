@@ -6,7 +6,7 @@
 #include <optional>
 #include <string>
 
-#include <bsongen/annotate.hpp>
+#include "bsongen/annotate.hpp"
 
 namespace scan_fixture {
 

@@ -14,12 +14,11 @@
 #include <unordered_map>
 #include <vector>
 
-#include <bsongen/annotate.hpp>
-#include <bsongen/codec.hpp>
-#include <bsongen/decimal128.hpp>
-#include <bsongen/object_id.hpp>
-#include <bsongen/types.hpp>
-
+#include "bsongen/annotate.hpp"
+#include "bsongen/codec.hpp"
+#include "bsongen/decimal128.hpp"
+#include "bsongen/object_id.hpp"
+#include "bsongen/types.hpp"
 #include "scan_fixture/address.hpp"
 
 namespace scan_fixture {
