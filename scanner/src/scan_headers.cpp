@@ -98,6 +98,9 @@ std::optional<std::string> enclosing_namespace(const clang::Decl* decl) {
   return out;
 }
 
+// The largest std::array the generator accepts (MAX_ARRAY_SIZE in generator/bsongen_gen/linker.py).
+constexpr std::uint64_t max_array_size = std::uint64_t{1} << 16;
+
 // The default C++ type of each model kind (docs/intermediate-model.md); a type_ref carries `cpp`
 // only when the member's spelling differs.
 std::string default_spelling(const type_ref& ref, const std::string& element_spelling) {
@@ -458,7 +461,9 @@ class model_builder {
       }
       static const std::set<std::string, std::less<>> emptiable = {"string", "vector", "map",
                                                                    "binary", "raw_document"};
-      if (built.omit_empty && emptiable.count(built.type.kind) == 0) {
+      const type_ref& value_type =
+          built.type.kind == "optional" ? built.type.element.front() : built.type;
+      if (built.omit_empty && emptiable.count(value_type.kind) == 0) {
         error(member->getLocation(),
               "field '%0' of '%1' is BSONGEN_OMIT_EMPTY but its type %2 has no empty value "
               "(string, vector, map, binary, raw_document have)")
@@ -482,7 +487,8 @@ class model_builder {
   // Maps one member type (or a part of it). On failure returns nullopt and says which part failed
   // and why; `as_kind` (BSONGEN_AS) applies to the type under any std::optional.
   std::optional<mapped_type> map_type(clang::QualType written, const std::string& as_kind,
-                                      std::optional<mapping_error>& failure) {
+                                      std::optional<mapping_error>& failure,
+                                      bool outermost = true) {
     clang::QualType type = written.getCanonicalType();
     auto fail = [&](std::string reason) -> std::optional<mapped_type> {
       failure = mapping_error{written, std::move(reason)};
@@ -519,6 +525,11 @@ class model_builder {
     const clang::ClassTemplateSpecializationDecl* spec = specialization_of(type);
 
     if (name == "std::optional" && spec != nullptr) {
+      // The model's optional means "the key may be absent or null": a field-level notion.
+      if (!outermost)
+        return fail(
+            "std::optional is only allowed as a member's outermost type: a vector or map "
+            "element cannot be absent");
       auto element = map_argument(spec, 0, as_kind, failure);
       if (!element) return std::nullopt;
       return compose("optional", std::move(*element), "std::optional<" + element->spelling + ">");
@@ -610,7 +621,7 @@ class model_builder {
           mapping_error{clang::QualType(spec->getTypeForDecl(), 0), "unexpected template argument"};
       return std::nullopt;
     }
-    return map_type(arg.getAsType(), as_kind, failure);
+    return map_type(arg.getAsType(), as_kind, failure, /*outermost=*/false);
   }
 
   // A container's reference: its element's, and `cpp` when its own spelling is not the default.
@@ -669,6 +680,8 @@ class model_builder {
       }
       if (name == "std::array") {
         const std::uint64_t size = args[1].getAsIntegral().getZExtValue();
+        if (size == 0 || size > max_array_size)
+          return fail("std::array needs a size from 1 to " + std::to_string(max_array_size));
         auto element = map_argument(spec, 0, "", failure);
         if (!element) return std::nullopt;
         return compose("array", std::move(*element),

@@ -146,6 +146,12 @@ TEST_F(fixture_model, containers_nest_their_element_types) {
       "element":{"kind":"vector","element":{"kind":"int32","cpp":"std::uint16_t"}}})"));
 }
 
+TEST_F(fixture_model, omit_empty_looks_through_optional) {
+  EXPECT_EQ(field("containers", "motto")["omit_empty"], true);
+  EXPECT_EQ(type_of("containers", "motto"),
+            json::parse(R"({"kind":"optional","element":{"kind":"string"}})"));
+}
+
 TEST_F(fixture_model, documents_from_included_headers_join_the_model_before_their_users) {
   std::vector<std::string> order;
   for (const auto& s : model_["structs"]) order.push_back(s["name"]);
@@ -257,6 +263,13 @@ const error_case error_cases[] = {
      "field 'a' of 'doc' has unsupported type 'int[3]': C arrays are not supported"},
     {"unmarked_struct", "struct point { int x; };\nstruct BSONGEN_DOCUMENT doc { point @p; };",
      "field 'p' of 'doc' has unsupported type 'point': 'point' is not marked BSONGEN_DOCUMENT"},
+    {"optional_inside_a_container",
+     "struct BSONGEN_DOCUMENT doc { std::vector<std::optional<int>> @v; };",
+     "field 'v' of 'doc' has unsupported type 'std::vector<std::optional<int>>': in "
+     "'std::optional<int>': std::optional is only allowed as a member's outermost type"},
+    {"empty_std_array", "#include <array>\nstruct BSONGEN_DOCUMENT doc { std::array<int, 0> @a; };",
+     "field 'a' of 'doc' has unsupported type 'std::array<int, 0>': std::array needs a size from 1 "
+     "to 65536"},
     {"map_with_integer_keys", "struct BSONGEN_DOCUMENT doc { std::map<int, int> @m; };",
      "field 'm' of 'doc' has unsupported type 'std::map<int, int>': map keys must be std::string"},
     {"private_member",

@@ -77,6 +77,7 @@ struct BSONGEN_DOCUMENT BSONGEN_UNKNOWN_FIELDS(reject) BSONGEN_DUPLICATE_KEYS(re
   std::unordered_map<std::string, std::vector<std::string>> groups;
   std::map<std::string, address, std::less<>> by_name;
   std::vector<std::vector<std::uint16_t>> matrix;
+  BSONGEN_OMIT_EMPTY std::optional<std::string> motto;  // left out when absent or empty
 };
 
 /// Keys, options and enums.
