@@ -173,6 +173,10 @@ struct encode_state {
   }
   const auto* terminator = static_cast<const std::uint8_t*>(nul);
   key = std::string_view(reinterpret_cast<const char*>(k), static_cast<std::size_t>(terminator - k));
+  // Every key, also the unknown ones a decoder skips, as the generic decoder checks them.
+  if (st.validate_utf8 && !is_valid_utf8(k, key.size())) [[unlikely]] {
+    return fail(st, error_code::invalid_utf8, p, "element key is not valid UTF-8"), false;
+  }
   p = terminator + 1;
   return true;
 }
