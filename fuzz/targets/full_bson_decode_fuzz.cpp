@@ -1,0 +1,11 @@
+// Fuzz target: the decoder bsongen generates for schemas/full_bson.yaml (bench::full_bson), checked
+// against the generic decoder; see generated_fuzz.hpp for the properties.
+
+#include <cstdint>
+
+#include "full_bson.bsongen.hpp"
+#include "generated_fuzz.hpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  return bsongen::fuzz::check_generated_decoder<::bench::full_bson>(data, size);
+}
