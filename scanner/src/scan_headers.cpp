@@ -532,7 +532,7 @@ class model_builder {
             "element cannot be absent");
       auto element = map_argument(spec, 0, as_kind, failure);
       if (!element) return std::nullopt;
-      return compose("optional", std::move(*element), "std::optional<" + element->spelling + ">");
+      return compose("optional", std::move(*element), "std::optional<", ">");
     }
     if (as_kind == "javascript") {
       auto text = map_record(type, record, name, spec, failure);
@@ -624,11 +624,15 @@ class model_builder {
     return map_type(arg.getAsType(), as_kind, failure, /*outermost=*/false);
   }
 
-  // A container's reference: its element's, and `cpp` when its own spelling is not the default.
-  static mapped_type compose(const char* kind, mapped_type element, std::string spelling,
-                             std::uint64_t size = 0) {
+  // A container's reference: its element's, and `cpp` when its own spelling
+  // (before + element's spelling + after) is not the kind's default. The spelling is built here,
+  // after `element` arrived: built at the call site it could read a moved-from element (argument
+  // evaluation order is unspecified; clang and g++ differ).
+  static mapped_type compose(const char* kind, mapped_type element, std::string_view before,
+                             std::string_view after, std::uint64_t size = 0) {
     type_ref ref{kind, "", "", size, {}};
-    std::string element_spelling = element.spelling;
+    std::string spelling = std::string(before) + element.spelling + std::string(after);
+    const std::string element_spelling = std::move(element.spelling);
     ref.element.push_back(std::move(element.ref));
     if (spelling != default_spelling(ref, element_spelling)) ref.cpp = spelling;
     return mapped_type{std::move(ref), std::move(spelling)};
@@ -676,7 +680,7 @@ class model_builder {
           return fail("std::vector with a custom allocator is not supported");
         auto element = map_argument(spec, 0, "", failure);
         if (!element) return std::nullopt;
-        return compose("vector", std::move(*element), "std::vector<" + element->spelling + ">");
+        return compose("vector", std::move(*element), "std::vector<", ">");
       }
       if (name == "std::array") {
         const std::uint64_t size = args[1].getAsIntegral().getZExtValue();
@@ -684,8 +688,8 @@ class model_builder {
           return fail("std::array needs a size from 1 to " + std::to_string(max_array_size));
         auto element = map_argument(spec, 0, "", failure);
         if (!element) return std::nullopt;
-        return compose("array", std::move(*element),
-                       "std::array<" + element->spelling + ", " + std::to_string(size) + ">", size);
+        return compose("array", std::move(*element), "std::array<",
+                       ", " + std::to_string(size) + ">", size);
       }
       if (name == "std::map" || name == "std::unordered_map") {
         std::optional<mapping_error> key_failure;
@@ -711,8 +715,7 @@ class model_builder {
         }
         auto element = map_argument(spec, 1, "", failure);
         if (!element) return std::nullopt;
-        return compose("map", std::move(*element),
-                       name + "<std::string, " + element->spelling + extra + ">");
+        return compose("map", std::move(*element), name + "<std::string, ", extra + ">");
       }
       if (name == "std::chrono::time_point") return map_time_point(spec, fail);
     }
