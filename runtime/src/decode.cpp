@@ -9,6 +9,7 @@
 #include <bit>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <limits>
 #include <string>
 #include <vector>
@@ -40,28 +41,20 @@ struct frame {
 // the arena. Grows by doubling and never shrinks.
 class node_stack {
  public:
-  [[nodiscard]] std::uint32_t size() const noexcept { return static_cast<std::uint32_t>(top_ - data_.get()); }
-  [[nodiscard]] node* at(std::uint32_t i) noexcept { return data_.get() + i; }
-  void truncate(std::uint32_t n) noexcept { top_ = data_.get() + n; }
-  // A slot for the next element, uninitialized.
-  [[nodiscard]] node& push() {
-    if (top_ == capacity_end_) [[unlikely]] grow();
-    return *top_++;
-  }
-
- private:
-  void grow() {
-    const std::size_t size = static_cast<std::size_t>(top_ - data_.get());
+  [[nodiscard]] node* base() noexcept { return data_.get(); }
+  [[nodiscard]] node* limit() noexcept { return capacity_end_; }
+  // Doubles the capacity, keeping the nodes below `top`; base() and limit() change.
+  void grow(node* top) {
+    const auto size = static_cast<std::size_t>(top - data_.get());
     const std::size_t capacity = size < 256 ? 512 : size * 2;
     auto grown = std::make_unique_for_overwrite<node[]>(capacity);
     if (size != 0) std::memcpy(static_cast<void*>(grown.get()), data_.get(), size * sizeof(node));
     data_ = std::move(grown);
-    top_ = data_.get() + size;
     capacity_end_ = data_.get() + capacity;
   }
 
+ private:
   std::unique_ptr<node[]> data_;
-  node* top_ = nullptr;
   node* capacity_end_ = nullptr;
 };
 
@@ -159,22 +152,36 @@ class decoder {
           detail::arena* a, decode_scratch& scratch)
       : base_(base), copy_(copy), size_(size), options_(options), arena_(a), scratch_(scratch) {}
 
-  result<void> run(container* root) {
+  // False when the input is malformed; error() then says why.
+  bool run(container* root) {
     std::vector<frame>& frames = scratch_.frames;
     node_stack& nodes = scratch_.nodes;
     frames.clear();
-    if constexpr (Build) nodes.truncate(0);
-    frames.push_back({base_ + size_ - 1, nullptr, 0, 0, no_parent, frame_kind::document});
+    // The stack top and the current frame's end live in locals (registers) in the loop.
+    [[maybe_unused]] node* top = nodes.base();
+    [[maybe_unused]] node* limit = nodes.limit();
+    auto push = [&]() -> node& {
+      if (top == limit) [[unlikely]] {
+        const auto size = static_cast<std::size_t>(top - nodes.base());
+        nodes.grow(top);
+        top = nodes.base() + size;
+        limit = nodes.limit();
+      }
+      return *top++;
+    };
+    auto stack_size = [&]() { return static_cast<std::uint32_t>(top - nodes.base()); };
+    const std::uint8_t* end = base_ + size_ - 1;
+    frames.push_back({end, nullptr, 0, 0, no_parent, frame_kind::document});
     const bool check_utf8 = options_.validate_utf8;
     const std::uint8_t* p = base_ + 4;
 
     for (;;) {
-      const std::uint8_t* const end = frames.back().end;
       if (p == end) {
-        close_frame(root);
+        if constexpr (Build) top = close_frame(root, nodes.base(), top);
         frames.pop_back();
-        if (frames.empty()) return {};
+        if (frames.empty()) return true;
         p = end + 1;
+        end = frames.back().end;
         continue;
       }
 
@@ -182,28 +189,28 @@ class decoder {
       const std::uint8_t type = *p++;
       if (!is_bson_type(type)) [[unlikely]] {
         if (type == 0) {
-          return fail(error_code::invalid_length, "document ends (NUL type byte) before its declared length",
-                      element_start, {});
+          return stash(fail(error_code::invalid_length, "document ends (NUL type byte) before its declared length",
+                      element_start, {}));
         }
-        return fail(error_code::invalid_type, "unknown element type byte 0x" + hex(type), element_start, {});
+        return stash(fail(error_code::invalid_type, "unknown element type byte 0x" + hex(type), element_start, {}));
       }
       bool key_ascii = true;
       const std::uint8_t* const key_nul = find_key_end(p, end, key_ascii);
       if (key_nul == nullptr) [[unlikely]] {
-        return fail(error_code::missing_terminator, "key has no NUL before the end of its document",
-                    element_start, {});
+        return stash(fail(error_code::missing_terminator, "key has no NUL before the end of its document",
+                    element_start, {}));
       }
       const char* const key = reinterpret_cast<const char*>(p);
       const auto key_size = static_cast<std::uint32_t>(key_nul - p);
       const std::string_view key_view(key, key_size);
       if (!key_ascii && check_utf8 && !detail::is_valid_utf8_slow(p, key_size)) [[unlikely]] {
-        return fail(error_code::invalid_utf8, "key is not valid UTF-8", element_start, key_view);
+        return stash(fail(error_code::invalid_utf8, "key is not valid UTF-8", element_start, key_view));
       }
       p = key_nul + 1;
       const auto avail = static_cast<std::size_t>(end - p);
 
       [[maybe_unused]] node unused_slot;
-      node& n = Build ? nodes.push() : unused_slot;
+      node& n = Build ? push() : unused_slot;
       if constexpr (Build) {
         set_header(n, in_copy(p - key_size - 1), key_size, type, 0);
       }
@@ -213,20 +220,20 @@ class decoder {
         case bson_type::datetime:
         case bson_type::int64:
         case bson_type::timestamp:
-          if (avail < 8) [[unlikely]] return past_end(8, element_start, key_view);
+          if (avail < 8) [[unlikely]] return stash(past_end(8, element_start, key_view));
           if constexpr (Build) set_payload(n, detail::load_u64_le(p), 0);
           p += 8;
           break;
         case bson_type::int32:
-          if (avail < 4) [[unlikely]] return past_end(4, element_start, key_view);
+          if (avail < 4) [[unlikely]] return stash(past_end(4, element_start, key_view));
           if constexpr (Build) set_payload(n, detail::load_u32_le(p), 0);
           p += 4;
           break;
         case bson_type::boolean:
-          if (avail < 1) [[unlikely]] return past_end(1, element_start, key_view);
+          if (avail < 1) [[unlikely]] return stash(past_end(1, element_start, key_view));
           if (*p > 1) [[unlikely]] {
-            return fail(error_code::invalid_bool, "boolean byte is 0x" + hex(*p) + ", not 0 or 1", element_start,
-                        key_view);
+            return stash(fail(error_code::invalid_bool, "boolean byte is 0x" + hex(*p) + ", not 0 or 1", element_start,
+                        key_view));
           }
           if constexpr (Build) set_payload(n, *p, 0);
           p += 1;
@@ -238,12 +245,12 @@ class decoder {
           if constexpr (Build) set_payload(n, 0, 0);
           break;
         case bson_type::object_id:
-          if (avail < 12) [[unlikely]] return past_end(12, element_start, key_view);
+          if (avail < 12) [[unlikely]] return stash(past_end(12, element_start, key_view));
           if constexpr (Build) set_payload(n, detail::load_u64_le(p), detail::load_u32_le(p + 8));
           p += 12;
           break;
         case bson_type::decimal128:
-          if (avail < 16) [[unlikely]] return past_end(16, element_start, key_view);
+          if (avail < 16) [[unlikely]] return stash(past_end(16, element_start, key_view));
           if constexpr (Build) set_payload(n, detail::load_u64_le(p), detail::load_u64_le(p + 8));
           p += 16;
           break;
@@ -251,35 +258,36 @@ class decoder {
         case bson_type::javascript:
         case bson_type::symbol: {
           std::uint32_t text_size = 0;
-          if (!read_string(p, avail, text_size, check_utf8, element_start, key_view)) return std::move(error_);
+          if (!read_string(p, avail, text_size, check_utf8, element_start, key_view)) return false;
           if constexpr (Build) set_text(n, in_copy(p + 4), text_size, 0);
           p += 4 + text_size + 1;
           break;
         }
         case bson_type::document:
         case bson_type::array: {
-          if (avail < 4) [[unlikely]] return past_end(4, element_start, key_view);
+          if (avail < 4) [[unlikely]] return stash(past_end(4, element_start, key_view));
           const std::int32_t length = detail::load_i32_le(p);
-          if (!check_embedded(length, avail, p, element_start, key_view)) return std::move(error_);
-          if (frames.size() >= options_.max_depth) [[unlikely]] return too_deep(element_start, key_view);
+          if (!check_embedded(length, avail, p, element_start, key_view)) return false;
+          if (frames.size() >= options_.max_depth) [[unlikely]] return stash(too_deep(element_start, key_view));
           std::uint32_t parent = no_parent;
           if constexpr (Build) {
             set_payload(n, 0, 0);
-            parent = nodes.size() - 1;
+            parent = stack_size() - 1;
           }
-          frames.push_back({p + length - 1, key, key_size, static_cast<std::uint32_t>(nodes.size()), parent,
+          end = p + length - 1;
+          frames.push_back({end, key, key_size, Build ? stack_size() : 0, parent,
                             type == 0x03 ? frame_kind::document : frame_kind::array});
           p += 4;
           continue;
         }
         case bson_type::binary: {
-          if (avail < 5) [[unlikely]] return past_end(5, element_start, key_view);
+          if (avail < 5) [[unlikely]] return stash(past_end(5, element_start, key_view));
           const std::int32_t length = detail::load_i32_le(p);
           if (length < 0) [[unlikely]] {
-            return fail_n(error_code::invalid_length, "binary length ", length, " is negative", element_start, key_view);
+            return stash(fail_n(error_code::invalid_length, "binary length ", length, " is negative", element_start, key_view));
           }
           if (static_cast<std::size_t>(length) > avail - 5) [[unlikely]] {
-            return fail_n(error_code::invalid_length, "binary length ", length, " runs past the end of its document", element_start, key_view);
+            return stash(fail_n(error_code::invalid_length, "binary length ", length, " runs past the end of its document", element_start, key_view));
           }
           const std::uint8_t subtype = p[4];
           const std::uint8_t* data = p + 5;
@@ -287,10 +295,10 @@ class decoder {
           if (subtype == 0x02) {
             // The deprecated subtype repeats the length inside the payload; both must agree.
             if (length < 4 || detail::load_i32_le(data) != length - 4) [[unlikely]] {
-              return fail(error_code::invalid_length,
+              return stash(fail(error_code::invalid_length,
                           "binary subtype 0x02 inner length disagrees with its outer length " +
                               std::to_string(length),
-                          element_start, key_view);
+                          element_start, key_view));
             }
             data += 4;
             data_size -= 4;
@@ -310,9 +318,9 @@ class decoder {
                   : std::memchr(static_cast<const std::uint8_t*>(pattern_nul) + 1, 0,
                                 static_cast<std::size_t>(end - (static_cast<const std::uint8_t*>(pattern_nul) + 1)));
           if (options_nul == nullptr) [[unlikely]] {
-            return fail(error_code::missing_terminator,
+            return stash(fail(error_code::missing_terminator,
                         "regex pattern or options lack a NUL before the end of the document", element_start,
-                        key_view);
+                        key_view));
           }
           const auto pattern_size = static_cast<std::uint32_t>(static_cast<const std::uint8_t*>(pattern_nul) - p);
           const std::uint8_t* opts = p + pattern_size + 1;
@@ -320,7 +328,7 @@ class decoder {
               static_cast<std::uint32_t>(static_cast<const std::uint8_t*>(options_nul) - opts);
           if (check_utf8 && (!detail::is_valid_utf8(p, pattern_size) || !detail::is_valid_utf8(opts, options_size)))
               [[unlikely]] {
-            return fail(error_code::invalid_utf8, "regex is not valid UTF-8", element_start, key_view);
+            return stash(fail(error_code::invalid_utf8, "regex is not valid UTF-8", element_start, key_view));
           }
           if constexpr (Build) set_text(n, in_copy(p), pattern_size, options_size);
           p = opts + options_size + 1;
@@ -328,34 +336,34 @@ class decoder {
         }
         case bson_type::db_pointer: {
           std::uint32_t text_size = 0;
-          if (!read_string(p, avail, text_size, check_utf8, element_start, key_view)) return std::move(error_);
-          if (avail - 5 - text_size < 12) [[unlikely]] return past_end(4 + text_size + 1 + 12, element_start, key_view);
+          if (!read_string(p, avail, text_size, check_utf8, element_start, key_view)) return false;
+          if (avail - 5 - text_size < 12) [[unlikely]] return stash(past_end(4 + text_size + 1 + 12, element_start, key_view));
           if constexpr (Build) set_text(n, in_copy(p + 4), text_size, 0);
           p += 4 + text_size + 1 + 12;
           break;
         }
         case bson_type::javascript_with_scope: {
-          if (avail < 4) [[unlikely]] return past_end(4, element_start, key_view);
+          if (avail < 4) [[unlikely]] return stash(past_end(4, element_start, key_view));
           const std::int32_t total = detail::load_i32_le(p);
           // int32 total, string (int32 length >= 1, bytes, NUL), document (>= 5 bytes).
           if (total < 14 || static_cast<std::size_t>(total) > avail) [[unlikely]] {
-            return fail_n(error_code::invalid_length, "code with scope length ", total, " is below 14 or past its document", element_start, key_view);
+            return stash(fail_n(error_code::invalid_length, "code with scope length ", total, " is below 14 or past its document", element_start, key_view));
           }
           std::uint32_t code_size = 0;
           if (!read_string(p + 4, static_cast<std::size_t>(total) - 4, code_size, check_utf8, element_start,
                            key_view)) {
-            return std::move(error_);
+            return false;
           }
           const std::uint8_t* scope = p + 4 + 4 + code_size + 1;
           const auto scope_room = static_cast<std::size_t>(p + total - scope);
           if (scope_room < 5 || detail::load_i32_le(scope) != static_cast<std::int64_t>(scope_room)) [[unlikely]] {
-            return fail_n(error_code::invalid_length, "code with scope length ", total, " disagrees with its code and scope lengths", element_start, key_view);
+            return stash(fail_n(error_code::invalid_length, "code with scope length ", total, " disagrees with its code and scope lengths", element_start, key_view));
           }
           if (scope[scope_room - 1] != 0) [[unlikely]] {
-            return fail(error_code::missing_terminator, "scope document does not end with a NUL byte",
-                        element_start, key_view);
+            return stash(fail(error_code::missing_terminator, "scope document does not end with a NUL byte",
+                        element_start, key_view));
           }
-          if (frames.size() >= options_.max_depth) [[unlikely]] return too_deep(element_start, key_view);
+          if (frames.size() >= options_.max_depth) [[unlikely]] return stash(too_deep(element_start, key_view));
           std::uint32_t parent = no_parent;
           if constexpr (Build) {
             auto* cws = arena_->template allocate_array<detail::code_with_scope>(1);
@@ -363,9 +371,10 @@ class decoder {
             cws->code_size = code_size;
             cws->scope = {};
             set_payload(n, reinterpret_cast<std::uintptr_t>(cws), 0);
-            parent = nodes.size() - 1;
+            parent = stack_size() - 1;
           }
-          frames.push_back({scope + scope_room - 1, key, key_size, static_cast<std::uint32_t>(nodes.size()), parent,
+          end = scope + scope_room - 1;
+          frames.push_back({end, key, key_size, Build ? stack_size() : 0, parent,
                             frame_kind::scope});
           p = scope + 4;
           continue;
@@ -375,28 +384,26 @@ class decoder {
   }
 
  private:
-  void close_frame(container* root) {
-    if constexpr (Build) {
-      node_stack& nodes = scratch_.nodes;
-      const frame& f = scratch_.frames.back();
-      const std::uint32_t count = nodes.size() - f.scratch_base;
-      container c{nullptr, count, count};
-      if (count != 0) {
-        c.elements = arena_->allocate_array<node>(count);
-        copy_nodes(c.elements, nodes.at(f.scratch_base), count);
-        nodes.truncate(f.scratch_base);
-      }
-      if (f.parent_index == no_parent) {
-        *root = c;
-      } else if (f.kind == frame_kind::scope) {
-        nodes.at(f.parent_index)->as.cws->scope = c;
-      } else {
-        set_payload(*nodes.at(f.parent_index), reinterpret_cast<std::uintptr_t>(c.elements),
-                    count | std::uint64_t{count} << 32);
-      }
-    } else {
-      (void)root;
+  // Moves the innermost frame's nodes (from its scratch_base up to `top`) into the arena and hands
+  // the container to its parent node or to *root; returns the new stack top.
+  node* close_frame(container* root, node* base, node* top) {
+    const frame& f = scratch_.frames.back();
+    node* const first = base + f.scratch_base;
+    const auto count = static_cast<std::uint32_t>(top - first);
+    container c{nullptr, count, count};
+    if (count != 0) {
+      c.elements = arena_->allocate_array<node>(count);
+      copy_nodes(c.elements, first, count);
     }
+    if (f.parent_index == no_parent) {
+      *root = c;
+    } else if (f.kind == frame_kind::scope) {
+      base[f.parent_index].as.cws->scope = c;
+    } else {
+      set_payload(base[f.parent_index], reinterpret_cast<std::uintptr_t>(c.elements),
+                  count | std::uint64_t{count} << 32);
+    }
+    return first;
   }
 
   // A BSON string at p: int32 length >= 1, that many bytes, the last one NUL. False (error_ set)
@@ -471,9 +478,15 @@ class decoder {
   }
 
   bool stash(error e) {
-    error_ = std::move(e);
+    error_.emplace(std::move(e));
     return false;
   }
+
+ public:
+  // Precondition: run() returned false.
+  [[nodiscard]] error& failure() noexcept { return *error_; }
+
+ private:
 
   [[gnu::noinline, gnu::cold]] error past_end(std::size_t needed, const std::uint8_t* element_start, std::string_view key) {
     return fail(error_code::truncated,
@@ -525,7 +538,7 @@ class decoder {
   const decode_options& options_;
   detail::arena* arena_;
   decode_scratch& scratch_;
-  error error_;  // what stash() kept from a failed check
+  std::optional<error> error_;  // what stash() kept from a failed check
 };
 
 }  // namespace
@@ -541,7 +554,7 @@ result<document> decode_document(std::span<const std::uint8_t> bytes, const deco
 
   document out;
   decoder<true> d(bytes.data(), bytes.size(), copy, options, a.get(), thread_scratch());
-  if (auto r = d.run(&out.root_); !r) return std::move(r).error();
+  if (!d.run(&out.root_)) [[unlikely]] return std::move(d.failure());
   out.arena_ = std::move(a);
   out.source_size_ = bytes.size();
   return out;
@@ -550,7 +563,8 @@ result<document> decode_document(std::span<const std::uint8_t> bytes, const deco
 result<void> validate_document(std::span<const std::uint8_t> bytes, const decode_options& options) {
   if (!envelope_ok(bytes, options)) [[unlikely]] return check_envelope(bytes, options);
   decoder<false> d(bytes.data(), bytes.size(), nullptr, options, nullptr, thread_scratch());
-  return d.run(nullptr);
+  if (!d.run(nullptr)) return std::move(d.failure());
+  return {};
 }
 
 result<document_view> document_view::from_bytes(std::span<const std::uint8_t> bytes, const decode_options& options) {
