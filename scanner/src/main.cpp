@@ -95,8 +95,12 @@ std::optional<options> parse_command_line(int argc, char** argv, bool& exit_now)
       out = std::string(rest);
       return true;
     };
+    // Short flags take their value attached ("-Idir") or next; long ones ("--std") only next or
+    // after '=', so "--stdx" is an unknown option rather than --std with value "x".
     auto starts = [&](std::string_view flag) {
-      return std::string_view(arg).substr(0, flag.size()) == flag;
+      const std::string_view a(arg);
+      if (a.substr(0, flag.size()) != flag) return false;
+      return flag.substr(0, 2) != "--" || a.size() == flag.size() || a[flag.size()] == '=';
     };
     std::string value;
     if (arg == "--help" || arg == "-h") {

@@ -64,6 +64,9 @@ TEST_F(scan_cli, writes_the_model_named_after_the_header_and_spelled_as_included
 TEST_F(scan_cli, output_name_overrides_the_stem) {
   ASSERT_EQ(scan({"--output-name", "shapes", "-o", "model.json"}).exit_code, 0);
   EXPECT_EQ(model()["output_name"], "shapes");
+  // The same with the long options' '=' forms.
+  ASSERT_EQ(scan({"--output-name=forms", "--std=c++20", "-o", "model.json"}).exit_code, 0);
+  EXPECT_EQ(model()["output_name"], "forms");
 }
 
 TEST_F(scan_cli, definitions_reach_the_preprocessor) {
@@ -136,6 +139,10 @@ TEST_F(scan_cli, command_line_mistakes_exit_with_2) {
   scan_output unknown = scan({"--frobnicate", "-o", "model.json"});
   EXPECT_EQ(unknown.exit_code, 2);
   EXPECT_NE(unknown.err.find("unknown option '--frobnicate'"), std::string::npos) << unknown.err;
+
+  scan_output glued_long_option = scan({"--stdc++20", "-o", "model.json"});
+  EXPECT_EQ(glued_long_option.exit_code, 2);
+  EXPECT_NE(glued_long_option.err.find("unknown option '--stdc++20'"), std::string::npos);
 
   scan_output no_output = scan({});
   EXPECT_EQ(no_output.exit_code, 2);
