@@ -171,25 +171,31 @@ constexpr std::array<std::int8_t, 256> base64_table = [] {
 // bad length or misplaced padding.
 bool decode_base64(std::string_view s, writer& out) {
   if (s.size() % 4 != 0) return false;
-  for (std::size_t i = 0; i < s.size(); i += 4) {
-    const bool last = i + 4 == s.size();
-    int v[4];
-    int pad = 0;
-    for (int j = 0; j < 4; ++j) {
-      const char c = s[i + static_cast<std::size_t>(j)];
-      if (c == '=' && last && j >= 2) {
-        ++pad;
-        v[j] = 0;
-        continue;
-      }
-      if (pad != 0) return false;  // data after padding
-      v[j] = base64_table[static_cast<unsigned char>(c)];
-      if (v[j] < 0) return false;
-    }
-    const auto word = static_cast<std::uint32_t>(v[0] << 18 | v[1] << 12 | v[2] << 6 | v[3]);
-    out.put_u8(static_cast<std::uint8_t>(word >> 16));
-    if (pad < 2) out.put_u8(static_cast<std::uint8_t>(word >> 8));
-    if (pad < 1) out.put_u8(static_cast<std::uint8_t>(word));
+  std::size_t padding = 0;
+  if (!s.empty() && s.back() == '=') padding = s[s.size() - 2] == '=' ? 2 : 1;
+  const std::size_t size = s.size() / 4 * 3 - padding;
+  std::uint8_t* o = out.extend(size);  // one bounds decision for the whole payload
+  if (size == 0) return true;          // (extend(0) may return nullptr on an empty writer)
+  if (o == nullptr) return false;
+  const std::size_t full_quads = padding == 0 ? s.size() / 4 : s.size() / 4 - 1;
+  const auto* in = reinterpret_cast<const unsigned char*>(s.data());
+  for (std::size_t q = 0; q < full_quads; ++q, in += 4) {
+    const int a = base64_table[in[0]], b = base64_table[in[1]], c = base64_table[in[2]],
+              d = base64_table[in[3]];
+    if ((a | b | c | d) < 0) return false;
+    const auto word = static_cast<std::uint32_t>(a << 18 | b << 12 | c << 6 | d);
+    *o++ = static_cast<std::uint8_t>(word >> 16);
+    *o++ = static_cast<std::uint8_t>(word >> 8);
+    *o++ = static_cast<std::uint8_t>(word);
+  }
+  if (padding != 0) {
+    // The last quad: two or three symbols, then the padding.
+    const int a = base64_table[in[0]], b = base64_table[in[1]];
+    const int c = padding == 1 ? base64_table[in[2]] : 0;
+    if ((a | b | c) < 0) return false;
+    const auto word = static_cast<std::uint32_t>(a << 18 | b << 12 | c << 6);
+    *o++ = static_cast<std::uint8_t>(word >> 16);
+    if (padding == 1) *o = static_cast<std::uint8_t>(word >> 8);
   }
   return true;
 }
