@@ -8,8 +8,10 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <optional>
 #include <random>
 #include <string>
+#include <vector>
 
 namespace bsongen {
 namespace {
@@ -157,6 +159,24 @@ TEST(extjson_parser, relaxed_numbers_take_the_narrowest_type) {
   EXPECT_EQ((*doc)["g"].type(), bson_type::int32);
 }
 
+TEST(extjson_parser, base64_takes_every_padding_and_rejects_misplaced_padding) {
+  auto payload = [](std::string_view base64) -> std::optional<std::vector<std::uint8_t>> {
+    auto doc = parse_extjson(R"({"b": {"$binary": {"base64": ")" + std::string(base64) +
+                             R"(", "subType": "00"}}})");
+    if (!doc) return std::nullopt;
+    const binary_view b = (*doc)["b"].as_binary();
+    return std::vector<std::uint8_t>(b.bytes.begin(), b.bytes.end());
+  };
+  EXPECT_EQ(payload(""), std::vector<std::uint8_t>{});
+  EXPECT_EQ(payload("AQ=="), (std::vector<std::uint8_t>{1}));
+  EXPECT_EQ(payload("AQI="), (std::vector<std::uint8_t>{1, 2}));
+  EXPECT_EQ(payload("AQID"), (std::vector<std::uint8_t>{1, 2, 3}));
+  EXPECT_EQ(payload("AQIDBA=="), (std::vector<std::uint8_t>{1, 2, 3, 4}));
+  for (const char* bad : {"A", "AQ=", "A===", "====", "AQ=I", "AQ==AQ==", "AQI*", "AQ\u00e9="}) {
+    EXPECT_FALSE(payload(bad)) << bad;
+  }
+}
+
 TEST(extjson_parser, keeps_key_order_and_duplicates) {
   auto doc = parse_extjson(R"({"z": 1, "a": 2, "z": 3})");
   ASSERT_TRUE(doc);
@@ -183,10 +203,10 @@ TEST(extjson_parser, reads_legacy_and_relaxed_forms) {
 }
 
 TEST(extjson_parser, leaves_dbref_and_query_operators_as_documents) {
-  auto doc = parse_extjson(
-      R"({"ref": {"$ref": "c", "$id": 1}, "q": {"$type": "string"},)"
-      R"( "r": {"$regex": {"$regularExpression": {"pattern": "p", "options": ""}},)"
-      R"( "$options": "i"}})");
+  auto doc =
+      parse_extjson(R"({"ref": {"$ref": "c", "$id": 1}, "q": {"$type": "string"},)"
+                    R"( "r": {"$regex": {"$regularExpression": {"pattern": "p", "options": ""}},)"
+                    R"( "$options": "i"}})");
   ASSERT_TRUE(doc) << doc.error().to_string();
   EXPECT_TRUE((*doc)["ref"].is_document());
   EXPECT_EQ((*doc)["q"]["$type"].as_string(), "string");
