@@ -99,7 +99,8 @@ inline bool codec<::seed::dec128_1>::load_fixed([[maybe_unused]] const std::uint
   return ok;
 }
 
-inline std::size_t codec<::seed::dec128_1>::size(const value_type&, detail::encode_state&) noexcept {
+inline std::size_t codec<::seed::dec128_1>::size([[maybe_unused]] const value_type& v,
+                                 [[maybe_unused]] detail::encode_state& es) noexcept {
   return fixed_size;
 }
 

@@ -9090,7 +9090,8 @@ inline bool codec<::seed::double_1000>::load_fixed([[maybe_unused]] const std::u
   return ok;
 }
 
-inline std::size_t codec<::seed::double_1000>::size(const value_type&, detail::encode_state&) noexcept {
+inline std::size_t codec<::seed::double_1000>::size([[maybe_unused]] const value_type& v,
+                                 [[maybe_unused]] detail::encode_state& es) noexcept {
   return fixed_size;
 }
 

@@ -585,7 +585,8 @@ inline bool codec<::bench::empty_document>::load_fixed([[maybe_unused]] const st
   return ok;
 }
 
-inline std::size_t codec<::bench::empty_document>::size(const value_type&, detail::encode_state&) noexcept {
+inline std::size_t codec<::bench::empty_document>::size([[maybe_unused]] const value_type& v,
+                                 [[maybe_unused]] detail::encode_state& es) noexcept {
   return fixed_size;
 }
 

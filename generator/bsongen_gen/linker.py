@@ -118,6 +118,7 @@ class _Linker:
                 return False
             t.definition = definition
             t.cpp_name = definition.qualified_name
+            t.checked_on_encode = True
             if isinstance(definition, Enum):
                 t.type_byte = catalog.ENUM_STORAGE_TYPE_BYTE.get(definition.storage)
                 t.fixed_width = catalog.ENUM_STORAGE_FIXED_WIDTH.get(definition.storage)

@@ -35,6 +35,7 @@ class TypeRef:
     codec_name: str = ""                # leaf: runtime codec helper
     codec_template: str = ""            # container: runtime codec template
     emptiable: bool = False
+    checked_on_encode: bool = False     # the codec's size() can reject a value (enums, structs)
 
     def to_json(self) -> dict:
         out: dict = {"kind": self.kind}

@@ -86,6 +86,73 @@ std::nullptr_t fail_string(decode_state& st, const std::uint8_t* p, const std::u
   return fail(st, error_code::invalid_utf8, p, "string is not valid UTF-8");
 }
 
+std::nullptr_t fail_invalid_bool(decode_state& st, const std::uint8_t* p) {
+  return fail(st, error_code::invalid_bool, p, "boolean byte " + std::to_string(*p));
+}
+
+std::nullptr_t fail_not_uuid(decode_state& st, const std::uint8_t* p) {
+  return fail(st, error_code::invalid_value, p,
+              "a UUID is binary subtype 4 of 16 bytes; found subtype " + std::to_string(p[4]) +
+                  " of " + std::to_string(load_i32_le(p)) + " bytes");
+}
+
+std::nullptr_t fail_array_length(decode_state& st, const std::uint8_t* p, std::size_t count,
+                                 std::size_t expected) {
+  if (count > expected) {
+    return fail(st, error_code::invalid_length, p,
+                "array holds more than " + std::to_string(expected) + " elements");
+  }
+  return fail(st, error_code::invalid_length, p,
+              "array holds " + std::to_string(count) + " elements, expected " +
+                  std::to_string(expected));
+}
+
+bsongen::error too_large_error(std::size_t size) {
+  return {error_code::too_large, "document of " + std::to_string(size) + " bytes"};
+}
+
+bsongen::error buffer_too_small_error(std::size_t needed) {
+  return {error_code::buffer_too_small, "the encoding needs " + std::to_string(needed) + " bytes"};
+}
+
+bsongen::error over_size_limit_error(std::size_t declared, std::size_t limit) {
+  return {error_code::too_large, "document of " + std::to_string(declared) +
+                                     " bytes exceeds the " + std::to_string(limit) + "-byte limit"};
+}
+
+bsongen::error trailing_bytes_error(std::size_t input_size, std::size_t declared) {
+  return {error_code::trailing_bytes,
+          std::to_string(input_size - declared) + " bytes follow the document", declared};
+}
+
+void prepend_index(decode_state& st, std::size_t index) {
+  st.err.prepend_path(std::to_string(index));
+}
+
+std::nullptr_t fail_enum_value(decode_state& st, const std::uint8_t* p, std::string_view text,
+                               std::string_view enum_name) {
+  std::string message = "\"";
+  message += text;
+  message += "\" is not a value of ";
+  message += enum_name;
+  return fail(st, error_code::invalid_value, p, std::move(message));
+}
+
+std::nullptr_t fail_enum_value(decode_state& st, const std::uint8_t* p, std::int64_t value,
+                               std::string_view enum_name) {
+  std::string message = std::to_string(value);
+  message += " is not a value of ";
+  message += enum_name;
+  return fail(st, error_code::invalid_value, p, std::move(message));
+}
+
+void fail_encode_enum(encode_state& es, std::int64_t value, std::string_view enum_name) {
+  std::string message = std::to_string(value);
+  message += " is not a value of ";
+  message += enum_name;
+  fail_encode(es, error_code::invalid_value, std::move(message));
+}
+
 void fail_encode(encode_state& es, error_code code, std::string message) {
   if (es.failed) return;  // keep the first problem
   es.failed = true;
@@ -125,6 +192,29 @@ const std::uint8_t* need(decode_state& st, const std::uint8_t* p, const std::uin
 }
 
 }  // namespace
+
+const std::uint8_t* read_code_with_scope(decode_state& st, const std::uint8_t* p,
+                                         const std::uint8_t* end, std::string_view& code,
+                                         const std::uint8_t*& scope) {
+  if (end - p < 4) return fail_truncated(st, p, "javascriptWithScope");
+  const std::int32_t total = load_i32_le(p);
+  if (total < 14) {
+    return fail(st, error_code::invalid_length, p,
+                "javascriptWithScope length " + std::to_string(total) + " is below 14");
+  }
+  if (total > end - p) return fail_truncated(st, p, "javascriptWithScope");
+  const std::uint8_t* const stop = p + total;
+  scope = read_string(st, p + 4, stop, code);
+  if (scope == nullptr) return nullptr;
+  // The scope must fill the rest exactly: open_document checks it fits before `stop`.
+  const std::uint8_t* next = skip_document(st, scope, stop, false);
+  if (next == nullptr) return nullptr;
+  if (next != stop) {
+    return fail(st, error_code::invalid_length, p,
+                "javascriptWithScope length disagrees with its contents");
+  }
+  return next;
+}
 
 const std::uint8_t* skip_value(decode_state& st, std::uint8_t type, const std::uint8_t* p,
                                const std::uint8_t* end) {
@@ -178,25 +268,8 @@ const std::uint8_t* skip_value(decode_state& st, std::uint8_t type, const std::u
       return next == nullptr ? nullptr : need(st, next, end, 12, "dbPointer");
     }
     case bson_type::javascript_with_scope: {
-      if (end - p < 4) return fail_truncated(st, p, "javascriptWithScope");
-      const std::int32_t total = load_i32_le(p);
-      if (total < 14) {
-        return fail(st, error_code::invalid_length, p,
-                    "javascriptWithScope length " + std::to_string(total) + " is below 14");
-      }
-      if (total > end - p) return fail_truncated(st, p, "javascriptWithScope");
-      const std::uint8_t* const stop = p + total;
-      const std::uint8_t* scope = read_string(st, p + 4, stop, text);
-      if (scope == nullptr) return nullptr;
-      // The scope must fill the rest exactly; give it the whole remainder (plus the byte after,
-      // since open_document's limit is exclusive of the enclosing terminator).
-      const std::uint8_t* next = skip_document(st, scope, stop, false);
-      if (next == nullptr) return nullptr;
-      if (next != stop) {
-        return fail(st, error_code::invalid_length, p,
-                    "javascriptWithScope length disagrees with its contents");
-      }
-      return next;
+      const std::uint8_t* scope = nullptr;
+      return read_code_with_scope(st, p, end, text, scope);
     }
   }
   return fail(st, error_code::invalid_type, p - 1,

@@ -350,6 +350,12 @@ TEST(generated_codec, enum_values_are_checked) {
   auto r = bsongen::encode(bad);
   ASSERT_FALSE(r);
   EXPECT_EQ(r.error().code, bsongen::error_code::invalid_value);
+
+  gen_test::fixed_shape fixed_bad;  // the fixed-shape encoder checks enums too
+  fixed_bad.c = static_cast<gen_test::color>(0);
+  auto fixed_r = bsongen::encode(fixed_bad);
+  ASSERT_FALSE(fixed_r);
+  EXPECT_EQ(fixed_r.error().code, bsongen::error_code::invalid_value);
 }
 
 TEST(generated_codec, unknown_fields_skip_reject_capture) {

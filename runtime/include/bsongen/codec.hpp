@@ -54,7 +54,7 @@ template <generated_document T>
   const std::size_t n = codec<T>::size(obj, es);
   if (es.failed) return std::move(es.err);
   if (n > static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max())) {
-    return bsongen::error(error_code::too_large, "document of " + std::to_string(n) + " bytes");
+    return detail::too_large_error(n);
   }
   return n;
 }
@@ -68,8 +68,7 @@ template <generated_document T>
   if (!n) return std::move(n).error();
   std::uint8_t* p = out.extend(*n);
   if (p == nullptr) {
-    return bsongen::error(error_code::buffer_too_small,
-                          "the encoding needs " + std::to_string(*n) + " bytes");
+    return detail::buffer_too_small_error(*n);
   }
   codec<T>::write(obj, p);
   return {};
@@ -82,7 +81,11 @@ template <generated_document T>
   if (!n) return std::move(n).error();
   byte_buffer out;
   out.resize_uninitialized(*n);
-  codec<T>::write(obj, out.data());
+  std::uint8_t* p = out.data();
+  // Never taken (*n >= 5 and allocation failure throws), but it shows g++'s -Warray-bounds that
+  // p is not the empty buffer's null pointer.
+  if (p == nullptr) return detail::buffer_too_small_error(*n);
+  codec<T>::write(obj, p);
   return out;
 }
 
@@ -100,15 +103,10 @@ template <generated_document T>
   if (bytes.size() >= 4) {
     const std::int32_t declared = detail::load_i32_le(bytes.data());
     if (declared >= 5 && static_cast<std::size_t>(declared) > options.max_size) {
-      return bsongen::error(error_code::too_large,
-                            "document of " + std::to_string(declared) + " bytes exceeds the " +
-                                std::to_string(options.max_size) + "-byte limit");
+      return detail::over_size_limit_error(static_cast<std::size_t>(declared), options.max_size);
     }
     if (declared >= 5 && static_cast<std::size_t>(declared) < bytes.size()) {
-      return bsongen::error(error_code::trailing_bytes,
-                            std::to_string(bytes.size() - static_cast<std::size_t>(declared)) +
-                                " bytes follow the document",
-                            static_cast<std::size_t>(declared));
+      return detail::trailing_bytes_error(bytes.size(), static_cast<std::size_t>(declared));
     }
   }
   const std::uint8_t* end =

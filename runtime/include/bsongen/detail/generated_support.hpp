@@ -134,6 +134,32 @@ struct encode_state {
                                            std::int64_t length, std::int64_t available);
 [[gnu::cold]] std::nullptr_t fail_string(decode_state& st, const std::uint8_t* p,
                                          const std::uint8_t* end);
+[[gnu::cold]] std::nullptr_t fail_invalid_bool(decode_state& st, const std::uint8_t* p);
+[[gnu::cold]] std::nullptr_t fail_not_uuid(decode_state& st, const std::uint8_t* p);
+// An array of `count` elements (or more, when count > expected) where exactly `expected` belong.
+[[gnu::cold]] std::nullptr_t fail_array_length(decode_state& st, const std::uint8_t* p,
+                                               std::size_t count, std::size_t expected);
+[[gnu::cold]] void prepend_index(decode_state& st, std::size_t index);
+// A value naming no enumerator: `text` is the value as found (a number or a quoted string).
+[[gnu::cold]] std::nullptr_t fail_enum_value(decode_state& st, const std::uint8_t* p,
+                                             std::string_view text, std::string_view enum_name);
+[[gnu::cold]] std::nullptr_t fail_enum_value(decode_state& st, const std::uint8_t* p,
+                                             std::int64_t value, std::string_view enum_name);
+// Errors of the top-level entry points in bsongen/codec.hpp.
+[[gnu::cold]] bsongen::error too_large_error(std::size_t size);
+[[gnu::cold]] bsongen::error buffer_too_small_error(std::size_t needed);
+[[gnu::cold]] bsongen::error over_size_limit_error(std::size_t declared, std::size_t limit);
+[[gnu::cold]] bsongen::error trailing_bytes_error(std::size_t input_size, std::size_t declared);
+[[gnu::cold]] void fail_encode_enum(encode_state& es, std::int64_t value,
+                                    std::string_view enum_name);
+
+// Validates a javascriptWithScope value at p (total length, code string, scope document filling
+// the rest exactly) and returns the byte after it; `code` and `scope` (the scope document's first
+// byte) describe its parts.
+[[nodiscard]] const std::uint8_t* read_code_with_scope(decode_state& st, const std::uint8_t* p,
+                                                       const std::uint8_t* end,
+                                                       std::string_view& code,
+                                                       const std::uint8_t*& scope);
 
 // Validates the element whose value starts at p (framing, lengths, terminators, nested documents
 // to st.max_depth, UTF-8 when st.validate_utf8) and returns the byte after it.
@@ -160,18 +186,29 @@ struct encode_state {
   return true;
 }
 
+// The first NUL in [p, end), or nullptr. Keys are short ("0", "_id", "createdAt"): a byte loop
+// finds their end before a call to memchr would return; longer runs go to memchr.
+[[nodiscard]] inline const std::uint8_t* find_nul(const std::uint8_t* p,
+                                                  const std::uint8_t* end) noexcept {
+  const std::uint8_t* const short_end = end - p > 16 ? p + 16 : end;
+  for (; p < short_end; ++p) {
+    if (*p == 0) return p;
+  }
+  if (p == end) return nullptr;
+  return static_cast<const std::uint8_t*>(std::memchr(p, 0, static_cast<std::size_t>(end - p)));
+}
+
 // Reads an element's type byte and key at p (p < doc_end), leaving p at its value.
 [[nodiscard]] inline bool read_element_header(decode_state& st, const std::uint8_t*& p,
                                               const std::uint8_t* doc_end, std::uint8_t& type,
                                               std::string_view& key) {
   type = *p;
   const std::uint8_t* k = p + 1;
-  const void* nul = std::memchr(k, 0, static_cast<std::size_t>(doc_end - k));
-  if (nul == nullptr) {
+  const std::uint8_t* terminator = find_nul(k, doc_end);
+  if (terminator == nullptr) [[unlikely]] {
     return fail(st, error_code::missing_terminator, p, "element key is not NUL-terminated"),
            false;
   }
-  const auto* terminator = static_cast<const std::uint8_t*>(nul);
   key = std::string_view(reinterpret_cast<const char*>(k), static_cast<std::size_t>(terminator - k));
   // Every key, also the unknown ones a decoder skips, as the generic decoder checks them.
   if (st.validate_utf8 && !is_valid_utf8(k, key.size())) [[unlikely]] {
@@ -365,9 +402,8 @@ inline std::uint8_t* write_string(std::string_view s, std::uint8_t* out) noexcep
 [[nodiscard]] inline const std::uint8_t* read_cstring(decode_state& st, const std::uint8_t* p,
                                                       const std::uint8_t* end,
                                                       std::string_view& out) {
-  const void* nul = std::memchr(p, 0, static_cast<std::size_t>(end - p));
-  if (nul == nullptr) return fail(st, error_code::missing_terminator, p, "C string lacks its NUL");
-  const auto* terminator = static_cast<const std::uint8_t*>(nul);
+  const std::uint8_t* terminator = find_nul(p, end);
+  if (terminator == nullptr) return fail(st, error_code::missing_terminator, p, "C string lacks its NUL");
   const auto n = static_cast<std::size_t>(terminator - p);
   if (st.validate_utf8 && !is_valid_utf8(p, n)) {
     return fail(st, error_code::invalid_utf8, p, "C string is not valid UTF-8");
@@ -492,7 +528,7 @@ struct bool_codec : fixed_width_codec_base<bson_type::boolean, 1> {
     if (t != type) return fail_type(st, bson_type::boolean, t, p);
     if (end - p < 1) return fail_truncated(st, p, "bool");
     if (!load_fixed(p, out)) {
-      return fail(st, error_code::invalid_bool, p, "boolean byte " + std::to_string(*p));
+      return fail_invalid_bool(st, p);
     }
     return p + 1;
   }
@@ -595,9 +631,7 @@ struct uuid_codec : fixed_width_codec_base<bson_type::binary, 21> {
     if (end - p < 5) return fail_truncated(st, p, "binary");
     const std::int32_t length = load_i32_le(p);
     if (length != 16 || p[4] != static_cast<std::uint8_t>(binary_subtype::uuid)) {
-      return fail(st, error_code::invalid_value, p,
-                  "a UUID is binary subtype 4 of 16 bytes; found subtype " + std::to_string(p[4]) +
-                      " of " + std::to_string(length) + " bytes");
+      return fail_not_uuid(st, p);
     }
     if (end - p < 21) return fail_truncated(st, p, "binary");
     load_fixed(p, out);
@@ -753,11 +787,10 @@ struct code_with_scope_codec {
   static const std::uint8_t* decode(decode_state& st, std::uint8_t t, const std::uint8_t* p,
                                     const std::uint8_t* end, code_with_scope& out) {
     if (t != type) return fail_type(st, bson_type::javascript_with_scope, t, p);
-    const std::uint8_t* next = skip_value(st, t, p, end);  // validates the whole framing
-    if (next == nullptr) return nullptr;
     std::string_view code;
-    const std::uint8_t* scope = read_string(st, p + 4, next, code);
-    if (scope == nullptr) return nullptr;
+    const std::uint8_t* scope = nullptr;
+    const std::uint8_t* next = read_code_with_scope(st, p, end, code, scope);
+    if (next == nullptr) return nullptr;
     out.code.assign(code);
     out.scope.assign(std::span<const std::uint8_t>(scope, next));
     return next;
@@ -786,8 +819,7 @@ const std::uint8_t* decode_array_elements(decode_state& st, const std::uint8_t* 
     std::string_view key;
     if (!read_element_header(st, body, doc_end, t, key)) return nullptr;
     if (count == max_count) {
-      return fail(st, error_code::invalid_length, element,
-                  "array holds more than " + std::to_string(max_count) + " elements");
+      return fail_array_length(st, element, max_count + 1, max_count);
     }
     if constexpr (requires { out.emplace_back(); }) {
       using value_type = typename Container::value_type;
@@ -802,7 +834,7 @@ const std::uint8_t* decode_array_elements(decode_state& st, const std::uint8_t* 
       body = Elem::decode(st, t, body, doc_end, out[count]);
     }
     if (body == nullptr) {
-      st.err.prepend_path(std::to_string(count));
+      prepend_index(st, count);
       return nullptr;
     }
     ++count;
@@ -882,9 +914,7 @@ struct array_codec {
     std::size_t count = 0;
     const std::uint8_t* next = decode_array_elements<Elem>(st, p, end, out, count, N);
     if (next != nullptr && count != N) {
-      return fail(st, error_code::invalid_length, p,
-                  "array holds " + std::to_string(count) + " elements, expected " +
-                      std::to_string(N));
+      return fail_array_length(st, p, count, N);
     }
     return next;
   }
@@ -931,9 +961,7 @@ struct array_codec<Elem, N> {
     std::size_t count = 0;
     const std::uint8_t* next = decode_array_elements<Elem>(st, p, end, out, count, N);
     if (next != nullptr && count != N) {
-      return fail(st, error_code::invalid_length, p,
-                  "array holds " + std::to_string(count) + " elements, expected " +
-                      std::to_string(N));
+      return fail_array_length(st, p, count, N);
     }
     return next;
   }
@@ -1008,11 +1036,7 @@ struct map_codec {
 template <class E, class Traits>
 struct enum_int32_codec : fixed_width_codec_base<bson_type::int32, 4> {
   static std::size_t size(E v, encode_state& es) noexcept {
-    if (!Traits::is_known(v)) {
-      fail_encode(es, error_code::invalid_value,
-                  std::to_string(static_cast<long long>(v)) + " is not a value of " +
-                      std::string(Traits::enum_name));
-    }
+    if (!Traits::is_known(v)) fail_encode_enum(es, static_cast<std::int64_t>(v), Traits::enum_name);
     return 4;
   }
   static void store_fixed(E v, std::uint8_t* out) noexcept {
@@ -1032,9 +1056,7 @@ struct enum_int32_codec : fixed_width_codec_base<bson_type::int32, 4> {
     if (t != type) return fail_type(st, bson_type::int32, t, p);
     if (end - p < 4) return fail_truncated(st, p, "int32");
     if (!load_fixed(p, out)) {
-      return fail(st, error_code::invalid_value, p,
-                  std::to_string(load_i32_le(p)) + " is not a value of " +
-                      std::string(Traits::enum_name));
+      return fail_enum_value(st, p, std::int64_t{load_i32_le(p)}, Traits::enum_name);
     }
     return p + 4;
   }
@@ -1045,11 +1067,7 @@ template <class E, class Traits>
 struct enum_string_codec {
   static constexpr std::uint8_t type = static_cast<std::uint8_t>(bson_type::string);
   static std::size_t size(E v, encode_state& es) noexcept {
-    if (!Traits::is_known(v)) {
-      fail_encode(es, error_code::invalid_value,
-                  std::to_string(static_cast<long long>(v)) + " is not a value of " +
-                      std::string(Traits::enum_name));
-    }
+    if (!Traits::is_known(v)) fail_encode_enum(es, static_cast<std::int64_t>(v), Traits::enum_name);
     return Traits::name_of(v).size() + 5;
   }
   static std::uint8_t* write(E v, std::uint8_t* out) noexcept {
@@ -1067,8 +1085,7 @@ struct enum_string_codec {
                                        return entry.first < k;
                                      });
     if (it == names.end() || it->first != s) {
-      return fail(st, error_code::invalid_value, p,
-                  "\"" + std::string(s) + "\" is not a value of " + std::string(Traits::enum_name));
+      return fail_enum_value(st, p, s, Traits::enum_name);
     }
     out = it->second;
     return next;

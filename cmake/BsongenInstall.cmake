@@ -1,0 +1,31 @@
+# Install rules and the exported package: after `cmake --install`, a project gets
+# bsongen::runtime and bsongen_generate() from
+#
+#   find_package(bsongen 0.1 REQUIRED)
+#
+# Layout: lib/libbsongen_runtime.a, include/bsongen/, lib/cmake/bsongen/ (config, version,
+# targets, BsongenGenerate.cmake), share/bsongen/generator/ (the Python generator and templates).
+include(GNUInstallDirs)
+include(CMakePackageConfigHelpers)
+
+set(BSONGEN_INSTALL_CMAKEDIR "${CMAKE_INSTALL_LIBDIR}/cmake/bsongen")
+set(BSONGEN_INSTALL_GENERATORDIR "${CMAKE_INSTALL_DATADIR}/bsongen/generator")
+
+install(TARGETS bsongen_runtime EXPORT bsongenTargets
+        ARCHIVE DESTINATION "${CMAKE_INSTALL_LIBDIR}"
+        LIBRARY DESTINATION "${CMAKE_INSTALL_LIBDIR}")
+install(DIRECTORY "${PROJECT_SOURCE_DIR}/runtime/include/" DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}")
+install(EXPORT bsongenTargets NAMESPACE bsongen:: DESTINATION "${BSONGEN_INSTALL_CMAKEDIR}")
+install(DIRECTORY "${PROJECT_SOURCE_DIR}/generator/" DESTINATION "${BSONGEN_INSTALL_GENERATORDIR}"
+        USE_SOURCE_PERMISSIONS PATTERN "__pycache__" EXCLUDE)
+
+configure_package_config_file("${CMAKE_CURRENT_LIST_DIR}/bsongenConfig.cmake.in"
+  "${PROJECT_BINARY_DIR}/bsongenConfig.cmake"
+  INSTALL_DESTINATION "${BSONGEN_INSTALL_CMAKEDIR}"
+  PATH_VARS BSONGEN_INSTALL_GENERATORDIR)
+write_basic_package_version_file("${PROJECT_BINARY_DIR}/bsongenConfigVersion.cmake"
+  VERSION "${PROJECT_VERSION}" COMPATIBILITY SameMinorVersion)
+install(FILES "${PROJECT_BINARY_DIR}/bsongenConfig.cmake"
+              "${PROJECT_BINARY_DIR}/bsongenConfigVersion.cmake"
+              "${CMAKE_CURRENT_LIST_DIR}/BsongenGenerate.cmake"
+        DESTINATION "${BSONGEN_INSTALL_CMAKEDIR}")
