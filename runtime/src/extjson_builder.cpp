@@ -52,6 +52,7 @@ enum class special : std::uint8_t {
   options,
   count_
 };
+static_assert(static_cast<unsigned>(special::count_) <= 32, "convert_wrapper keeps a 32-bit mask");
 
 struct special_name {
   std::string_view key;
@@ -500,15 +501,25 @@ bool extjson_builder::null_value(std::size_t offset) {
 bool extjson_builder::convert_wrapper(const frame& f) {
   const auto doc =
       document_view::from_trusted_bytes({out_.data() + f.body_start, out_.size() - f.body_start});
-  std::array<view_element, static_cast<std::size_t>(special::count_)> found{};
+  // Where each special key first occurs; an entry is meaningful only when its bit in `seen` is
+  // set, so the array needs no clearing (this runs once per wrapper object, a hot path).
+  const std::uint8_t* found[static_cast<std::size_t>(special::count_)];
+  std::uint32_t seen = 0;
   std::size_t count = 0;
-  for (view_element e : doc) {
+  for (const std::uint8_t* p = doc.bytes().data() + 4; *p != 0;) {
+    const view_element e(p);
     ++count;
-    const special kind = classify(e.key());
-    if (kind != special::none && !found[static_cast<std::size_t>(kind)])
-      found[static_cast<std::size_t>(kind)] = e;
+    const auto kind = static_cast<std::size_t>(classify(e.key()));
+    if (kind != 0 && (seen & (1u << kind)) == 0) {
+      seen |= 1u << kind;
+      found[kind] = p;
+    }
+    p = e.next();
   }
-  auto get = [&](special s) -> const view_element& { return found[static_cast<std::size_t>(s)]; };
+  auto get = [&](special s) {
+    const auto kind = static_cast<std::size_t>(s);
+    return (seen & (1u << kind)) != 0 ? view_element(found[kind]) : view_element();
+  };
   const std::size_t at = f.json_offset;
   auto invalid = [&](std::string message) {
     return fail(error_code::json_invalid, std::move(message), at);
@@ -544,7 +555,7 @@ bool extjson_builder::convert_wrapper(const frame& f) {
   }
 
   if (wrapper != special::none) {
-    const view_element& v = get(wrapper);
+    const view_element v = get(wrapper);
     const std::string name(v.key());
     if (count != 1) {
       return invalid(name + " must be the only key of its object, but " + extra_key({v.key()}) +
@@ -686,7 +697,7 @@ bool extjson_builder::convert_wrapper(const frame& f) {
       default:
         break;
     }
-  } else if (const view_element& b = get(special::binary); b) {
+  } else if (const view_element b = get(special::binary); b) {
     std::uint8_t subtype = 0;
     std::string_view base64;
     if (b.is(bson_type::document)) {
@@ -706,7 +717,7 @@ bool extjson_builder::convert_wrapper(const frame& f) {
       subtype = *parsed;
     } else if (b.is(bson_type::string)) {
       // The legacy form {"$binary": <base64>, "$type": <hex>}.
-      const view_element& t = get(special::type);
+      const view_element t = get(special::type);
       if (!t || !t.is(bson_type::string) || count != 2) {
         return invalid(
             R"(legacy $binary takes exactly {"$binary": <base64>, "$type": <hex string>})");
@@ -729,8 +740,8 @@ bool extjson_builder::convert_wrapper(const frame& f) {
       scratch_.patch_i32(5, static_cast<std::int32_t>(payload - 4));
     }
     result_type = bson_type::binary;
-  } else if (const view_element& c = get(special::code); c) {
-    const view_element& scope = get(special::scope);
+  } else if (const view_element c = get(special::code); c) {
+    const view_element scope = get(special::scope);
     if (count != (scope ? 2u : 1u)) {
       return invalid("$code takes only $scope beside it, but " + extra_key({"$code", "$scope"}) +
                      " is there");
@@ -751,10 +762,10 @@ bool extjson_builder::convert_wrapper(const frame& f) {
     }
   } else if (get(special::scope)) {
     return invalid("$scope needs a $code beside it");
-  } else if (const view_element& r = get(special::regex); r && r.is(bson_type::string)) {
+  } else if (const view_element r = get(special::regex); r && r.is(bson_type::string)) {
     // The legacy form {"$regex": <pattern>, "$options": <flags>}; a $regex holding anything else
     // is the query operator and the object stays a document.
-    const view_element& o = get(special::options);
+    const view_element o = get(special::options);
     if (count != (o ? 2u : 1u)) {
       return invalid("legacy $regex takes only $options beside it, but " +
                      extra_key({"$regex", "$options"}) + " is there");

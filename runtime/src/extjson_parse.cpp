@@ -2,19 +2,19 @@
 //
 // Why simdjson On Demand, by measurement: bench/extjson_bench.cpp drives this same builder from
 // each Debian candidate (rows <case>/extjson_<tokenizer>/decode), so only the tokenizer varies.
-// MB/s of BSON produced, median of 3, CPU time, g++ 12 -O3, 2-core build machine under load
-// (./bench/bsongen_bench --benchmark_filter=extjson --benchmark_min_time=0.5
-//  --benchmark_repetitions=3):
+// MB/s of BSON produced, median of 5, CPU time, g++ 12 -O3 (Release), 2-core build machine
+// shared with other builds (./bench/bsongen_bench --benchmark_filter=extjson
+// --benchmark_min_time=0.5 --benchmark_repetitions=5 --benchmark_report_aggregates_only=true):
 //
 //                                flat_bson  deep_bson  full_bson
-//   simdjson On Demand (shipped)    556        649        232   (includes the padded copy)
-//   simdjson DOM                    591        724        238
-//   RapidJSON SAX, raw numbers      289        389        165
-//   nlohmann::json SAX              131        164         83
-//   libbson bson_init_from_json     128        118         79   (baseline, not a candidate)
+//   simdjson On Demand (shipped)    651        690        267   (includes the padded copy)
+//   simdjson DOM                    671        733        268
+//   RapidJSON SAX, raw numbers      315        405        176
+//   nlohmann::json SAX              136        177         91
+//   libbson bson_init_from_json     136        129         82   (baseline, not a candidate)
 //
-// simdjson is about twice RapidJSON's speed on the string-heavy documents and 1.4x on full_bson.
-// On Demand rather than DOM: within 10% of it, and it walks the text in place, so
+// simdjson is about twice RapidJSON's speed on the string-heavy documents and 1.5x on full_bson.
+// On Demand rather than DOM: within 6% of it, and it walks the text in place, so
 // current_location() gives the character offsets our errors report; the DOM keeps no positions.
 //
 // Limits that follow from simdjson: the text is copied into a padded, reused thread-local buffer
