@@ -27,22 +27,28 @@ arena* arena::create(std::pmr::memory_resource* upstream, std::size_t first_bloc
 }
 
 void arena::destroy(arena* a) noexcept {
-  if (a == nullptr) return;
-  // Adopted arenas may adopt others in turn; each destroy walks its own list.
-  for (arena* child = a->adopted_head_; child != nullptr;) {
-    arena* next = child->adopted_next_;
-    destroy(child);
-    child = next;
+  // Iterative: a document built by nesting 100,000 moved-in levels adopts a chain that deep.
+  // `pending` is a stack threaded through adopted_next_ (a root arena is adopted by no one).
+  arena* pending = a;
+  while (pending != nullptr) {
+    arena* current = pending;
+    pending = current->adopted_next_;
+    for (arena* child = current->adopted_head_; child != nullptr;) {
+      arena* next = child->adopted_next_;
+      child->adopted_next_ = pending;
+      pending = child;
+      child = next;
+    }
+    std::pmr::memory_resource* upstream = current->upstream_;
+    for (block_header* b = current->blocks_; b != nullptr;) {
+      block_header* next = b->next;
+      upstream_deallocate(upstream, b, b->size);
+      b = next;
+    }
+    const std::size_t first = current->first_block_size_;
+    current->~arena();
+    upstream_deallocate(upstream, current, first);
   }
-  std::pmr::memory_resource* upstream = a->upstream_;
-  for (block_header* b = a->blocks_; b != nullptr;) {
-    block_header* next = b->next;
-    upstream_deallocate(upstream, b, b->size);
-    b = next;
-  }
-  const std::size_t first = a->first_block_size_;
-  a->~arena();
-  upstream_deallocate(upstream, a, first);
 }
 
 void* arena::allocate_slow(std::size_t n, std::size_t align) {

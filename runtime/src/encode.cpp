@@ -2,9 +2,12 @@
 //
 // Two passes: the exact size first (one walk over 32-byte nodes), then one writer::extend for the
 // whole document and plain stores into it, each nested length patched once its end is known.
-// There is no per-element capacity check and no reallocation.
+// There is no per-element capacity check and no reallocation. Both passes walk nested documents
+// with an explicit stack (inline for the first 32 levels), so no depth can overflow the C++ stack.
 
 #include <algorithm>
+#include <array>
+#include <vector>
 #include <cstring>
 #include <limits>
 
@@ -42,9 +45,40 @@ std::uint8_t* write_index_key(std::uint8_t* p, std::uint32_t i) noexcept {
   return p;
 }
 
-std::size_t container_size(const container& c, bool is_array) noexcept;
+// A stack that lives inline up to N entries and moves to the heap beyond.
+template <class T, std::size_t N>
+class small_stack {
+ public:
+  void push(const T& v) {
+    if (size_ < N) {
+      inline_[size_] = v;
+    } else {
+      if (heap_.size() < size_ - N + 1) heap_.resize(size_ - N + 1);
+      heap_[size_ - N] = v;
+    }
+    ++size_;
+  }
+  void pop() noexcept { --size_; }
+  [[nodiscard]] bool empty() const noexcept { return size_ == 0; }
+  [[nodiscard]] T& top() noexcept { return size_ <= N ? inline_[size_ - 1] : heap_[size_ - 1 - N]; }
 
-std::size_t value_size(const node& n) noexcept {
+ private:
+  std::array<T, N> inline_;
+  std::vector<T> heap_;
+  std::size_t size_ = 0;
+};
+
+struct walk_frame {
+  const node* next;
+  const node* last;
+  std::uint8_t* start;      // where this document's length goes (write pass)
+  std::uint8_t* cws_start;  // for a scope: where the enclosing code-with-scope length goes
+  std::uint32_t index;      // position of `next`: the array key to write
+  bool is_array;
+};
+
+// Bytes of the value of `n`, not counting the documents nested in it (the walk adds those).
+std::size_t value_size_shallow(const node& n) noexcept {
   switch (n.type) {
     case bson_type::double_:
     case bson_type::datetime:
@@ -75,22 +109,42 @@ std::size_t value_size(const node& n) noexcept {
     case bson_type::db_pointer:
       return 4 + std::size_t{n.as.text.size} + 1 + 12;
     case bson_type::javascript_with_scope:
-      return 4 + 4 + std::size_t{n.as.cws->code_size} + 1 + container_size(n.as.cws->scope, false);
+      return 4 + 4 + std::size_t{n.as.cws->code_size} + 1;
     case bson_type::document:
-      return container_size(n.as.doc, false);
     case bson_type::array:
-      return container_size(n.as.doc, true);
+      return 0;
   }
   return 0;
 }
 
-std::size_t container_size(const container& c, bool is_array) noexcept {
-  std::size_t total = 5 + 2 * std::size_t{c.size};  // length, terminator; per element type byte, key NUL
-  for (std::uint32_t i = 0; i < c.size; ++i) {
-    const node& n = c.elements[i];
-    total += (is_array ? index_key_size(i) : n.key_size) + value_size(n);
+std::size_t document_size(const container& root) {
+  small_stack<walk_frame, 32> stack;
+  walk_frame f{root.elements, root.elements + root.size, nullptr, nullptr, 0, false};
+  std::size_t total = 5;
+  while (true) {
+    if (f.next == f.last) {
+      if (stack.empty()) return total;
+      f = stack.top();
+      stack.pop();
+      continue;
+    }
+    const node& n = *f.next++;
+    const std::uint32_t i = f.index++;
+    total += 2 + (f.is_array ? index_key_size(i) : n.key_size) + value_size_shallow(n);
+    const container* child = nullptr;
+    bool child_is_array = false;
+    if (n.type == bson_type::document || n.type == bson_type::array) {
+      child = &n.as.doc;
+      child_is_array = n.type == bson_type::array;
+    } else if (n.type == bson_type::javascript_with_scope) {
+      child = &n.as.cws->scope;
+    }
+    if (child != nullptr) {
+      total += 5;
+      stack.push(f);
+      f = {child->elements, child->elements + child->size, nullptr, nullptr, 0, child_is_array};
+    }
   }
-  return total;
 }
 
 std::uint8_t* write_text(std::uint8_t* p, const char* data, std::uint32_t size) noexcept {
@@ -100,13 +154,25 @@ std::uint8_t* write_text(std::uint8_t* p, const char* data, std::uint32_t size) 
   return p + 4 + size + 1;
 }
 
-std::uint8_t* write_container(std::uint8_t* p, const container& c, bool is_array) noexcept {
-  std::uint8_t* const start = p;
+std::uint8_t* write_document(std::uint8_t* p, const container& root) {
+  // The current document's state stays in `f` (registers); enclosing ones wait on the stack.
+  small_stack<walk_frame, 32> stack;
+  walk_frame f{root.elements, root.elements + root.size, p, nullptr, 0, false};
   p += 4;
-  for (std::uint32_t i = 0; i < c.size; ++i) {
-    const node& n = c.elements[i];
+  while (true) {
+    if (f.next == f.last) {
+      *p++ = 0;
+      detail::store_u32_le(f.start, static_cast<std::uint32_t>(p - f.start));
+      if (f.cws_start != nullptr) detail::store_u32_le(f.cws_start, static_cast<std::uint32_t>(p - f.cws_start));
+      if (stack.empty()) return p;
+      f = stack.top();
+      stack.pop();
+      continue;
+    }
+    const node& n = *f.next++;
+    const std::uint32_t i = f.index++;
     *p++ = static_cast<std::uint8_t>(n.type);
-    if (is_array) {
+    if (f.is_array) {
       p = write_index_key(p, i);
     } else {
       if (n.key_size != 0) std::memcpy(p, n.key, n.key_size);
@@ -183,29 +249,28 @@ std::uint8_t* write_container(std::uint8_t* p, const container& c, bool is_array
       case bson_type::javascript_with_scope: {
         std::uint8_t* const cws_start = p;
         p = write_text(p + 4, n.as.cws->code, n.as.cws->code_size);
-        p = write_container(p, n.as.cws->scope, false);
-        detail::store_u32_le(cws_start, static_cast<std::uint32_t>(p - cws_start));
+        const container& scope = n.as.cws->scope;
+        stack.push(f);
+        f = {scope.elements, scope.elements + scope.size, p, cws_start, 0, false};
+        p += 4;
         break;
       }
       case bson_type::document:
-        p = write_container(p, n.as.doc, false);
-        break;
       case bson_type::array:
-        p = write_container(p, n.as.doc, true);
+        stack.push(f);
+        f = {n.as.doc.elements, n.as.doc.elements + n.as.doc.size, p, nullptr, 0, n.type == bson_type::array};
+        p += 4;
         break;
     }
   }
-  *p++ = 0;
-  detail::store_u32_le(start, static_cast<std::uint32_t>(p - start));
-  return p;
 }
 
 }  // namespace
 
-std::size_t encoded_size(document_ref doc) { return container_size(doc.root(), false); }
+std::size_t encoded_size(document_ref doc) { return document_size(doc.root()); }
 
 result<void> encode_document(document_ref doc, writer& out) {
-  const std::size_t size = container_size(doc.root(), false);
+  const std::size_t size = document_size(doc.root());
   if (size > static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max())) {
     return error(error_code::too_large, "encoding needs " + std::to_string(size) + " bytes, above BSON's 2 GiB limit");
   }
@@ -215,7 +280,7 @@ result<void> encode_document(document_ref doc, writer& out) {
                  "encoding needs " + std::to_string(size) + " bytes, the output buffer has " +
                      std::to_string(out.capacity() - out.size()));
   }
-  write_container(p, doc.root(), false);
+  write_document(p, doc.root());
   return {};
 }
 

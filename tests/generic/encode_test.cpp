@@ -132,5 +132,19 @@ TEST(encode, built_documents_can_be_mutated_and_re_encoded) {
   EXPECT_TRUE((*back)["a"]["nested"].as_bool());
 }
 
+TEST(encode, deep_documents_encode_without_recursion) {
+  // 200,000 levels built by moving each level into the next (no copies): far deeper than the C++
+  // stack could recurse. Encoding walks it with an explicit stack.
+  value inner = document{};
+  for (int i = 0; i < 200'000; ++i) inner = document{{"a", std::move(inner)}};
+  const document deep{{"a", std::move(inner)}};
+  const byte_buffer bytes = encode_document(deep);
+  EXPECT_EQ(bytes.size(), encoded_size(deep));
+  EXPECT_EQ(bytes.size(), 200'001u * 7 + 5 + 5 - 5 + 200'001u * 1);
+  decode_options options;
+  options.max_depth = 300'000;
+  EXPECT_TRUE(validate_document(bytes, options));
+}
+
 }  // namespace
 }  // namespace bsongen
