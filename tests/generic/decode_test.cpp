@@ -9,6 +9,7 @@
 
 #include "bson_builder.hpp"
 #include "bsongen/document.hpp"
+#include "bsongen/pool.hpp"
 
 namespace bsongen {
 namespace {
@@ -274,6 +275,24 @@ TEST(decode, unpooled_mode_decodes_the_same_document) {
   ASSERT_TRUE(a && b);
   EXPECT_EQ(*a, *b);
   EXPECT_EQ(encode_document(*a).to_vector(), bytes);
+}
+
+TEST(decode, arena_blocks_can_come_from_the_runtime_pool) {
+  pool_resource pool;
+  decode_options options;
+  options.memory = &pool;
+  bson_builder inner;
+  inner.u8(0x02).cstr("t").str("text");
+  const auto bytes = document_of(bson_builder().u8(0x03).cstr("d").doc(inner).u8(0x10).cstr("n").i32(5));
+  {
+    result<document> d = decode_document(bytes, options);
+    ASSERT_TRUE(d) << d.error().to_string();
+    EXPECT_GT(pool.bytes_from_upstream(), 0u);
+    EXPECT_EQ((*d)["d"]["t"].as_string(), "text");
+    EXPECT_EQ(encode_document(*d).to_vector(), bytes);
+  }
+  pool.release();
+  EXPECT_EQ(pool.bytes_from_upstream(), 0u);
 }
 
 }  // namespace
