@@ -815,9 +815,17 @@ const std::uint8_t* decode_array_elements(decode_state& st, const std::uint8_t* 
   count = 0;
   while (body < doc_end) {
     const std::uint8_t* const element = body;
-    std::uint8_t t = 0;
-    std::string_view key;
-    if (!read_element_header(st, body, doc_end, t, key)) return nullptr;
+    std::uint8_t t = *body;
+    // Array keys are "0", "1", ...: confirm the expected one in place; scan only when it differs.
+    if (count < 10 && doc_end - body >= 3 && body[1] == '0' + count && body[2] == 0) {
+      body += 3;
+    } else if (count >= 10 && count < 100 && doc_end - body >= 4 && body[1] == '0' + count / 10 &&
+               body[2] == '0' + count % 10 && body[3] == 0) {
+      body += 4;
+    } else {
+      std::string_view key;
+      if (!read_element_header(st, body, doc_end, t, key)) return nullptr;
+    }
     if (count == max_count) {
       return fail_array_length(st, element, max_count + 1, max_count);
     }
