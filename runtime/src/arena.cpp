@@ -13,65 +13,6 @@ constexpr std::size_t max_growth_block_size = std::size_t{1} << 20;
 std::size_t round_up(std::size_t n, std::size_t to) { return (n + to - 1) & ~(to - 1); }
 }  // namespace
 
-arena* arena::create(std::pmr::memory_resource* upstream, std::size_t first_block_bytes, bool pooled) {
-  const std::size_t header = round_up(sizeof(arena), block_alignment);
-  const std::size_t requested = header + (pooled ? std::max(first_block_bytes, min_block_size) : 0);
-  const std::size_t total = usable_block_size(upstream, requested);
-  void* block = upstream_allocate(upstream, total);
-  auto* a = ::new (block) arena(upstream, pooled);
-  a->first_block_size_ = total;
-  a->cursor_ = static_cast<std::byte*>(block) + header;
-  a->end_ = static_cast<std::byte*>(block) + total;
-  a->next_block_size_ = std::min(std::max(total * 2, min_block_size), max_growth_block_size);
-  return a;
-}
-
-void arena::destroy(arena* a) noexcept {
-  // Iterative: a document built by nesting 100,000 moved-in levels adopts a chain that deep.
-  // `pending` is a stack threaded through adopted_next_ (a root arena is adopted by no one).
-  arena* pending = a;
-  while (pending != nullptr) {
-    arena* current = pending;
-    pending = current->adopted_next_;
-    for (arena* child = current->adopted_head_; child != nullptr;) {
-      arena* next = child->adopted_next_;
-      child->adopted_next_ = pending;
-      pending = child;
-      child = next;
-    }
-    std::pmr::memory_resource* upstream = current->upstream_;
-    for (block_header* b = current->blocks_; b != nullptr;) {
-      block_header* next = b->next;
-      upstream_deallocate(upstream, b, b->size);
-      b = next;
-    }
-    const std::size_t first = current->first_block_size_;
-    current->~arena();
-    upstream_deallocate(upstream, current, first);
-  }
-}
-
-void* arena::allocate_slow(std::size_t n, std::size_t align) {
-  const std::size_t header = round_up(sizeof(block_header), block_alignment);
-  if (!pooled_) {
-    // One upstream call per allocation, linked so destroy() can return it.
-    const std::size_t total = header + n;
-    void* raw = upstream_allocate(upstream_, total);
-    blocks_ = ::new (raw) block_header{blocks_, total};
-    return static_cast<std::byte*>(raw) + header;
-  }
-  const std::size_t size = usable_block_size(upstream_, std::max(next_block_size_, header + n + align));
-  void* raw = upstream_allocate(upstream_, size);
-  blocks_ = ::new (raw) block_header{blocks_, size};
-  next_block_size_ = std::min(next_block_size_ * 2, max_growth_block_size);
-  cursor_ = static_cast<std::byte*>(raw) + header;
-  end_ = static_cast<std::byte*>(raw) + size;
-  auto p = (reinterpret_cast<std::uintptr_t>(cursor_) + (align - 1)) & ~(std::uintptr_t{align} - 1);
-  auto* aligned = reinterpret_cast<std::byte*>(p);
-  cursor_ = aligned + n;
-  return aligned;
-}
-
 }  // namespace bsongen::detail
 
 namespace bsongen::detail {
@@ -173,24 +114,20 @@ class block_cache_resource final : public std::pmr::memory_resource {
 constinit block_cache_resource default_instance;
 std::pmr::memory_resource* const default_resource = &default_instance;
 
-}  // namespace
-
-std::pmr::memory_resource* default_block_resource() noexcept { return default_resource; }
-
 // The default resource hands out whole size classes: use all of the block.
-std::size_t arena::usable_block_size(std::pmr::memory_resource* upstream, std::size_t bytes) noexcept {
+std::size_t usable_block_size(std::pmr::memory_resource* upstream, std::size_t bytes) noexcept {
   if (upstream != default_resource) return bytes;
   const std::size_t c = class_of(bytes);
   return c == class_count ? bytes : class_bytes(c);
 }
 
 // Blocks from the default resource skip the virtual call.
-void* arena::upstream_allocate(std::pmr::memory_resource* upstream, std::size_t bytes) {
+void* upstream_allocate(std::pmr::memory_resource* upstream, std::size_t bytes) {
   if (upstream == default_resource) return cached_allocate(bytes);
   return upstream->allocate(bytes, block_alignment);
 }
 
-void arena::upstream_deallocate(std::pmr::memory_resource* upstream, void* p, std::size_t bytes) noexcept {
+void upstream_deallocate(std::pmr::memory_resource* upstream, void* p, std::size_t bytes) noexcept {
   if (upstream == default_resource) {
     cached_deallocate(p, bytes);
   } else {
@@ -198,4 +135,72 @@ void arena::upstream_deallocate(std::pmr::memory_resource* upstream, void* p, st
   }
 }
 
+}  // namespace
+
+std::pmr::memory_resource* default_block_resource() noexcept { return default_resource; }
+
 }  // namespace bsongen::detail
+
+namespace bsongen::detail {
+
+arena* arena::create(std::pmr::memory_resource* upstream, std::size_t first_block_bytes, bool pooled) {
+  const std::size_t header = round_up(sizeof(arena), block_alignment);
+  const std::size_t requested = header + (pooled ? std::max(first_block_bytes, min_block_size) : 0);
+  const std::size_t total = usable_block_size(upstream, requested);
+  void* block = upstream_allocate(upstream, total);
+  auto* a = ::new (block) arena(upstream, pooled);
+  a->first_block_size_ = total;
+  a->cursor_ = static_cast<std::byte*>(block) + header;
+  a->end_ = static_cast<std::byte*>(block) + total;
+  a->next_block_size_ = std::min(std::max(total * 2, min_block_size), max_growth_block_size);
+  return a;
+}
+
+void arena::destroy(arena* a) noexcept {
+  // Iterative: a document built by nesting 100,000 moved-in levels adopts a chain that deep.
+  // `pending` is a stack threaded through adopted_next_ (a root arena is adopted by no one).
+  arena* pending = a;
+  while (pending != nullptr) {
+    arena* current = pending;
+    pending = current->adopted_next_;
+    for (arena* child = current->adopted_head_; child != nullptr;) {
+      arena* next = child->adopted_next_;
+      child->adopted_next_ = pending;
+      pending = child;
+      child = next;
+    }
+    std::pmr::memory_resource* upstream = current->upstream_;
+    for (block_header* b = current->blocks_; b != nullptr;) {
+      block_header* next = b->next;
+      upstream_deallocate(upstream, b, b->size);
+      b = next;
+    }
+    const std::size_t first = current->first_block_size_;
+    current->~arena();
+    upstream_deallocate(upstream, current, first);
+  }
+}
+
+void* arena::allocate_slow(std::size_t n, std::size_t align) {
+  const std::size_t header = round_up(sizeof(block_header), block_alignment);
+  if (!pooled_) {
+    // One upstream call per allocation, linked so destroy() can return it.
+    const std::size_t total = header + n;
+    void* raw = upstream_allocate(upstream_, total);
+    blocks_ = ::new (raw) block_header{blocks_, total};
+    return static_cast<std::byte*>(raw) + header;
+  }
+  const std::size_t size = usable_block_size(upstream_, std::max(next_block_size_, header + n + align));
+  void* raw = upstream_allocate(upstream_, size);
+  blocks_ = ::new (raw) block_header{blocks_, size};
+  next_block_size_ = std::min(next_block_size_ * 2, max_growth_block_size);
+  cursor_ = static_cast<std::byte*>(raw) + header;
+  end_ = static_cast<std::byte*>(raw) + size;
+  auto p = (reinterpret_cast<std::uintptr_t>(cursor_) + (align - 1)) & ~(std::uintptr_t{align} - 1);
+  auto* aligned = reinterpret_cast<std::byte*>(p);
+  cursor_ = aligned + n;
+  return aligned;
+}
+
+}  // namespace bsongen::detail
+

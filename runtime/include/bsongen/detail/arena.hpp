@@ -84,9 +84,6 @@ class arena {
 
   arena(std::pmr::memory_resource* upstream, bool pooled) noexcept : upstream_(upstream), pooled_(pooled) {}
   void* allocate_slow(std::size_t n, std::size_t align);
-  static std::size_t usable_block_size(std::pmr::memory_resource* upstream, std::size_t bytes) noexcept;
-  static void* upstream_allocate(std::pmr::memory_resource* upstream, std::size_t bytes);
-  static void upstream_deallocate(std::pmr::memory_resource* upstream, void* p, std::size_t bytes) noexcept;
 
   std::byte* cursor_ = nullptr;
   std::byte* end_ = nullptr;
