@@ -4,7 +4,7 @@
 // bench/compare.
 //
 //   node bench_case.js CASE.bson CASE.json [--min-time SECONDS] [--repetitions N]
-//                      [--clock cpu|wall]
+//                      [--warmup SECONDS] [--clock cpu|wall]
 //
 // decode = BSON.deserialize(bytes) with default options (what an application calls);
 // encode = BSON.serialize(object) where object = EJSON.parse(json, {relaxed: false}), whose typed
@@ -27,24 +27,25 @@ const bsonVersion = JSON.parse(fs.readFileSync(
 function usage(message) {
   process.stderr.write(`bench_case.js: ${message}\n` +
     'usage: node bench_case.js CASE.bson CASE.json [--min-time SECONDS] [--repetitions N] ' +
-    '[--clock cpu|wall]\n');
+    '[--warmup SECONDS] [--clock cpu|wall]\n');
   process.exit(2);
 }
 
 function parseArgs(argv) {
-  const options = { minTime: 0.2, repetitions: 10, clock: 'cpu', files: [] };
+  const options = { minTime: 0.2, repetitions: 10, warmup: 0.5, clock: 'cpu', files: [] };
   for (let i = 0; i < argv.length; ++i) {
     const arg = argv[i];
     if (arg === '--clock') {
       if (i + 1 >= argv.length) usage('--clock needs a value');
       options.clock = argv[++i];
       if (options.clock !== 'cpu' && options.clock !== 'wall') usage('--clock is cpu or wall');
-    } else if (arg === '--min-time' || arg === '--repetitions') {
+    } else if (arg === '--min-time' || arg === '--repetitions' || arg === '--warmup') {
       if (i + 1 >= argv.length) usage(`${arg} needs a value`);
       const value = Number(argv[++i]);
       if (!Number.isFinite(value) || value <= 0) usage(`${arg} must be a positive number`);
       if (arg === '--min-time') options.minTime = value;
-      else options.repetitions = Math.floor(value);
+      else if (arg === '--warmup') options.warmup = value;
+      else options.repetitions = Math.max(1, Math.floor(value));
     } else if (arg.startsWith('--')) {
       usage(`unknown option ${arg}`);
     } else {
@@ -122,9 +123,13 @@ function median(sorted) {
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
-// Doubles the batch until one takes minTime (which also warms up the JIT), runs one more untimed
-// batch of that size, then times `repetitions` batches.
-function measure(operation, minTime, repetitions) {
+// Runs the operation for `warmup` seconds first: V8 compiles hot code in tiers, and its optimizing
+// tier reaches a function this large only after some hundred milliseconds of calls, so short
+// batches alone would time the baseline tiers. Then doubles the batch until one takes minTime,
+// runs one more untimed batch of that size, and times `repetitions` batches.
+function measure(operation, minTime, repetitions, warmup) {
+  const warmupEnd = now() + warmup * 1e9;
+  while (now() < warmupEnd) runBatch(operation, 64);
   const targetNs = minTime * 1e9;
   let iterations = 1;
   for (;;) {
@@ -157,8 +162,10 @@ function main() {
   now = clocks[options.clock];
 
   const results = {
-    decode: measure(() => BSON.deserialize(bytes), options.minTime, options.repetitions),
-    encode: measure(() => BSON.serialize(expected), options.minTime, options.repetitions),
+    decode: measure(() => BSON.deserialize(bytes), options.minTime, options.repetitions,
+      options.warmup),
+    encode: measure(() => BSON.serialize(expected), options.minTime, options.repetitions,
+      options.warmup),
   };
   process.stdout.write(JSON.stringify({
     implementation: 'js-bson',
