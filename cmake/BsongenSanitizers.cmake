@@ -24,4 +24,15 @@ if(BSONGEN_SANITIZE)
                       -fno-omit-frame-pointer -g)
   add_link_options(-fsanitize=${BSONGEN_SANITIZE} -fno-sanitize-recover=all)
   message(STATUS "bsongen: building with -fsanitize=${BSONGEN_SANITIZE}")
+
+  # An instrumented runtime needs the sanitizer runtime wherever it is linked, also by projects
+  # consuming the installed package (tests/generated's find_package example): export the link
+  # option with bsongen::runtime, once the top-level directory has defined it.
+  function(_bsongen_sanitize_runtime_interface)
+    if(TARGET bsongen_runtime)
+      set_property(TARGET bsongen_runtime APPEND PROPERTY
+                   INTERFACE_LINK_OPTIONS "-fsanitize=${BSONGEN_SANITIZE}")
+    endif()
+  endfunction()
+  cmake_language(DEFER DIRECTORY "${CMAKE_SOURCE_DIR}" CALL _bsongen_sanitize_runtime_interface)
 endif()
