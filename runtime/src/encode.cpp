@@ -117,9 +117,18 @@ std::size_t value_size_shallow(const node& n) noexcept {
   return 0;
 }
 
-std::size_t document_size(const container& root) {
+// The document, array or scope nested in `n`'s value, or nullptr.
+const container* nested_container(const node& n, bool& is_array) noexcept {
+  is_array = n.type == bson_type::array;
+  if (n.type == bson_type::document || n.type == bson_type::array) return &n.as.doc;
+  if (n.type == bson_type::javascript_with_scope) return &n.as.cws->scope;
+  return nullptr;
+}
+
+// `is_array`: root's elements get the keys "0", "1", ... instead of their own.
+std::size_t document_size(const container& root, bool is_array = false) {
   small_stack<walk_frame, 32> stack;
-  walk_frame f{root.elements, root.elements + root.size, nullptr, nullptr, 0, false};
+  walk_frame f{root.elements, root.elements + root.size, nullptr, nullptr, 0, is_array};
   std::size_t total = 5;
   while (true) {
     if (f.next == f.last) {
@@ -131,14 +140,8 @@ std::size_t document_size(const container& root) {
     const node& n = *f.next++;
     const std::uint32_t i = f.index++;
     total += 2 + (f.is_array ? index_key_size(i) : n.key_size) + value_size_shallow(n);
-    const container* child = nullptr;
     bool child_is_array = false;
-    if (n.type == bson_type::document || n.type == bson_type::array) {
-      child = &n.as.doc;
-      child_is_array = n.type == bson_type::array;
-    } else if (n.type == bson_type::javascript_with_scope) {
-      child = &n.as.cws->scope;
-    }
+    const container* child = nested_container(n, child_is_array);
     if (child != nullptr) {
       total += 5;
       stack.push(f);
@@ -154,11 +157,97 @@ std::uint8_t* write_text(std::uint8_t* p, const char* data, std::uint32_t size) 
   return p + 4 + size + 1;
 }
 
-std::uint8_t* write_document(std::uint8_t* p, const container& root) {
+// Writes the value of `n` at p, without the documents nested in it: for a document, array or
+// code with scope it stops after the length field and sets `child` (otherwise left alone) to the
+// frame that walks the nested contents. Returns the end of what it wrote.
+[[gnu::always_inline]] inline std::uint8_t* write_value_shallow(std::uint8_t* p, const node& n,
+                                                                walk_frame& child) noexcept {
+  switch (n.type) {
+    case bson_type::null:  // no value bytes
+    case bson_type::undefined:
+    case bson_type::min_key:
+    case bson_type::max_key:
+      return p;
+    case bson_type::double_:
+    case bson_type::datetime:
+    case bson_type::int64:
+    case bson_type::timestamp:
+      detail::store_u64_le(p, n.as.u64);
+      p += 8;
+      break;
+    case bson_type::int32:
+      detail::store_i32_le(p, n.as.i32);
+      p += 4;
+      break;
+    case bson_type::boolean:
+      *p++ = n.as.boolean ? 1 : 0;
+      break;
+    case bson_type::object_id:
+      std::memcpy(p, n.as.bytes, 12);
+      p += 12;
+      break;
+    case bson_type::decimal128:
+      std::memcpy(p, n.as.bytes, 16);
+      p += 16;
+      break;
+    case bson_type::string:
+    case bson_type::javascript:
+    case bson_type::symbol:
+      p = write_text(p, n.as.text.data, n.as.text.size);
+      break;
+    case bson_type::binary: {
+      const std::uint32_t size = n.as.text.size;
+      if (n.subtype == 0x02) {
+        detail::store_u32_le(p, size + 4);
+        p[4] = n.subtype;
+        detail::store_u32_le(p + 5, size);
+        p += 9;
+      } else {
+        detail::store_u32_le(p, size);
+        p[4] = n.subtype;
+        p += 5;
+      }
+      if (size != 0) std::memcpy(p, n.as.text.data, size);
+      p += size;
+      break;
+    }
+    case bson_type::regex: {
+      const std::uint32_t pattern = n.as.text.size;
+      const std::uint32_t options = n.as.text.extra;
+      std::memcpy(p, n.as.text.data, pattern + 1);
+      p += pattern + 1;
+      std::memcpy(p, n.as.text.data + pattern + 1, options);
+      // The spec's canonical form lists options alphabetically. Its options are ASCII letters;
+      // anything else is kept as read, since sorting bytes would split multi-byte UTF-8.
+      if (std::all_of(p, p + options, [](std::uint8_t byte) { return byte < 0x80; })) std::sort(p, p + options);
+      p[options] = 0;
+      p += options + 1;
+      break;
+    }
+    case bson_type::db_pointer:
+      p = write_text(p, n.as.text.data, n.as.text.size);
+      std::memcpy(p, n.as.text.data + n.as.text.size + 1, 12);
+      p += 12;
+      break;
+    case bson_type::javascript_with_scope: {
+      std::uint8_t* const cws_start = p;
+      p = write_text(p + 4, n.as.cws->code, n.as.cws->code_size);
+      const container& scope = n.as.cws->scope;
+      child = {scope.elements, scope.elements + scope.size, p, cws_start, 0, false};
+      return p + 4;
+    }
+    case bson_type::document:
+    case bson_type::array:
+      child = {n.as.doc.elements, n.as.doc.elements + n.as.doc.size, p, nullptr, 0, n.type == bson_type::array};
+      return p + 4;
+  }
+  return p;
+}
+
+// Walks from frame `f` (its length field already skipped) until it closes; returns the end.
+std::uint8_t* write_walk(std::uint8_t* p, walk_frame f) {
   // The current document's state stays in `f` (registers); enclosing ones wait on the stack.
   small_stack<walk_frame, 32> stack;
-  walk_frame f{root.elements, root.elements + root.size, p, nullptr, 0, false};
-  p += 4;
   while (true) {
     if (f.next == f.last) {
       *p++ = 0;
@@ -179,90 +268,17 @@ std::uint8_t* write_document(std::uint8_t* p, const container& root) {
       p[n.key_size] = 0;
       p += n.key_size + 1;
     }
-    switch (n.type) {
-      case bson_type::double_:
-      case bson_type::datetime:
-      case bson_type::int64:
-      case bson_type::timestamp:
-        detail::store_u64_le(p, n.as.u64);
-        p += 8;
-        break;
-      case bson_type::int32:
-        detail::store_i32_le(p, n.as.i32);
-        p += 4;
-        break;
-      case bson_type::boolean:
-        *p++ = n.as.boolean ? 1 : 0;
-        break;
-      case bson_type::null:
-      case bson_type::undefined:
-      case bson_type::min_key:
-      case bson_type::max_key:
-        break;
-      case bson_type::object_id:
-        std::memcpy(p, n.as.bytes, 12);
-        p += 12;
-        break;
-      case bson_type::decimal128:
-        std::memcpy(p, n.as.bytes, 16);
-        p += 16;
-        break;
-      case bson_type::string:
-      case bson_type::javascript:
-      case bson_type::symbol:
-        p = write_text(p, n.as.text.data, n.as.text.size);
-        break;
-      case bson_type::binary: {
-        const std::uint32_t size = n.as.text.size;
-        if (n.subtype == 0x02) {
-          detail::store_u32_le(p, size + 4);
-          p[4] = n.subtype;
-          detail::store_u32_le(p + 5, size);
-          p += 9;
-        } else {
-          detail::store_u32_le(p, size);
-          p[4] = n.subtype;
-          p += 5;
-        }
-        if (size != 0) std::memcpy(p, n.as.text.data, size);
-        p += size;
-        break;
-      }
-      case bson_type::regex: {
-        const std::uint32_t pattern = n.as.text.size;
-        const std::uint32_t options = n.as.text.extra;
-        std::memcpy(p, n.as.text.data, pattern + 1);
-        p += pattern + 1;
-        std::memcpy(p, n.as.text.data + pattern + 1, options);
-        // The spec's canonical form lists options alphabetically. Its options are ASCII letters;
-        // anything else is kept as read, since sorting bytes would split multi-byte UTF-8.
-        if (std::all_of(p, p + options, [](std::uint8_t byte) { return byte < 0x80; })) std::sort(p, p + options);
-        p[options] = 0;
-        p += options + 1;
-        break;
-      }
-      case bson_type::db_pointer:
-        p = write_text(p, n.as.text.data, n.as.text.size);
-        std::memcpy(p, n.as.text.data + n.as.text.size + 1, 12);
-        p += 12;
-        break;
-      case bson_type::javascript_with_scope: {
-        std::uint8_t* const cws_start = p;
-        p = write_text(p + 4, n.as.cws->code, n.as.cws->code_size);
-        const container& scope = n.as.cws->scope;
-        stack.push(f);
-        f = {scope.elements, scope.elements + scope.size, p, cws_start, 0, false};
-        p += 4;
-        break;
-      }
-      case bson_type::document:
-      case bson_type::array:
-        stack.push(f);
-        f = {n.as.doc.elements, n.as.doc.elements + n.as.doc.size, p, nullptr, 0, n.type == bson_type::array};
-        p += 4;
-        break;
+    walk_frame child{nullptr, nullptr, nullptr, nullptr, 0, false};
+    p = write_value_shallow(p, n, child);
+    if (child.start != nullptr) {
+      stack.push(f);
+      f = child;
     }
   }
+}
+
+std::uint8_t* write_document(std::uint8_t* p, const container& root) {
+  return write_walk(p + 4, {root.elements, root.elements + root.size, p, nullptr, 0, false});
 }
 
 }  // namespace
@@ -283,6 +299,23 @@ result<void> encode_document(document_ref doc, writer& out) {
   write_document(p, doc.root());
   return {};
 }
+
+namespace detail {
+
+std::size_t encoded_value_size(value_ref v) noexcept {
+  const node& n = *v.node_ptr();
+  bool is_array = false;
+  const container* child = nested_container(n, is_array);
+  return value_size_shallow(n) + (child != nullptr ? document_size(*child, is_array) : 0);
+}
+
+std::uint8_t* write_value(value_ref v, std::uint8_t* out) noexcept {
+  walk_frame child{nullptr, nullptr, nullptr, nullptr, 0, false};
+  out = write_value_shallow(out, *v.node_ptr(), child);
+  return child.start != nullptr ? write_walk(out, child) : out;
+}
+
+}  // namespace detail
 
 byte_buffer encode_document(document_ref doc) {
   writer w;

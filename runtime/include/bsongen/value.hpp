@@ -118,6 +118,8 @@ template <class Derived>
 class value_access;
 template <class Derived>
 class document_access;
+// Hands a decoded node and the arena holding its parts to a value (decode_any_value).
+struct value_adopter;
 template <class Derived>
 class array_access;
 
@@ -446,6 +448,7 @@ class value : public detail::value_access<value> {
  private:
   friend class document;
   friend class array;
+  friend struct detail::value_adopter;
   void set_type(bson_type t) noexcept {
     node_.key = nullptr;
     node_.key_size = 0;

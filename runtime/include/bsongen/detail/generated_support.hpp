@@ -4,7 +4,8 @@
 // framing checks, the fixed-shape matcher, and the (cold, out-of-line) error builders.
 //
 // Codec contract (every *_codec below and every bsongen::codec<T> the generator writes):
-//   static constexpr std::uint8_t type;            the BSON type byte it writes
+//   static constexpr std::uint8_t type;            the BSON type byte it writes; any_codec, whose
+//                                                   value decides it, has type_of(v) instead
 //   size(v, encode_state&) -> std::size_t           bytes write() will produce for v's value
 //   write(v, std::uint8_t* out) -> std::uint8_t*    writes exactly size(v) bytes, returns the end
 //   decode(decode_state&, type, p, end, v&) -> const std::uint8_t*
@@ -42,6 +43,7 @@
 #include "bsongen/error.hpp"
 #include "bsongen/object_id.hpp"
 #include "bsongen/types.hpp"
+#include "bsongen/value.hpp"
 
 namespace bsongen {
 
@@ -775,17 +777,17 @@ struct raw_document_codec {
 
 struct code_with_scope_codec {
   static constexpr std::uint8_t type = static_cast<std::uint8_t>(bson_type::javascript_with_scope);
-  static std::size_t size(const code_with_scope& v, encode_state&) noexcept {
+  static std::size_t size(const ::bsongen::code_with_scope& v, encode_state&) noexcept {
     return 4 + 5 + v.code.size() + v.scope.size();
   }
-  static std::uint8_t* write(const code_with_scope& v, std::uint8_t* out) noexcept {
+  static std::uint8_t* write(const ::bsongen::code_with_scope& v, std::uint8_t* out) noexcept {
     store_i32_le(out, static_cast<std::int32_t>(4 + 5 + v.code.size() + v.scope.size()));
     out = write_string(v.code, out + 4);
     std::memcpy(out, v.scope.bytes().data(), v.scope.size());
     return out + v.scope.size();
   }
   static const std::uint8_t* decode(decode_state& st, std::uint8_t t, const std::uint8_t* p,
-                                    const std::uint8_t* end, code_with_scope& out) {
+                                    const std::uint8_t* end, ::bsongen::code_with_scope& out) {
     if (t != type) return fail_type(st, bson_type::javascript_with_scope, t, p);
     std::string_view code;
     const std::uint8_t* scope = nullptr;
@@ -796,6 +798,49 @@ struct code_with_scope_codec {
     return next;
   }
 };
+
+// --- any: one value of any BSON type (bsongen::value), through the generic path's decoder and
+// encoder. ---
+
+// Decodes the value of type `type` at p (its element's value, before `end`) into `out`, as
+// decode_document would decode it as an element: lengths, terminators, UTF-8 (st.validate_utf8),
+// nesting within st.max_depth counting the st.depth levels already open. Errors carry the offset
+// from st.origin and the path below the value ("x.3"); the caller prepends the value's own key.
+// `out` owns its parts (its own arena); it is left unchanged on failure.
+[[nodiscard]] const std::uint8_t* decode_any_value(decode_state& st, std::uint8_t type,
+                                                   const std::uint8_t* p, const std::uint8_t* end,
+                                                   value& out);
+// Bytes of v's encoded value, without its type byte and key. Precondition: v.exists().
+[[nodiscard]] std::size_t encoded_value_size(value_ref v) noexcept;
+// Writes v's value (exactly encoded_value_size(v) bytes: no type byte, no key) at out and returns
+// the end. Canonical like encode_document (regex options sorted). Precondition: v.exists().
+std::uint8_t* write_value(value_ref v, std::uint8_t* out) noexcept;
+
+// The one codec whose type byte depends on the value: callers write type_of(v) where other codecs
+// have the constant `type` (see element_type below).
+struct any_codec {
+  static std::uint8_t type_of(const value& v) noexcept {
+    return static_cast<std::uint8_t>(v.node_ptr()->type);
+  }
+  static std::size_t size(const value& v, encode_state&) noexcept { return encoded_value_size(v); }
+  static std::uint8_t* write(const value& v, std::uint8_t* out) noexcept {
+    return write_value(v, out);
+  }
+  static const std::uint8_t* decode(decode_state& st, std::uint8_t t, const std::uint8_t* p,
+                                    const std::uint8_t* end, value& out) {
+    return decode_any_value(st, t, p, end, out);
+  }
+};
+
+// The type byte Elem writes for v: its constant `type`, or type_of(v) when the value decides.
+template <class Elem, class V>
+[[nodiscard]] constexpr std::uint8_t element_type(const V& v) noexcept {
+  if constexpr (requires { Elem::type_of(v); }) {
+    return Elem::type_of(v);
+  } else {
+    return Elem::type;
+  }
+}
 
 // --- Containers. Elem is the element's codec; V the member's container type. ---
 
@@ -868,7 +913,7 @@ std::uint8_t* write_array(const Container& v, std::uint8_t* out) noexcept {
   out += 4;
   std::size_t i = 0;
   for (const auto& e : v) {
-    *out++ = Elem::type;
+    *out++ = element_type<Elem>(e);
     out = put_index_key(out, i++);
     out = Elem::write(e, out);
   }
@@ -998,7 +1043,7 @@ struct map_codec {
     out += 4;
     for (const auto& [key, value] : v) {
       const std::string_view k(key);
-      *out++ = Elem::type;
+      *out++ = element_type<Elem>(value);
       if (!k.empty()) std::memcpy(out, k.data(), k.size());
       out[k.size()] = 0;
       out = Elem::write(value, out + k.size() + 1);
