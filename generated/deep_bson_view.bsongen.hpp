@@ -89,7 +89,8 @@ struct codec<::bench_view::level_0> {
     f(std::string_view("leftValue"), v.leftValue);
   }
 
-  // Each element's type byte and key; the literal's own terminator is the key's NUL.
+  // Each element's type byte (unless the value decides it) and key; the literal's own terminator
+  // is the key's NUL.
   static constexpr char prefix_rightValue[] = "\002rightValue";
   static constexpr char prefix_leftValue[] = "\002leftValue";
   static constexpr std::size_t field_count = 2;
@@ -131,7 +132,8 @@ struct codec<::bench_view::level_1> {
     f(std::string_view("left"), v.left);
   }
 
-  // Each element's type byte and key; the literal's own terminator is the key's NUL.
+  // Each element's type byte (unless the value decides it) and key; the literal's own terminator
+  // is the key's NUL.
   static constexpr char prefix_right[] = "\003right";
   static constexpr char prefix_left[] = "\003left";
   static constexpr std::size_t field_count = 2;
@@ -173,7 +175,8 @@ struct codec<::bench_view::level_2> {
     f(std::string_view("left"), v.left);
   }
 
-  // Each element's type byte and key; the literal's own terminator is the key's NUL.
+  // Each element's type byte (unless the value decides it) and key; the literal's own terminator
+  // is the key's NUL.
   static constexpr char prefix_right[] = "\003right";
   static constexpr char prefix_left[] = "\003left";
   static constexpr std::size_t field_count = 2;
@@ -215,7 +218,8 @@ struct codec<::bench_view::level_3> {
     f(std::string_view("left"), v.left);
   }
 
-  // Each element's type byte and key; the literal's own terminator is the key's NUL.
+  // Each element's type byte (unless the value decides it) and key; the literal's own terminator
+  // is the key's NUL.
   static constexpr char prefix_right[] = "\003right";
   static constexpr char prefix_left[] = "\003left";
   static constexpr std::size_t field_count = 2;
@@ -257,7 +261,8 @@ struct codec<::bench_view::level_4> {
     f(std::string_view("left"), v.left);
   }
 
-  // Each element's type byte and key; the literal's own terminator is the key's NUL.
+  // Each element's type byte (unless the value decides it) and key; the literal's own terminator
+  // is the key's NUL.
   static constexpr char prefix_right[] = "\003right";
   static constexpr char prefix_left[] = "\003left";
   static constexpr std::size_t field_count = 2;
@@ -299,7 +304,8 @@ struct codec<::bench_view::deep_bson> {
     f(std::string_view("left"), v.left);
   }
 
-  // Each element's type byte and key; the literal's own terminator is the key's NUL.
+  // Each element's type byte (unless the value decides it) and key; the literal's own terminator
+  // is the key's NUL.
   static constexpr char prefix_right[] = "\003right";
   static constexpr char prefix_left[] = "\003left";
   static constexpr std::size_t field_count = 2;

@@ -340,7 +340,8 @@ struct codec<::bench::flat_bson> {
     f(std::string_view("_id"), v._id);
   }
 
-  // Each element's type byte and key; the literal's own terminator is the key's NUL.
+  // Each element's type byte (unless the value decides it) and key; the literal's own terminator
+  // is the key's NUL.
   static constexpr char prefix_pfZSRHnn[] = "\001pfZSRHnn";
   static constexpr char prefix_XeRkAyCq[] = "\020XeRkAyCq";
   static constexpr char prefix_oRWMNJTE[] = "\002oRWMNJTE";

@@ -150,7 +150,8 @@ struct codec<::bench::empty_document> {
   static void visit([[maybe_unused]] V& v, [[maybe_unused]] F&& f) {
   }
 
-  // Each element's type byte and key; the literal's own terminator is the key's NUL.
+  // Each element's type byte (unless the value decides it) and key; the literal's own terminator
+  // is the key's NUL.
   static constexpr std::size_t field_count = 0;
   static constexpr std::array<std::string_view, field_count> keys = {{
   }};
@@ -285,7 +286,8 @@ struct codec<::bench::full_bson> {
     f(std::string_view("LNpbbRfA"), v.LNpbbRfA);
   }
 
-  // Each element's type byte and key; the literal's own terminator is the key's NUL.
+  // Each element's type byte (unless the value decides it) and key; the literal's own terminator
+  // is the key's NUL.
   static constexpr char prefix_KpnXZaDQ[] = "\020KpnXZaDQ";
   static constexpr char prefix_BOQAeydE[] = "\005BOQAeydE";
   static constexpr char prefix_kVDldkCH[] = "\022kVDldkCH";

@@ -2053,7 +2053,8 @@ struct codec<::seed::int64_1000> {
     f(std::string_view("999"), v.f999);
   }
 
-  // Each element's type byte and key; the literal's own terminator is the key's NUL.
+  // Each element's type byte (unless the value decides it) and key; the literal's own terminator
+  // is the key's NUL.
   static constexpr char prefix_f0[] = "\0220";
   static constexpr char prefix_f1[] = "\0221";
   static constexpr char prefix_f2[] = "\0222";

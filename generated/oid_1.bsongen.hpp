@@ -55,7 +55,8 @@ struct codec<::seed::oid_1> {
     f(std::string_view("_id"), v.id);
   }
 
-  // Each element's type byte and key; the literal's own terminator is the key's NUL.
+  // Each element's type byte (unless the value decides it) and key; the literal's own terminator
+  // is the key's NUL.
   static constexpr char prefix_id[] = "\007_id";
   static constexpr std::size_t field_count = 1;
   static constexpr std::array<std::string_view, field_count> keys = {{

@@ -54,7 +54,8 @@ struct codec<::seed::oid_string> {
     f(std::string_view("string"), v.string);
   }
 
-  // Each element's type byte and key; the literal's own terminator is the key's NUL.
+  // Each element's type byte (unless the value decides it) and key; the literal's own terminator
+  // is the key's NUL.
   static constexpr char prefix_oid[] = "\007oid";
   static constexpr char prefix_string[] = "\002string";
   static constexpr std::size_t field_count = 2;

@@ -213,7 +213,8 @@ struct codec<::shop::address> {
     f(std::string_view("country"), v.country);
   }
 
-  // Each element's type byte and key; the literal's own terminator is the key's NUL.
+  // Each element's type byte (unless the value decides it) and key; the literal's own terminator
+  // is the key's NUL.
   static constexpr char prefix_street[] = "\002street";
   static constexpr char prefix_city[] = "\002city";
   static constexpr char prefix_postal_code[] = "\002postalCode";
@@ -264,7 +265,8 @@ struct codec<::shop::customer> {
     f(std::string_view("billing"), v.billing);
   }
 
-  // Each element's type byte and key; the literal's own terminator is the key's NUL.
+  // Each element's type byte (unless the value decides it) and key; the literal's own terminator
+  // is the key's NUL.
   static constexpr char prefix_id[] = "\007_id";
   static constexpr char prefix_name[] = "\002name";
   static constexpr char prefix_email[] = "\002email";
@@ -317,7 +319,8 @@ struct codec<::shop::line_item> {
     f(std::string_view("discount"), v.discount);
   }
 
-  // Each element's type byte and key; the literal's own terminator is the key's NUL.
+  // Each element's type byte (unless the value decides it) and key; the literal's own terminator
+  // is the key's NUL.
   static constexpr char prefix_sku[] = "\002sku";
   static constexpr char prefix_quantity[] = "\020qty";
   static constexpr char prefix_unit_price[] = "\023unitPrice";
@@ -379,7 +382,8 @@ struct codec<::shop::order> {
     f(std::string_view("dimensions"), v.dimensions);
   }
 
-  // Each element's type byte and key; the literal's own terminator is the key's NUL.
+  // Each element's type byte (unless the value decides it) and key; the literal's own terminator
+  // is the key's NUL.
   static constexpr char prefix_id[] = "\007_id";
   static constexpr char prefix_number[] = "\022number";
   static constexpr char prefix_status[] = "\002status";

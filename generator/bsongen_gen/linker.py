@@ -91,10 +91,6 @@ class _Linker:
             return False
         if t.kind in catalog.SCALARS:
             k = catalog.SCALARS[t.kind]
-            if k.type_byte is None:
-                self.error(location, f"type `{t.kind}` is not supported by this generator yet",
-                           "use `raw_document` to keep an embedded document as bytes")
-                return False
             t.type_byte, t.fixed_width = k.type_byte, k.fixed_width
             t.cpp_name, t.codec_name, t.emptiable = k.cpp_type, k.codec, k.emptiable
             if k.fixed_width is not None:
