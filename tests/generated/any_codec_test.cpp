@@ -1,0 +1,233 @@
+// `any` fields (bsongen::value inside generated structs, detail::any_codec): every BSON type
+// round trips and encodes to the generic path's bytes; malformed values inside them fail with the
+// generic decoder's verdict, their path below the field and their offset in the input.
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstring>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "any_fields.bsongen.hpp"
+#include "bsongen/codec.hpp"
+#include "bsongen/document.hpp"
+
+namespace {
+
+using bytes = std::vector<std::uint8_t>;
+
+bytes to_bytes(const bsongen::byte_buffer& b) { return {b.data(), b.data() + b.size()}; }
+
+bytes generic_encoding(const bsongen::document& d) { return to_bytes(bsongen::encode_document(d)); }
+
+// One element of every BSON type, a nested document and array among them.
+bsongen::document every_type() {
+  const std::uint8_t oid_bytes[12] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12};
+  const bsongen::object_id oid = bsongen::object_id::from_bytes(oid_bytes);
+  return bsongen::document{
+      {"double", 2.5},
+      {"string", "h\xc3\xa9llo"},
+      {"document", bsongen::document{{"a", 1}, {"b", bsongen::document{{"c", "deep"}}}}},
+      {"array", bsongen::array{1, "two", bsongen::array{3.0}, bsongen::document{{"k", nullptr}}}},
+      {"binary", bsongen::binary{{1, 2, 3}, bsongen::binary_subtype::generic}},
+      {"binary_old", bsongen::binary{{4, 5}, bsongen::binary_subtype::binary_old}},
+      {"uuid", bsongen::binary{std::vector<std::uint8_t>(16, 7), bsongen::binary_subtype::uuid}},
+      {"undefined", bsongen::undefined{}},
+      {"object_id", oid},
+      {"bool", true},
+      {"datetime", bsongen::datetime(std::chrono::milliseconds(1700000000123))},
+      {"null", nullptr},
+      {"regex", bsongen::regex{"^a.*b$", "im"}},
+      {"db_pointer", bsongen::db_pointer{"db.coll", oid}},
+      {"javascript", bsongen::javascript{"function() { return 1; }"}},
+      {"symbol", bsongen::symbol{"sym"}},
+      {"code_with_scope",
+       bsongen::javascript_with_scope{"x + y", bsongen::document{{"x", 1}, {"y", bsongen::array{2}}}}},
+      {"int32", std::int32_t{-7}},
+      {"timestamp", bsongen::timestamp{1700000000, 42}},
+      {"int64", std::int64_t{1} << 40},
+      {"decimal128", bsongen::decimal128::from_string("12.50").value()},
+      {"min_key", bsongen::min_key{}},
+      {"max_key", bsongen::max_key{}},
+  };
+}
+
+any_test::tagged tagged_holding(bsongen::value metadata) {
+  any_test::tagged t;
+  t.id = 7;
+  t.metadata = std::move(metadata);
+  t.name = "n";
+  return t;
+}
+
+bytes encode_ok(const any_test::tagged& t) {
+  auto r = bsongen::encode(t);
+  EXPECT_TRUE(r) << r.error().to_string();
+  return r ? to_bytes(*r) : bytes{};
+}
+
+// The encoding of tagged_holding(v), built with the generic path.
+bytes generic_tagged(const bsongen::value& v) {
+  return generic_encoding(bsongen::document{{"_id", 7}, {"metadata", v}, {"name", "n"}});
+}
+
+// The offset of `needle` in `haystack` (which must contain it once).
+std::size_t find_bytes(const bytes& haystack, const bytes& needle) {
+  for (std::size_t i = 0; i + needle.size() <= haystack.size(); ++i) {
+    if (std::memcmp(haystack.data() + i, needle.data(), needle.size()) == 0) return i;
+  }
+  ADD_FAILURE() << "pattern not found";
+  return 0;
+}
+
+TEST(any_codec, every_bson_type_round_trips_with_the_generic_encoding) {
+  const bsongen::document all = every_type();
+  ASSERT_EQ(all.size(), 23u);
+  for (bsongen::element e : all) {
+    SCOPED_TRACE(std::string(e.key()));
+    const any_test::tagged original = tagged_holding(bsongen::value(e.value()));
+    const bytes encoded = encode_ok(original);
+    EXPECT_EQ(encoded, generic_tagged(original.metadata));
+    EXPECT_EQ(bsongen::encoded_size(original).value(), encoded.size());
+
+    auto decoded = bsongen::decode<any_test::tagged>(encoded);
+    ASSERT_TRUE(decoded) << decoded.error().to_string();
+    EXPECT_EQ(decoded->metadata.type(), e.type());
+    EXPECT_EQ(*decoded, original);
+    EXPECT_EQ(encode_ok(*decoded), encoded);
+  }
+}
+
+TEST(any_codec, whole_document_of_every_type_round_trips) {
+  const any_test::tagged original = tagged_holding(bsongen::value(every_type()));
+  const bytes encoded = encode_ok(original);
+  EXPECT_EQ(encoded, generic_tagged(original.metadata));
+  auto decoded = bsongen::decode<any_test::tagged>(encoded);
+  ASSERT_TRUE(decoded) << decoded.error().to_string();
+  EXPECT_EQ(decoded->metadata["array"][2][0].as_double(), 3.0);
+  EXPECT_EQ(decoded->metadata["code_with_scope"].as_javascript_with_scope_scope()["x"].as_int32(), 1);
+  EXPECT_EQ(encode_ok(*decoded), encoded);
+}
+
+TEST(any_codec, decoded_value_owns_its_bytes) {
+  bytes encoded = encode_ok(tagged_holding(bsongen::document{{"s", "kept"}}));
+  auto decoded = bsongen::decode<any_test::tagged>(encoded);
+  ASSERT_TRUE(decoded) << decoded.error().to_string();
+  std::fill(encoded.begin(), encoded.end(), std::uint8_t{0xEE});
+  EXPECT_EQ(decoded->metadata["s"].as_string(), "kept");
+}
+
+TEST(any_codec, containers_and_optional_of_any) {
+  any_test::containers c;
+  c.values = {bsongen::value(1), bsongen::value("two"), bsongen::value(bsongen::array{3, 4}),
+              bsongen::value(nullptr), bsongen::value(bsongen::regex{"x", "si"})};
+  c.attributes.emplace("color", bsongen::value("red"));
+  c.attributes.emplace("size", bsongen::value(std::int64_t{10}));
+  c.attributes.emplace("nested", bsongen::value(bsongen::document{{"z", false}}));
+  c.extra = bsongen::value(bsongen::min_key{});
+
+  auto encoded = bsongen::encode(c);
+  ASSERT_TRUE(encoded) << encoded.error().to_string();
+  const bsongen::document generic{
+      {"values", bsongen::array{1, "two", bsongen::array{3, 4}, nullptr, bsongen::regex{"x", "is"}}},
+      {"attributes", bsongen::document{{"color", "red"},
+                                       {"nested", bsongen::document{{"z", false}}},
+                                       {"size", std::int64_t{10}}}},
+      {"extra", bsongen::min_key{}}};
+  EXPECT_EQ(to_bytes(*encoded), generic_encoding(generic));
+
+  auto decoded = bsongen::decode<any_test::containers>(encoded->span());
+  ASSERT_TRUE(decoded) << decoded.error().to_string();
+  EXPECT_EQ(*decoded, c);
+
+  // optional<any>: absent stays absent, and null reads as absent like every optional field.
+  c.extra.reset();
+  auto without_extra = bsongen::decode<any_test::containers>(bsongen::encode(c)->span());
+  ASSERT_TRUE(without_extra) << without_extra.error().to_string();
+  EXPECT_FALSE(without_extra->extra.has_value());
+  const bytes with_null = generic_encoding(bsongen::document{{"extra", nullptr}});
+  auto null_extra = bsongen::decode<any_test::containers>(with_null);
+  ASSERT_TRUE(null_extra) << null_extra.error().to_string();
+  EXPECT_FALSE(null_extra->extra.has_value());
+}
+
+TEST(any_codec, error_inside_the_value_names_its_path_and_offset) {
+  // metadata.x.3 is a string whose bytes are not UTF-8.
+  const bytes good = generic_tagged(bsongen::document{{"x", bsongen::array{1, 2, 3, "ab\x01"}}});
+  bytes bad = good;
+  const std::size_t string_value = find_bytes(bad, {4, 0, 0, 0, 'a', 'b', 1, 0});
+  bad[string_value + 4] = 0xC3;  // a lead byte followed by 'b', not a continuation byte
+
+  auto r = bsongen::decode<any_test::tagged>(bad);
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().code, bsongen::error_code::invalid_utf8);
+  EXPECT_EQ(r.error().path, "metadata.x.3");
+  EXPECT_EQ(r.error().offset, string_value);
+  EXPECT_FALSE(bsongen::decode_document(bad));
+
+  bsongen::decode_options lenient;
+  lenient.validate_utf8 = false;
+  EXPECT_TRUE(bsongen::decode<any_test::tagged>(bad, lenient));
+}
+
+TEST(any_codec, nesting_counts_against_max_depth) {
+  bsongen::value nested = bsongen::document{};
+  for (int i = 0; i < 10; ++i) nested = bsongen::document{{"d", nested}};
+  const bytes encoded = generic_tagged(nested);  // 12 levels with the outer document
+
+  bsongen::decode_options options;
+  options.max_depth = 12;
+  EXPECT_TRUE(bsongen::decode<any_test::tagged>(encoded, options));
+  EXPECT_TRUE(bsongen::decode_document(encoded, options));
+  options.max_depth = 11;
+  auto r = bsongen::decode<any_test::tagged>(encoded, options);
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().code, bsongen::error_code::too_deep);
+  EXPECT_EQ(r.error().path.rfind("metadata.d.d", 0), 0u) << r.error().path;
+  EXPECT_FALSE(bsongen::decode_document(encoded, options));
+}
+
+// Cuts the input inside the any value (outer length and terminator kept consistent) and flips
+// every byte of the value: decoding never reads outside the input, fails exactly when the generic
+// decoder fails on the same bytes, and points inside the input.
+TEST(any_codec, hostile_truncation_and_corruption) {
+  const bytes good = generic_tagged(every_type());
+  const std::size_t metadata_value = find_bytes(good, {'m', 'e', 't', 'a', 'd', 'a', 't', 'a', 0}) + 9;
+  std::int32_t metadata_size = 0;
+  std::memcpy(&metadata_size, good.data() + metadata_value, 4);
+  const std::size_t metadata_end = metadata_value + static_cast<std::size_t>(metadata_size);
+
+  for (std::size_t cut = metadata_value; cut < metadata_end; ++cut) {
+    bytes truncated(good.begin(), good.begin() + static_cast<std::ptrdiff_t>(cut));
+    truncated.push_back(0);
+    const auto size = static_cast<std::int32_t>(truncated.size());
+    std::memcpy(truncated.data(), &size, 4);
+    auto r = bsongen::decode<any_test::tagged>(truncated);
+    ASSERT_FALSE(r) << "cut at " << cut;
+    EXPECT_LT(r.error().offset, truncated.size()) << "cut at " << cut;
+    EXPECT_FALSE(bsongen::decode_document(truncated)) << "cut at " << cut;
+  }
+
+  std::size_t failures = 0;
+  for (std::size_t at = metadata_value + 4; at + 1 < metadata_end; ++at) {
+    for (const int flip : {0x01, 0x80, 0xFF}) {
+      bytes corrupt = good;
+      corrupt[at] = static_cast<std::uint8_t>(corrupt[at] ^ flip);
+      auto generated = bsongen::decode<any_test::tagged>(corrupt);
+      auto generic = bsongen::decode_document(corrupt);
+      ASSERT_EQ(generated.has_value(), generic.has_value())
+          << "byte " << at << " ^ " << flip << ": "
+          << (generated ? generic.error().to_string() : generated.error().to_string());
+      if (!generated) {
+        ++failures;
+        EXPECT_LT(generated.error().offset, corrupt.size());
+        EXPECT_EQ(generated.error().path.rfind("metadata", 0), 0u) << generated.error().path;
+      }
+    }
+  }
+  EXPECT_GT(failures, 0u);
+}
+
+}  // namespace
