@@ -2,6 +2,8 @@
 
 #include <bson/bson.h>
 
+#include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -29,6 +31,14 @@ bench_document load(const std::string& name) {
 
 std::vector<bench_document> load_all() {
   std::vector<bench_document> docs;
+  const std::filesystem::path dir(BSONGEN_BENCH_DATA_DIR);
+  if (!std::filesystem::is_directory(dir)) {
+    std::fprintf(stderr,
+                 "bsongen_bench: driver benchmark documents not found at %s (configure with "
+                 "-DBSONGEN_BENCH_DATA_DIR=...); skipping flat_bson, deep_bson and full_bson\n",
+                 dir.c_str());
+    return docs;
+  }
   for (const char* name : {"flat_bson", "deep_bson", "full_bson"}) {
     docs.push_back(load(name));
     register_case_bytes(docs.back().name, docs.back().bytes.span());

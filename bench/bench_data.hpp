@@ -3,9 +3,9 @@
 // The MongoDB driver benchmark documents (BSONGEN_BENCH_DATA_DIR/{flat,deep,full}_bson.json) as
 // BSON bytes, for bench rows of any implementation.
 //
-// The files are canonical Extended JSON; until bsongen's own Extended JSON parser lands their
-// bytes come from libbson's bson_new_from_json. A missing folder or file aborts the run with a
-// message naming the path (a benchmark without its data is not a result).
+// The files are canonical Extended JSON; their bytes come from libbson's bson_new_from_json, so
+// the reference bytes every row is checked against do not depend on bsongen's own parser. A missing folder skips these cases with a message
+// naming the path; a folder missing one of the files, or a file that does not parse, aborts the run.
 
 #include <string>
 #include <vector>
