@@ -11,6 +11,7 @@
 #include <cstring>
 #include <limits>
 
+#include "bsongen/detail/generated_support.hpp"
 #include "bsongen/document.hpp"
 
 namespace bsongen {
@@ -302,18 +303,20 @@ result<void> encode_document(document_ref doc, writer& out) {
 
 namespace detail {
 
-std::size_t encoded_value_size(value_ref v) noexcept {
+std::size_t encoded_value_size(const value& v) noexcept {
   const node& n = *v.node_ptr();
   bool is_array = false;
   const container* child = nested_container(n, is_array);
   return value_size_shallow(n) + (child != nullptr ? document_size(*child, is_array) : 0);
 }
 
-std::uint8_t* write_value(value_ref v, std::uint8_t* out) noexcept {
+std::uint8_t* write_value(const value& v, std::uint8_t* out) noexcept {
   walk_frame child{nullptr, nullptr, nullptr, nullptr, 0, false};
   out = write_value_shallow(out, *v.node_ptr(), child);
   return child.start != nullptr ? write_walk(out, child) : out;
 }
+
+std::uint8_t type_byte_of(const value& v) noexcept { return static_cast<std::uint8_t>(v.node_ptr()->type); }
 
 }  // namespace detail
 

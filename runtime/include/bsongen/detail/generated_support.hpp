@@ -43,9 +43,10 @@
 #include "bsongen/error.hpp"
 #include "bsongen/object_id.hpp"
 #include "bsongen/types.hpp"
-#include "bsongen/value.hpp"
 
 namespace bsongen {
+
+class value;  // bsongen/value.hpp, which the generated headers with `any` fields include
 
 // A BSON document kept as bytes: an embedded document the schema does not model, or the unknown
 // elements a struct captures. Always holds a complete, valid document (default: the empty
@@ -810,18 +811,18 @@ struct code_with_scope_codec {
 [[nodiscard]] const std::uint8_t* decode_any_value(decode_state& st, std::uint8_t type,
                                                    const std::uint8_t* p, const std::uint8_t* end,
                                                    value& out);
-// Bytes of v's encoded value, without its type byte and key. Precondition: v.exists().
-[[nodiscard]] std::size_t encoded_value_size(value_ref v) noexcept;
+// Bytes of v's encoded value, without its type byte and key.
+[[nodiscard]] std::size_t encoded_value_size(const value& v) noexcept;
 // Writes v's value (exactly encoded_value_size(v) bytes: no type byte, no key) at out and returns
-// the end. Canonical like encode_document (regex options sorted). Precondition: v.exists().
-std::uint8_t* write_value(value_ref v, std::uint8_t* out) noexcept;
+// the end. Canonical like encode_document (regex options sorted).
+std::uint8_t* write_value(const value& v, std::uint8_t* out) noexcept;
+// v's BSON type byte.
+[[nodiscard]] std::uint8_t type_byte_of(const value& v) noexcept;
 
 // The one codec whose type byte depends on the value: callers write type_of(v) where other codecs
 // have the constant `type` (see element_type below).
 struct any_codec {
-  static std::uint8_t type_of(const value& v) noexcept {
-    return static_cast<std::uint8_t>(v.node_ptr()->type);
-  }
+  static std::uint8_t type_of(const value& v) noexcept { return type_byte_of(v); }
   static std::size_t size(const value& v, encode_state&) noexcept { return encoded_value_size(v); }
   static std::uint8_t* write(const value& v, std::uint8_t* out) noexcept {
     return write_value(v, out);
