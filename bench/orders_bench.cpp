@@ -1,0 +1,310 @@
+// The application model (schemas/orders.yaml, struct shop::order): cases `order_1`, one realistic
+// order, and `orders_1000`, a stream of 1000 distinct orders (1000 concatenated documents, as
+// mongodump writes them).
+//
+// Rows, each for both cases:
+//  * generated/encode: the structs, built before timing, into one reused bsongen::writer (clear()
+//    keeps the capacity); for orders_1000 all 1000 back to back.
+//  * generated/decode: bsongen::decode into reused structs (one per document), so strings, vectors
+//    and maps keep their capacity as a careful user's would; orders_1000 walks the stream by each
+//    document's length prefix.
+//  * generic/encode: documents decoded before timing, encode_document into one reused writer.
+//  * generic/decode: decode_document of every document into a new bsongen::document.
+//  * memcpy/copy: the ceiling.
+// The stream is read from memory rather than through document_stream_reader so the rows measure
+// decoding, not std::istream.
+//
+// The bytes are built once by the generated encoder and cross-checked before any row runs: each
+// document must decode back to the struct it came from, and decode_document + encode_document
+// must reproduce it exactly. Every row checks its own output again before timing.
+//
+// Only order_1 is registered with the case registry: bench/compare's peers (bench/js/bench_case.js,
+// bench/py/bench_case.py) decode a case's bytes as one document, so a multi-document stream such
+// as orders_1000 would not fit them.
+
+#include <array>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <span>
+#include <string>
+#include <vector>
+
+#include <benchmark/benchmark.h>
+
+#include "bsongen/byte_buffer.hpp"
+#include "bsongen/codec.hpp"
+#include "bsongen/detail/endian.hpp"
+#include "bsongen/document.hpp"
+#include "bsongen/writer.hpp"
+#include "case_registry.hpp"
+#include "orders.bsongen.hpp"
+#include "seed_cases.hpp"
+
+namespace bsongen::bench {
+namespace {
+
+constexpr std::size_t stream_length = 1000;
+
+std::string formatted(const char* format, unsigned n) {
+  char text[64];
+  std::snprintf(text, sizeof text, format, n);
+  return text;
+}
+
+object_id make_object_id(std::uint32_t tag, std::uint32_t counter) {
+  std::uint8_t bytes[object_id::size] = {};
+  detail::store_u32_be(bytes, 0x65A0B000U + tag);
+  const std::uint8_t process_part[5] = {0x5D, 0x02, 0xC4, 0x91, 0x3B};
+  std::memcpy(bytes + 4, process_part, sizeof process_part);
+  bytes[9] = static_cast<std::uint8_t>(counter >> 16);
+  bytes[10] = static_cast<std::uint8_t>(counter >> 8);
+  bytes[11] = static_cast<std::uint8_t>(counter);
+  return object_id::from_bytes(bytes);
+}
+
+// Money in cents: coefficient `cents`, exponent -2 (canonical: far below 2^113).
+decimal128 money(std::uint64_t cents) {
+  constexpr std::uint64_t biased_exponent = 6176 - 2;
+  return decimal128(biased_exponent << 49, cents);
+}
+
+// Order i of the stream: deterministic, distinct, with every optional field set so decoding walks
+// the whole model (nested customer and addresses, 2..5 line items, tags map, binary, UUID).
+shop::order make_order(std::uint32_t i) {
+  static constexpr std::array<shop::order_status, 5> statuses = {
+      shop::order_status::pending, shop::order_status::paid, shop::order_status::shipped,
+      shop::order_status::delivered, shop::order_status::cancelled};
+  static constexpr std::array<shop::payment_method, 3> payments = {
+      shop::payment_method::card, shop::payment_method::bank_transfer,
+      shop::payment_method::voucher};
+  static constexpr std::array<const char*, 4> cities = {"Berlin", "Hamburg", "Munich", "Cologne"};
+
+  shop::order o;
+  o.id = make_object_id(0, i);
+  o.number = 1'000'000 + i;
+  o.status = statuses[i % statuses.size()];
+  o.payment = payments[i % payments.size()];
+
+  o.customer.id = make_object_id(1, i % 97);
+  o.customer.name = formatted("Customer %04u", i % 97);
+  o.customer.email = formatted("customer%04u@example.com", i % 97);
+  o.customer.shipping.street = formatted("Hauptstrasse %u", 1 + i % 120);
+  o.customer.shipping.city = cities[i % cities.size()];
+  o.customer.shipping.postal_code = formatted("%05u", 10115 + i % 800);
+  o.customer.shipping.country = "DE";
+  shop::address billing;
+  billing.street = formatted("Rechnungsweg %u", 2 + i % 40);
+  billing.city = cities[(i + 1) % cities.size()];
+  billing.postal_code = formatted("%05u", 20095 + i % 300);
+  billing.country = "AT";
+  o.customer.billing = billing;
+
+  std::uint64_t total_cents = 0;
+  const std::uint32_t item_count = 2 + i % 4;
+  for (std::uint32_t k = 0; k < item_count; ++k) {
+    shop::line_item item;
+    item.sku = formatted("SKU-%06u", (i * 7 + k * 13) % 1'000'000);
+    item.quantity = static_cast<std::int32_t>(1 + (i + k) % 5);
+    const std::uint64_t unit_cents = 499 + 100 * ((i + 3 * k) % 50);
+    item.unit_price = money(unit_cents);
+    std::uint64_t discount_cents = 0;
+    if ((i + k) % 2 == 0) {
+      discount_cents = 50 + k * 10;
+      item.discount = money(discount_cents);
+    }
+    total_cents += static_cast<std::uint64_t>(item.quantity) * unit_cents - discount_cents;
+    o.items.push_back(std::move(item));
+  }
+  o.total = money(total_cents);
+
+  const std::int64_t created_ms = 1'700'000'000'000LL + 3'600'000LL * i;
+  o.created_at = datetime(std::chrono::milliseconds(created_ms));
+  o.shipped_at = datetime(std::chrono::milliseconds(created_ms + 86'400'000LL));
+  o.tags = {{"channel", i % 2 == 0 ? "web" : "app"},
+            {"region", "eu-central"},
+            {"campaign", formatted("spring-%02u", i % 12)}};
+  o.notes = "Leave the parcel with the neighbour if nobody answers.";
+  o.gift = i % 5 == 0;
+  o.version = timestamp{1'700'000'000U + i, i + 1};
+  binary attachment;
+  attachment.bytes = {0x25, 0x50, 0x44, 0x46, static_cast<std::uint8_t>(i), 0x0A};
+  o.attachment = attachment;
+  std::array<std::uint8_t, 16> tracking{};
+  for (std::size_t b = 0; b < tracking.size(); ++b) {
+    tracking[b] = static_cast<std::uint8_t>(i * 31 + b);
+  }
+  tracking[6] = static_cast<std::uint8_t>((tracking[6] & 0x0F) | 0x40);  // version 4
+  tracking[8] = static_cast<std::uint8_t>((tracking[8] & 0x3F) | 0x80);  // RFC 4122 variant
+  o.tracking = tracking;
+  o.dimensions = {30.5, 20.0 + static_cast<double>(i % 7), 10.25};
+  return o;
+}
+
+struct orders_case {
+  std::string name;
+  std::vector<shop::order> orders;                    // what decoders must produce, in order
+  byte_buffer bytes;                                  // the documents, concatenated
+  std::vector<std::span<const std::uint8_t>> documents;  // each document's bytes within `bytes`
+};
+
+// Splits a stream by the documents' length prefixes; aborts on framing the case cannot have.
+std::vector<std::span<const std::uint8_t>> split_stream(const std::string& name,
+                                                        std::span<const std::uint8_t> bytes) {
+  std::vector<std::span<const std::uint8_t>> out;
+  std::size_t at = 0;
+  while (at < bytes.size()) {
+    if (bytes.size() - at < 5) fail(name, "stream ends inside a document's length prefix");
+    const std::size_t length = detail::load_u32_le(bytes.data() + at);
+    if (length < 5 || length > bytes.size() - at) fail(name, "document length out of range");
+    out.push_back(bytes.subspan(at, length));
+    at += length;
+  }
+  return out;
+}
+
+orders_case build_case(std::string name, std::uint32_t count) {
+  orders_case c;
+  c.name = std::move(name);
+  writer w;
+  for (std::uint32_t i = 0; i < count; ++i) {
+    c.orders.push_back(make_order(i));
+    if (auto r = encode(c.orders.back(), w); !r) fail(c.name, r.error().to_string());
+  }
+  c.bytes = w.take();
+  c.documents = split_stream(c.name, c.bytes.span());
+  if (c.documents.size() != count) fail(c.name, "stream holds a different number of documents");
+  for (std::size_t k = 0; k < count; ++k) {
+    shop::order back;
+    if (auto r = decode(c.documents[k], back); !r) fail(c.name, r.error().to_string());
+    if (!(back == c.orders[k])) fail(c.name, "generated decode differs from the encoded order");
+    auto generic = decode_document(c.documents[k]);
+    if (!generic) fail(c.name, generic.error().to_string());
+    check_bytes(c.name + " (generic re-encode)", encode_document(*generic).span(), c.documents[k]);
+  }
+  return c;
+}
+
+void check_orders(const std::string& row, const std::vector<shop::order>& got,
+                  const orders_case& expected) {
+  if (got.size() != expected.orders.size()) fail(row, "decoded a different number of orders");
+  for (std::size_t k = 0; k < got.size(); ++k) {
+    if (!(got[k] == expected.orders[k])) fail(row, "order " + std::to_string(k) + " differs");
+  }
+}
+
+void set_stream_throughput(benchmark::State& state, const orders_case& c) {
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations()) *
+                          static_cast<std::int64_t>(c.bytes.size()));
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()) *
+                          static_cast<std::int64_t>(c.documents.size()));
+}
+
+// Precondition: `c` lives until the process exits (the cases are function-local statics).
+void register_rows(const orders_case& c) {
+  register_row(c.name, "generated", "encode", [&c](benchmark::State& state) {
+    const std::string row = row_name(c.name, "generated", "encode");
+    writer w;
+    for (const auto& o : c.orders) {
+      if (auto r = encode(o, w); !r) fail(row, r.error().to_string());
+    }
+    check_bytes(row, w.bytes(), c.bytes.span());
+    for (auto _ : state) {
+      w.clear();
+      for (const auto& o : c.orders) {
+        auto r = encode(o, w);
+        benchmark::DoNotOptimize(r);
+      }
+      benchmark::DoNotOptimize(w.data());
+      benchmark::ClobberMemory();
+    }
+    set_stream_throughput(state, c);
+  });
+  register_row(c.name, "generated", "decode", [&c](benchmark::State& state) {
+    const std::string row = row_name(c.name, "generated", "decode");
+    std::vector<shop::order> out(c.documents.size());
+    auto decode_all = [&c, &out]() -> bool {
+      bool ok = true;
+      for (std::size_t k = 0; k < c.documents.size(); ++k) {
+        ok &= static_cast<bool>(decode(c.documents[k], out[k]));
+      }
+      return ok;
+    };
+    if (!decode_all()) fail(row, "a document failed to decode");
+    check_orders(row, out, c);
+    for (auto _ : state) {
+      bool ok = decode_all();
+      benchmark::DoNotOptimize(ok);
+      benchmark::DoNotOptimize(out.data());
+      benchmark::ClobberMemory();
+    }
+    set_stream_throughput(state, c);
+  });
+  register_row(c.name, "generic", "encode", [&c](benchmark::State& state) {
+    const std::string row = row_name(c.name, "generic", "encode");
+    std::vector<document> docs;
+    for (const auto& bytes : c.documents) {
+      auto d = decode_document(bytes);
+      if (!d) fail(row, d.error().to_string());
+      docs.push_back(std::move(*d));
+    }
+    writer w;
+    for (const auto& d : docs) {
+      if (auto r = encode_document(d, w); !r) fail(row, r.error().to_string());
+    }
+    check_bytes(row, w.bytes(), c.bytes.span());
+    for (auto _ : state) {
+      w.clear();
+      for (const auto& d : docs) {
+        auto r = encode_document(d, w);
+        benchmark::DoNotOptimize(r);
+      }
+      benchmark::DoNotOptimize(w.data());
+      benchmark::ClobberMemory();
+    }
+    set_stream_throughput(state, c);
+  });
+  register_row(c.name, "generic", "decode", [&c](benchmark::State& state) {
+    const std::string row = row_name(c.name, "generic", "decode");
+    writer w;
+    for (const auto& bytes : c.documents) {
+      auto d = decode_document(bytes);
+      if (!d) fail(row, d.error().to_string());
+      if (auto r = encode_document(*d, w); !r) fail(row, r.error().to_string());
+    }
+    check_bytes(row, w.bytes(), c.bytes.span());
+    for (auto _ : state) {
+      for (const auto& bytes : c.documents) {
+        auto d = decode_document(bytes);
+        benchmark::DoNotOptimize(d);
+      }
+      benchmark::ClobberMemory();
+    }
+    set_stream_throughput(state, c);
+  });
+  register_row(c.name, "memcpy", "copy", [&c](benchmark::State& state) {
+    const std::string row = row_name(c.name, "memcpy", "copy");
+    std::vector<std::uint8_t> out(c.bytes.size());
+    std::memcpy(out.data(), c.bytes.data(), c.bytes.size());
+    check_bytes(row, out, c.bytes.span());
+    for (auto _ : state) {
+      std::memcpy(out.data(), c.bytes.data(), c.bytes.size());
+      benchmark::DoNotOptimize(out.data());
+      benchmark::ClobberMemory();
+    }
+    set_stream_throughput(state, c);
+  });
+}
+
+const bool registered = [] {
+  static const orders_case order_1 = build_case("order_1", 1);
+  static const orders_case orders_1000 = build_case("orders_1000", stream_length);
+  register_case_bytes(order_1.name, order_1.bytes.span());
+  register_rows(order_1);
+  register_rows(orders_1000);
+  return true;
+}();
+
+}  // namespace
+}  // namespace bsongen::bench
