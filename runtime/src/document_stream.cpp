@@ -2,6 +2,7 @@
 
 #include "bsongen/document_stream.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <istream>
@@ -66,18 +67,28 @@ result<bool> document_stream_reader::next(document_view& doc) {
                       start));
   }
 
-  buffer_.resize_uninitialized(length);
+  // The body is read in chunks that grow with what has arrived, never sized from the declared
+  // length alone: a 4-byte stream that declares max_size must not make the reader allocate it.
+  // Memory stays within a small multiple of the bytes actually read (plus one 64 KiB chunk).
+  constexpr std::size_t min_chunk = 64 * 1024;
+  std::size_t have = 4;
+  buffer_.resize_uninitialized(have);
   std::memcpy(buffer_.data(), prefix, 4);
-  const std::size_t body = read_some(buffer_.data() + 4, length - 4);
-  if (source_failed_) {
-    return fail(
-        error(error_code::io_error, "reading " + document_label(index_, start) + " failed", start));
-  }
-  if (body < length - 4) {
-    return fail(error(error_code::truncated,
-                      "stream ends inside " + document_label(index_, start) + ": " +
-                          std::to_string(4 + body) + " of its " + std::to_string(length) + " bytes",
-                      start + 4 + body));
+  while (have < length) {
+    const std::size_t chunk = std::min(length - have, std::max(have, min_chunk));
+    buffer_.resize_uninitialized(have + chunk);
+    const std::size_t arrived = read_some(buffer_.data() + have, chunk);
+    have += arrived;
+    if (source_failed_) {
+      return fail(error(error_code::io_error, "reading " + document_label(index_, start) + " failed",
+                        start));
+    }
+    if (arrived < chunk) {
+      return fail(error(error_code::truncated,
+                        "stream ends inside " + document_label(index_, start) + ": " +
+                            std::to_string(have) + " of its " + std::to_string(length) + " bytes",
+                        start + have));
+    }
   }
 
   auto view = document_view::from_bytes(buffer_.span(), options_);
