@@ -54,6 +54,13 @@ class node_stack {
     data_ = std::move(grown);
     capacity_end_ = data_.get() + capacity;
   }
+  // Frees the storage when it holds more than `max_nodes` (the next decode grows it again).
+  void release_above(std::size_t max_nodes) noexcept {
+    if (static_cast<std::size_t>(capacity_end_ - data_.get()) > max_nodes) {
+      data_.reset();
+      capacity_end_ = nullptr;
+    }
+  }
 
  private:
   std::unique_ptr<node[]> data_;
@@ -64,12 +71,34 @@ class node_stack {
 struct decode_scratch {
   node_stack nodes;
   std::vector<frame> frames;
+
+  // What a thread keeps between decodes: 64 Ki nodes (2 MiB) and 4 Ki frames. One unusually
+  // large document (a dense 16 MiB one needs ~256 MiB of nodes) must not stay pinned on every
+  // thread that ever decoded one.
+  static constexpr std::size_t kept_nodes = 64 * 1024;
+  static constexpr std::size_t kept_frames = 4 * 1024;
+  void trim() noexcept {
+    nodes.release_above(kept_nodes);
+    if (frames.capacity() > kept_frames) std::vector<frame>().swap(frames);
+  }
 };
 
-decode_scratch& thread_scratch() {
-  thread_local decode_scratch scratch;
-  return scratch;
-}
+// The calling thread's scratch for the duration of one decode, trimmed when the decode ends.
+class scratch_lease {
+ public:
+  scratch_lease() noexcept : scratch_(thread_scratch()) {}
+  scratch_lease(const scratch_lease&) = delete;
+  scratch_lease& operator=(const scratch_lease&) = delete;
+  ~scratch_lease() { scratch_.trim(); }
+  [[nodiscard]] decode_scratch& get() noexcept { return scratch_; }
+
+ private:
+  static decode_scratch& thread_scratch() noexcept {
+    thread_local decode_scratch scratch;
+    return scratch;
+  }
+  decode_scratch& scratch_;
+};
 
 std::string count_text(std::size_t n, const char* unit) {
   return std::to_string(n) + ' ' + unit;
@@ -593,7 +622,8 @@ const std::uint8_t* decode_any_value(decode_state& st, std::uint8_t type, const 
   // that one included), so the value's own nesting gets the levels st.max_depth leaves.
   options.max_depth = st.max_depth - std::min(st.depth, st.max_depth) + 1;
   container root{};
-  decoder<true> d(copy, size, copy, options, a.get(), thread_scratch());
+  scratch_lease scratch;
+  decoder<true> d(copy, size, copy, options, a.get(), scratch.get());
   if (!d.run(&root)) [[unlikely]] {
     // skip_value accepted the value, so this is a disagreement between the two validators; still
     // reported in the generated codecs' terms: offset in the caller's input, path below the value.
@@ -616,7 +646,8 @@ result<document> decode_document(std::span<const std::uint8_t> bytes, const deco
   std::memcpy(copy, bytes.data(), bytes.size());
 
   document out;
-  decoder<true> d(bytes.data(), bytes.size(), copy, options, a.get(), thread_scratch());
+  scratch_lease scratch;
+  decoder<true> d(bytes.data(), bytes.size(), copy, options, a.get(), scratch.get());
   if (!d.run(&out.root_)) [[unlikely]] return std::move(d.failure());
   out.arena_ = std::move(a);
   out.source_size_ = bytes.size();
@@ -625,7 +656,8 @@ result<document> decode_document(std::span<const std::uint8_t> bytes, const deco
 
 result<void> validate_document(std::span<const std::uint8_t> bytes, const decode_options& options) {
   if (!envelope_ok(bytes, options)) [[unlikely]] return check_envelope(bytes, options);
-  decoder<false> d(bytes.data(), bytes.size(), nullptr, options, nullptr, thread_scratch());
+  scratch_lease scratch;
+  decoder<false> d(bytes.data(), bytes.size(), nullptr, options, nullptr, scratch.get());
   if (!d.run(nullptr)) return std::move(d.failure());
   return {};
 }
