@@ -250,6 +250,30 @@ TEST(generated_codec, null_decodes_to_empty_optional) {
   bson_destroy(b);
 }
 
+TEST(generated_codec, containers_decoded_into_a_used_object_take_the_new_lengths) {
+  gen_test::containers longer;
+  longer.ints = {1, 2, 3, 4, 5};
+  longer.flags = {true, true, true, true};
+  longer.names = {"a long string that lives on the heap", "b", "c", "d"};
+  longer.nested = {{1, 2}, {3}, {4, 5, 6}};
+  longer.points.resize(12);
+  gen_test::containers shorter;
+  shorter.ints = {9};
+  shorter.flags = {false, true};
+  shorter.names = {"x", "another string long enough for the heap"};
+  shorter.nested = {{7}, {}};
+  shorter.points.resize(12);
+  shorter.points[3].x = 3;
+
+  // Decoding over a used object reuses its elements; the result must equal a fresh decode of the
+  // same bytes, in both directions (shrinking and growing every container).
+  gen_test::containers reused = longer;
+  ASSERT_TRUE(bsongen::decode(encode_ok(shorter), reused));
+  EXPECT_EQ(reused, shorter);
+  ASSERT_TRUE(bsongen::decode(encode_ok(longer), reused));
+  EXPECT_EQ(reused, longer);
+}
+
 TEST(generated_codec, absent_fields_take_defaults_when_decoding_into_a_used_object) {
   gen_test::options used;
   used.id = 1;

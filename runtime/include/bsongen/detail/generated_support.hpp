@@ -880,7 +880,15 @@ const std::uint8_t* decode_array_elements(decode_state& st, const std::uint8_t* 
       if constexpr (std::is_same_v<value_type, bool>) {
         bool value = false;
         body = Elem::decode(st, t, body, doc_end, value);
-        out.push_back(value);
+        if (count < out.size()) {
+          out[count] = value;
+        } else {
+          out.push_back(value);
+        }
+      } else if (count < out.size()) {
+        // A reused container (decode(bytes, obj)) keeps its elements and their heap storage:
+        // decoding over them avoids a free and a malloc per string element.
+        body = Elem::decode(st, t, body, doc_end, out[count]);
       } else {
         body = Elem::decode(st, t, body, doc_end, out.emplace_back());
       }
@@ -892,6 +900,9 @@ const std::uint8_t* decode_array_elements(decode_state& st, const std::uint8_t* 
       return nullptr;
     }
     ++count;
+  }
+  if constexpr (requires { out.emplace_back(); }) {
+    if (count < out.size()) out.resize(count);  // elements left from a longer previous value
   }
   --st.depth;
   return doc_end + 1;
@@ -942,7 +953,6 @@ struct vector_codec {
   static const std::uint8_t* decode(decode_state& st, std::uint8_t t, const std::uint8_t* p,
                                     const std::uint8_t* end, V& out) {
     if (t != type) return fail_type(st, bson_type::array, t, p);
-    out.clear();
     std::size_t count = 0;
     return decode_array_elements<Elem>(st, p, end, out, count,
                                        std::numeric_limits<std::size_t>::max());
