@@ -8,25 +8,8 @@ namespace bsongen {
 namespace detail {
 
 std::size_t trusted_value_size(bson_type t, const std::uint8_t* v) noexcept {
+  if (const int fixed = fixed_value_size(t); fixed >= 0) return static_cast<std::size_t>(fixed);
   switch (t) {
-    case bson_type::double_:
-    case bson_type::datetime:
-    case bson_type::int64:
-    case bson_type::timestamp:
-      return 8;
-    case bson_type::int32:
-      return 4;
-    case bson_type::boolean:
-      return 1;
-    case bson_type::null:
-    case bson_type::undefined:
-    case bson_type::min_key:
-    case bson_type::max_key:
-      return 0;
-    case bson_type::object_id:
-      return 12;
-    case bson_type::decimal128:
-      return 16;
     case bson_type::string:
     case bson_type::javascript:
     case bson_type::symbol:
@@ -43,8 +26,9 @@ std::size_t trusted_value_size(bson_type t, const std::uint8_t* v) noexcept {
       const std::size_t pattern = std::strlen(reinterpret_cast<const char*>(v));
       return pattern + 1 + std::strlen(reinterpret_cast<const char*>(v + pattern + 1)) + 1;
     }
+    default:
+      return 0;  // fixed-size types, answered above
   }
-  return 0;
 }
 
 void throw_view_type_mismatch(bson_type expected, bool missing, bson_type actual) {

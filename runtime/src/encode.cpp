@@ -80,25 +80,8 @@ struct walk_frame {
 
 // Bytes of the value of `n`, not counting the documents nested in it (the walk adds those).
 std::size_t value_size_shallow(const node& n) noexcept {
+  if (const int fixed = fixed_value_size(n.type); fixed >= 0) return static_cast<std::size_t>(fixed);
   switch (n.type) {
-    case bson_type::double_:
-    case bson_type::datetime:
-    case bson_type::int64:
-    case bson_type::timestamp:
-      return 8;
-    case bson_type::int32:
-      return 4;
-    case bson_type::boolean:
-      return 1;
-    case bson_type::null:
-    case bson_type::undefined:
-    case bson_type::min_key:
-    case bson_type::max_key:
-      return 0;
-    case bson_type::object_id:
-      return 12;
-    case bson_type::decimal128:
-      return 16;
     case bson_type::string:
     case bson_type::javascript:
     case bson_type::symbol:
@@ -113,9 +96,9 @@ std::size_t value_size_shallow(const node& n) noexcept {
       return 4 + 4 + std::size_t{n.as.cws->code_size} + 1;
     case bson_type::document:
     case bson_type::array:
+    default:  // fixed-size types, answered above
       return 0;
   }
-  return 0;
 }
 
 // The document, array or scope nested in `n`'s value, or nullptr.

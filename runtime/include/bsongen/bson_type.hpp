@@ -36,6 +36,33 @@ enum class bson_type : std::uint8_t {
   return (byte >= 0x01 && byte <= 0x13) || byte == 0xFF || byte == 0x7F;
 }
 
+// Bytes of a value whose size its type fixes (0 for null, undefined, MinKey and MaxKey), or -1
+// when the value carries its own length (strings, binary, documents, regexes, ...).
+[[nodiscard]] constexpr int fixed_value_size(bson_type t) noexcept {
+  switch (t) {
+    case bson_type::double_:
+    case bson_type::datetime:
+    case bson_type::int64:
+    case bson_type::timestamp:
+      return 8;
+    case bson_type::int32:
+      return 4;
+    case bson_type::boolean:
+      return 1;
+    case bson_type::null:
+    case bson_type::undefined:
+    case bson_type::min_key:
+    case bson_type::max_key:
+      return 0;
+    case bson_type::object_id:
+      return 12;
+    case bson_type::decimal128:
+      return 16;
+    default:
+      return -1;
+  }
+}
+
 // The spec's name of a type, e.g. "double", "objectId", "javascriptWithScope".
 [[nodiscard]] constexpr std::string_view type_name(bson_type t) noexcept {
   switch (t) {
