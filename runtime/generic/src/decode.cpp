@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "bsongen/detail/generated_support.hpp"
+#include "bsongen/detail/value_wire.hpp"
 #include "bsongen/detail/utf8.hpp"
 #include "bsongen/document.hpp"
 #include "bsongen/document_view.hpp"

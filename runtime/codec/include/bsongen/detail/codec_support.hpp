@@ -1,7 +1,8 @@
 #pragma once
 
-// What generated codecs call that is not specific to one struct: per-type value codecs, document
-// framing checks, the fixed-shape matcher, and the (cold, out-of-line) error builders.
+// What generated codecs call that is not specific to one struct: per-type value codecs, containers,
+// the fixed-shape matcher and array keys. The wire rules they build on (framing, strings, error
+// builders) are in bsongen/detail/wire.hpp.
 //
 // Codec contract (every *_codec below and every bsongen::codec<T> the generator writes):
 //   static constexpr std::uint8_t type;            the BSON type byte it writes; any_codec, whose
@@ -40,88 +41,17 @@
 #include "bsongen/decode_options.hpp"
 #include "bsongen/detail/endian.hpp"
 #include "bsongen/detail/utf8.hpp"
+#include "bsongen/detail/value_wire.hpp"
+#include "bsongen/detail/wire.hpp"
 #include "bsongen/error.hpp"
 #include "bsongen/object_id.hpp"
+#include "bsongen/raw_document.hpp"
 #include "bsongen/types.hpp"
 
-namespace bsongen {
+namespace bsongen::detail {
 
-class value;  // bsongen/value.hpp, which the generated headers with `any` fields include
+// --- Error builders of generated codecs (cold, out of line; the common ones are in wire.hpp). ---
 
-// A BSON document kept as bytes: an embedded document the schema does not model, or the unknown
-// elements a struct captures. Always holds a complete, valid document (default: the empty
-// document, 5 bytes).
-class raw_document {
- public:
-  raw_document() { clear(); }
-  // Precondition: `bytes` is one complete, valid BSON document (decoders check this).
-  explicit raw_document(std::span<const std::uint8_t> bytes) : bytes_(bytes) {}
-
-  [[nodiscard]] std::span<const std::uint8_t> bytes() const noexcept { return bytes_.span(); }
-  [[nodiscard]] std::size_t size() const noexcept { return bytes_.size(); }
-  // True when the document has no elements.
-  [[nodiscard]] bool empty() const noexcept { return bytes_.size() <= 5; }
-
-  void clear() {
-    static constexpr std::uint8_t empty_document[5] = {5, 0, 0, 0, 0};
-    bytes_.assign(empty_document);
-  }
-  // Replaces the contents, reusing the buffer's capacity. Precondition as for the constructor.
-  void assign(std::span<const std::uint8_t> bytes) { bytes_.assign(bytes); }
-  // Appends one encoded element (type byte, key, NUL, value). Precondition: it is well formed.
-  void append_element(std::span<const std::uint8_t> element) {
-    const std::size_t old_size = bytes_.size();
-    bytes_.resize_uninitialized(old_size + element.size());
-    std::uint8_t* p = bytes_.data();
-    std::memcpy(p + old_size - 1, element.data(), element.size());
-    p[old_size + element.size() - 1] = 0;
-    detail::store_i32_le(p, static_cast<std::int32_t>(old_size + element.size()));
-  }
-
-  friend bool operator==(const raw_document& a, const raw_document& b) noexcept {
-    return a.bytes_ == b.bytes_;
-  }
-
- private:
-  byte_buffer bytes_;
-};
-
-// BSON's deprecated "JavaScript code with scope": the code and its scope document as bytes.
-struct code_with_scope {
-  std::string code;
-  raw_document scope;
-  friend bool operator==(const code_with_scope&, const code_with_scope&) = default;
-};
-
-namespace detail {
-
-struct decode_state {
-  const std::uint8_t* origin = nullptr;  // start of the outermost input: offsets count from here
-  std::size_t depth = 0;                 // documents/arrays open on the current path
-  std::size_t max_depth = 100;
-  bool validate_utf8 = true;
-  bsongen::error err;
-
-  [[nodiscard]] std::size_t offset(const std::uint8_t* p) const noexcept {
-    return static_cast<std::size_t>(p - origin);
-  }
-};
-
-struct encode_state {
-  bool failed = false;
-  bsongen::error err;
-};
-
-// --- Error builders: out of line and cold so the success path stays small. All return nullptr
-// so a decoder can `return fail(...)`. ---
-
-[[gnu::cold]] std::nullptr_t fail(decode_state& st, error_code code, const std::uint8_t* at,
-                                  std::string message);
-[[gnu::cold]] std::nullptr_t fail_truncated(decode_state& st, const std::uint8_t* at,
-                                            std::string_view what);
-// "expected int32, found string" at the value.
-[[gnu::cold]] std::nullptr_t fail_type(decode_state& st, bson_type expected, std::uint8_t actual,
-                                       const std::uint8_t* at);
 [[gnu::cold]] std::nullptr_t fail_unknown_field(decode_state& st, const std::uint8_t* element,
                                                 std::string_view key);
 [[gnu::cold]] std::nullptr_t fail_duplicate_field(decode_state& st, const std::uint8_t* element,
@@ -131,18 +61,10 @@ struct encode_state {
                                                 std::span<const std::string_view> keys,
                                                 std::span<const std::uint64_t> seen,
                                                 std::span<const std::uint64_t> required);
-[[gnu::cold]] void fail_encode(encode_state& es, error_code code, std::string message);
-// Why the document at p (length field `length`, `available` bytes before its limit) is rejected.
-[[gnu::cold]] std::nullptr_t fail_document(decode_state& st, const std::uint8_t* p,
-                                           std::int64_t length, std::int64_t available);
-[[gnu::cold]] std::nullptr_t fail_string(decode_state& st, const std::uint8_t* p,
-                                         const std::uint8_t* end);
-[[gnu::cold]] std::nullptr_t fail_invalid_bool(decode_state& st, const std::uint8_t* p);
 [[gnu::cold]] std::nullptr_t fail_not_uuid(decode_state& st, const std::uint8_t* p);
 // An array of `count` elements (or more, when count > expected) where exactly `expected` belong.
 [[gnu::cold]] std::nullptr_t fail_array_length(decode_state& st, const std::uint8_t* p,
                                                std::size_t count, std::size_t expected);
-[[gnu::cold]] void prepend_index(decode_state& st, std::size_t index);
 // A value naming no enumerator: `text` is the value as found (a number or a quoted string).
 [[gnu::cold]] std::nullptr_t fail_enum_value(decode_state& st, const std::uint8_t* p,
                                              std::string_view text, std::string_view enum_name);
@@ -155,71 +77,6 @@ struct encode_state {
 [[gnu::cold]] bsongen::error trailing_bytes_error(std::size_t input_size, std::size_t declared);
 [[gnu::cold]] void fail_encode_enum(encode_state& es, std::int64_t value,
                                     std::string_view enum_name);
-
-// Validates a javascriptWithScope value at p (total length, code string, scope document filling
-// the rest exactly) and returns the byte after it; `code` and `scope` (the scope document's first
-// byte) describe its parts.
-[[nodiscard]] const std::uint8_t* read_code_with_scope(decode_state& st, const std::uint8_t* p,
-                                                       const std::uint8_t* end,
-                                                       std::string_view& code,
-                                                       const std::uint8_t*& scope);
-
-// Validates the element whose value starts at p (framing, lengths, terminators, nested documents
-// to st.max_depth, UTF-8 when st.validate_utf8) and returns the byte after it.
-[[nodiscard]] const std::uint8_t* skip_value(decode_state& st, std::uint8_t type,
-                                             const std::uint8_t* p, const std::uint8_t* end);
-
-// --- Framing. ---
-
-// Checks the document starting at p (its int32 length) against `limit` (the enclosing document's
-// terminating NUL, or the input's end for the outermost document) and the depth limit. On success
-// `body` is its first element and `doc_end` its terminating NUL.
-[[nodiscard]] inline bool open_document(decode_state& st, const std::uint8_t* p,
-                                        const std::uint8_t* limit, const std::uint8_t*& body,
-                                        const std::uint8_t*& doc_end) {
-  const std::ptrdiff_t available = limit - p;
-  if (available < 5) [[unlikely]] return fail_document(st, p, -1, available), false;
-  const std::int32_t length = load_i32_le(p);
-  if (length < 5 || length > available || p[length - 1] != 0 || st.depth >= st.max_depth)
-      [[unlikely]] {
-    return fail_document(st, p, length, available), false;
-  }
-  doc_end = p + length - 1;
-  body = p + 4;
-  return true;
-}
-
-// The first NUL in [p, end), or nullptr. Keys are short ("0", "_id", "createdAt"): a byte loop
-// finds their end before a call to memchr would return; longer runs go to memchr.
-[[nodiscard]] inline const std::uint8_t* find_nul(const std::uint8_t* p,
-                                                  const std::uint8_t* end) noexcept {
-  const std::uint8_t* const short_end = end - p > 16 ? p + 16 : end;
-  for (; p < short_end; ++p) {
-    if (*p == 0) return p;
-  }
-  if (p == end) return nullptr;
-  return static_cast<const std::uint8_t*>(std::memchr(p, 0, static_cast<std::size_t>(end - p)));
-}
-
-// Reads an element's type byte and key at p (p < doc_end), leaving p at its value.
-[[nodiscard]] inline bool read_element_header(decode_state& st, const std::uint8_t*& p,
-                                              const std::uint8_t* doc_end, std::uint8_t& type,
-                                              std::string_view& key) {
-  type = *p;
-  const std::uint8_t* k = p + 1;
-  const std::uint8_t* terminator = find_nul(k, doc_end);
-  if (terminator == nullptr) [[unlikely]] {
-    return fail(st, error_code::missing_terminator, p, "element key is not NUL-terminated"),
-           false;
-  }
-  key = std::string_view(reinterpret_cast<const char*>(k), static_cast<std::size_t>(terminator - k));
-  // Every key, also the unknown ones a decoder skips, as the generic decoder checks them.
-  if (st.validate_utf8 && !is_valid_utf8(k, key.size())) [[unlikely]] {
-    return fail(st, error_code::invalid_utf8, p, "element key is not valid UTF-8"), false;
-  }
-  p = terminator + 1;
-  return true;
-}
 
 // p[0..N) == literal[0..N), as a few word compares: libc's memcmp is an out-of-line call that
 // costs more than the compare for these short keys. Loads from the literal fold into immediates.
@@ -358,62 +215,6 @@ template <std::size_t Size>
 
 // --- Value codecs. ---
 
-// Strings are mostly ASCII: OR 32 bytes at a time and test the high bits once, then hand anything
-// else to the full validator.
-[[nodiscard]] inline bool is_valid_utf8_text(const std::uint8_t* p, std::size_t n) noexcept {
-  std::uint64_t high = 0;
-  std::size_t i = 0;
-  for (; i + 32 <= n; i += 32) {
-    high |= load_u64_le(p + i) | load_u64_le(p + i + 8) | load_u64_le(p + i + 16) |
-            load_u64_le(p + i + 24);
-  }
-  for (; i + 8 <= n; i += 8) high |= load_u64_le(p + i);
-  if (i < n) {
-    if (n >= 8) {
-      high |= load_u64_le(p + n - 8);  // overlaps bytes already seen; harmless for an OR
-    } else {
-      for (; i < n; ++i) high |= p[i];
-    }
-  }
-  return (high & 0x8080808080808080ULL) == 0 || is_valid_utf8(p, n);
-}
-
-// Reads a BSON string value at p: int32 length (bytes + 1), bytes, NUL.
-[[nodiscard]] inline const std::uint8_t* read_string(decode_state& st, const std::uint8_t* p,
-                                                     const std::uint8_t* end,
-                                                     std::string_view& out) {
-  if (end - p < 5) [[unlikely]] return fail_string(st, p, end);
-  const std::int32_t length = load_i32_le(p);
-  const std::uint8_t* bytes = p + 4;
-  if (length < 1 || length > end - bytes || bytes[length - 1] != 0) [[unlikely]] {
-    return fail_string(st, p, end);
-  }
-  const auto n = static_cast<std::size_t>(length - 1);
-  if (st.validate_utf8 && !is_valid_utf8_text(bytes, n)) [[unlikely]] return fail_string(st, p, end);
-  out = std::string_view(reinterpret_cast<const char*>(bytes), n);
-  return bytes + length;
-}
-
-inline std::uint8_t* write_string(std::string_view s, std::uint8_t* out) noexcept {
-  store_i32_le(out, static_cast<std::int32_t>(s.size() + 1));
-  if (!s.empty()) std::memcpy(out + 4, s.data(), s.size());
-  out[4 + s.size()] = 0;
-  return out + 5 + s.size();
-}
-
-// Reads a C string (regex pattern/options) at p.
-[[nodiscard]] inline const std::uint8_t* read_cstring(decode_state& st, const std::uint8_t* p,
-                                                      const std::uint8_t* end,
-                                                      std::string_view& out) {
-  const std::uint8_t* terminator = find_nul(p, end);
-  if (terminator == nullptr) return fail(st, error_code::missing_terminator, p, "C string lacks its NUL");
-  const auto n = static_cast<std::size_t>(terminator - p);
-  if (st.validate_utf8 && !is_valid_utf8(p, n)) {
-    return fail(st, error_code::invalid_utf8, p, "C string is not valid UTF-8");
-  }
-  out = std::string_view(reinterpret_cast<const char*>(p), n);
-  return terminator + 1;
-}
 
 template <bson_type Type, std::size_t Width>
 struct fixed_width_codec_base {
@@ -801,23 +602,7 @@ struct code_with_scope_codec {
 };
 
 // --- any: one value of any BSON type (bsongen::value), through the generic path's decoder and
-// encoder. ---
-
-// Decodes the value of type `type` at p (its element's value, before `end`) into `out`, as
-// decode_document would decode it as an element: lengths, terminators, UTF-8 (st.validate_utf8),
-// nesting within st.max_depth counting the st.depth levels already open. Errors carry the offset
-// from st.origin and the path below the value ("x.3"); the caller prepends the value's own key.
-// `out` owns its parts (its own arena); it is left unchanged on failure.
-[[nodiscard]] const std::uint8_t* decode_any_value(decode_state& st, std::uint8_t type,
-                                                   const std::uint8_t* p, const std::uint8_t* end,
-                                                   value& out);
-// Bytes of v's encoded value, without its type byte and key.
-[[nodiscard]] std::size_t encoded_value_size(const value& v) noexcept;
-// Writes v's value (exactly encoded_value_size(v) bytes: no type byte, no key) at out and returns
-// the end. Canonical like encode_document (regex options sorted).
-std::uint8_t* write_value(const value& v, std::uint8_t* out) noexcept;
-// v's BSON type byte.
-[[nodiscard]] std::uint8_t type_byte_of(const value& v) noexcept;
+// encoder (bsongen/detail/value_wire.hpp). ---
 
 // The one codec whose type byte depends on the value: callers write type_of(v) where other codecs
 // have the constant `type` (see element_type below).
@@ -1156,5 +941,4 @@ struct enum_string_codec {
   }
 };
 
-}  // namespace detail
-}  // namespace bsongen
+}  // namespace bsongen::detail

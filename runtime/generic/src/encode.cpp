@@ -11,7 +11,7 @@
 #include <cstring>
 #include <limits>
 
-#include "bsongen/detail/generated_support.hpp"
+#include "bsongen/detail/value_wire.hpp"
 #include "bsongen/document.hpp"
 
 namespace bsongen {

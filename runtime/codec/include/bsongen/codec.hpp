@@ -32,7 +32,7 @@
 
 #include "bsongen/byte_buffer.hpp"
 #include "bsongen/decode_options.hpp"
-#include "bsongen/detail/generated_support.hpp"
+#include "bsongen/detail/codec_support.hpp"
 #include "bsongen/error.hpp"
 #include "bsongen/writer.hpp"
 
