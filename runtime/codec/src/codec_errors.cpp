@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "bsongen/detail/codec_support.hpp"
+#include "bsongen/detail/codec_errors.hpp"
 
 namespace bsongen::detail {
 
