@@ -408,26 +408,34 @@ class Collector:
 
 
 class Progress:
-    """A one-line count of documents read, on stderr: rewritten in place on a terminal, a line
-    every few seconds otherwise (when asked for with --progress)."""
+    """A count of documents read, on stderr: one line rewritten in place on a terminal (cleared
+    at the end); on anything else (with --progress) a line every few seconds and one per file
+    read, so a log shows where a long run is."""
 
-    def __init__(self, stream: TextIO, enabled: bool):
+    def __init__(self, stream: TextIO, enabled: bool, clock=time.monotonic):
         self.stream = stream
         self.enabled = enabled
         self.tty = enabled and stream.isatty()
-        self.started = time.monotonic()
+        self.clock = clock
+        self.started = clock()
         self.shown = self.started
         self.interval = 0.5 if self.tty else 5.0
         self.width = 0
 
+    def _line(self, path: str, documents: int, total: int) -> str:
+        rate = total / max(self.clock() - self.started, 1e-9)
+        return (f"bsongen infer: {path}: {documents:,} documents ({total:,} in all, "
+                f"{rate:,.0f}/s)")
+
     def update(self, path: str, documents: int, total: int) -> None:
-        now = time.monotonic()
-        if not self.enabled or now - self.shown < self.interval:
+        if not self.enabled or self.clock() - self.shown < self.interval:
             return
-        self.shown = now
-        rate = total / max(now - self.started, 1e-9)
-        self._show(f"bsongen infer: {path}: {documents:,} documents ({total:,} in all, "
-                   f"{rate:,.0f}/s)")
+        self.shown = self.clock()
+        self._show(self._line(path, documents, total))
+
+    def file_done(self, path: str, documents: int, total: int) -> None:
+        if self.enabled and not self.tty:
+            self._show(self._line(path, documents, total))
 
     def _show(self, text: str) -> None:
         if self.tty:
@@ -456,6 +464,7 @@ def collect(inputs: list[tuple[str, str]], dump_tool: str, limits: Limits,
             total += 1
             if documents & 1023 == 0:
                 progress.update(path, documents, total)
+        progress.file_done(path, documents, total)
         collector.files.append((path, documents))
     progress.done()
     return collector
