@@ -626,7 +626,8 @@ class _Builder:
         name = self.reserve(hint)
         enumerators: list[EnumValue] = []
         used: set[str] = set()
-        for number, text in enumerate(strings):
+        # In stored-string order: the same values give the same enum whatever order they came in.
+        for number, text in enumerate(sorted(strings)):
             member = _unique(identifier(text, "empty"), used)
             used.add(member)
             enumerators.append(EnumValue(member, number, text))
