@@ -170,7 +170,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _infer(args: argparse.Namespace) -> int:
-    from . import infer, schemas, wire
+    from . import infer, schemas
 
     for number, what in ((args.enum_max_values, "--enum-max-values"),
                          (args.max_fields, "--max-fields")):

@@ -22,7 +22,7 @@ Two changes are breaking whatever the wire says, because data is silently lost: 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Optional
 
 from ..diagnostics import Location

@@ -530,7 +530,7 @@ class Inferred:
 
 
 class _Builder:
-    def __init__(self, options: Options, root_name: str):
+    def __init__(self, options: Options):
         self.options = options
         self.structs: dict[str, Struct] = {}
         self.enums: list[Enum] = []
@@ -540,7 +540,6 @@ class _Builder:
         self.rows: list[ReportRow] = []
         self.forms: set[str] = set()
         self.warnings: list[str] = []
-        self.root_name = root_name
 
     def reserve(self, hint: str) -> str:
         # A hint from a member like `class_` ends in `_`; the type name needs no such suffix.
@@ -738,7 +737,7 @@ class _Builder:
 def build(collector: Collector, options: Options, sources: str) -> Inferred:
     """The schema for everything `collector` saw. `sources` names the inputs for the header."""
     root_hint = options.name or "document"
-    builder = _Builder(options, root_hint)
+    builder = _Builder(options)
     documents = collector.root.documents
     if documents == 0:
         raise InputError("no documents: nothing to infer a schema from")

@@ -15,7 +15,7 @@ from typing import Any
 
 import yaml
 
-from ..model import Enum, Field, Model, Struct, TypeRef
+from ..model import Field, Model, TypeRef
 from . import wire
 
 _PLAIN = re.compile(r"^[A-Za-z_][A-Za-z0-9_<>?]*$")
