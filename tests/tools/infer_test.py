@@ -374,11 +374,11 @@ class ReportAndProgressTest(InferCase):
         self.assertIn("bsongen infer: 3 document(s) from", err)
         rows = {line.split()[0]: line for line in err.splitlines()[2:]}
         self.assertIn("number<int64>?", rows["r.a"])
-        self.assertIn("in 2 of 3: int 1, long 1", rows["r.a"])
+        self.assertIn("in 2 of 3 (absent from 1): int 1, long 1", rows["r.a"])
         self.assertIn("vector<any> (required)", rows["r.l"])
         self.assertIn("double 1, null 1", rows["r.l[]"])
         # The same facts as comments in the schema.
-        self.assertIn(b"# in 2 of 3: int 1, long 1", r.stdout)
+        self.assertIn(b"# in 2 of 3 (absent from 1): int 1, long 1", r.stdout)
 
     def test_progress_lines_when_asked_and_not_otherwise(self):
         path = self.write("p.bson", encode_all([{"a": 1}] * 3))

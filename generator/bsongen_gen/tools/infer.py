@@ -704,7 +704,8 @@ class _Builder:
             if not always:
                 t = TypeRef("optional", element=t)
         required = always and nulls == 0
-        where = f"in all {documents:,}" if always else f"in {stats.present:,} of {documents:,}"
+        where = f"in all {documents:,}" if always else \
+            f"in {stats.present:,} of {documents:,} (absent from {documents - stats.present:,})"
         seen = f"{where}: {_counts_text(values.counts)}"
         if values.strings and values.counts.get("string") and len(values.strings) <= 8 \
                 and values.counts["string"] >= 2 * len(values.strings):
