@@ -1,5 +1,5 @@
 // `<type>_array_1000/generated/encode|decode`: bsongen's schema-specific code on the array cases
-// (`{a: [1000 values]}`, array_cases.hpp), from schemas/<type>_array_1000.yaml (struct with one
+// (`{a: [1000 values]}`, array_cases.hpp), from bench/schemas/<type>_array_1000.yaml (struct with one
 // `a: vector<T>` member), generated at build time by bsongen_generate.
 //
 // Measured as generated_bench.cpp measures the seed cases: encode writes the struct, built before

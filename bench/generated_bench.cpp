@@ -1,7 +1,7 @@
-// `<case>/generated/encode|decode`: bsongen's schema-specific code (schemas/*.yaml, generated at
+// `<case>/generated/encode|decode`: bsongen's schema-specific code (bench/schemas/*.yaml, generated at
 // build time by bsongen_generate) on the seed cases and the driver benchmark documents, and
 // `<case>/generated_view/decode` for the driver documents decoded into structs whose strings are
-// std::string_view into the input (schemas/*_view.yaml).
+// std::string_view into the input (bench/schemas/*_view.yaml).
 //
 // Encode: the struct, built before timing, into one reused bsongen::writer (clear() keeps the
 // capacity, so after the first document nothing allocates): exact size, one extend, raw stores.

@@ -2,7 +2,8 @@
 #
 # Generates `<stem>.bsongen.hpp` for each schema file at build time into OUTPUT_DIR (default
 # ${CMAKE_CURRENT_BINARY_DIR}/<name>) and creates <name>, an INTERFACE library carrying that
-# include directory and bsongen::runtime. Link it and #include "<stem>.bsongen.hpp".
+# include directory and bsongen::codec (what generated code links). Link it and
+# #include "<stem>.bsongen.hpp".
 #
 # The outputs depend on the schemas, the generator's Python modules and its templates, so editing
 # any of them regenerates. A schema used here must leave `output` unset (or equal to its stem).
@@ -91,7 +92,7 @@ function(bsongen_generate)
 
   add_library(${ARG_TARGET} INTERFACE)
   target_include_directories(${ARG_TARGET} INTERFACE "${ARG_OUTPUT_DIR}")
-  target_link_libraries(${ARG_TARGET} INTERFACE bsongen::runtime)
+  target_link_libraries(${ARG_TARGET} INTERFACE bsongen::codec)
   add_dependencies(${ARG_TARGET} ${ARG_TARGET}_generate)
 endfunction()
 
@@ -104,7 +105,7 @@ endfunction()
 # directories, compile definitions and C++ standard of <target> (read at generate time, so
 # target_include_directories calls made after this one count too), generates
 # `<name>.bsongen.hpp` (default: the first header's stem) into OUTPUT_DIR (default
-# ${CMAKE_CURRENT_BINARY_DIR}/<target>_bsongen), and adds that folder and bsongen::runtime to
+# ${CMAKE_CURRENT_BINARY_DIR}/<target>_bsongen), and adds that folder and bsongen::codec to
 # <target> (PUBLIC for libraries, PRIVATE for executables).
 #
 # The scan regenerates when any file it read changes (the scanner writes a depfile of every header
@@ -207,5 +208,5 @@ function(_bsongen_generate_from_headers target output_dir output_name schemas)
     set(scope PUBLIC)
   endif()
   target_include_directories(${target} ${scope} "${output_dir}")
-  target_link_libraries(${target} ${scope} bsongen::runtime)
+  target_link_libraries(${target} ${scope} bsongen::codec)
 endfunction()

@@ -1,9 +1,10 @@
-# Install rules and the exported package: after `cmake --install`, a project gets
-# bsongen::runtime and bsongen_generate() from
+# Install rules and the exported package: after `cmake --install`, a project gets the runtime's
+# targets (bsongen::core, bsongen::generic, bsongen::codec, bsongen::extjson and the umbrella
+# bsongen::runtime) and bsongen_generate() from
 #
 #   find_package(bsongen 0.1 REQUIRED)
 #
-# Layout: lib/libbsongen_runtime.a, include/bsongen/, lib/cmake/bsongen/ (config, version,
+# Layout: lib/libbsongen_<subsystem>.a, include/bsongen/ (every subsystem's headers, flat), lib/cmake/bsongen/ (config, version,
 # targets, BsongenGenerate.cmake), share/bsongen/generator/ (the Python generator and templates).
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
@@ -11,10 +12,14 @@ include(CMakePackageConfigHelpers)
 set(BSONGEN_INSTALL_CMAKEDIR "${CMAKE_INSTALL_LIBDIR}/cmake/bsongen")
 set(BSONGEN_INSTALL_GENERATORDIR "${CMAKE_INSTALL_DATADIR}/bsongen/generator")
 
-install(TARGETS bsongen_runtime EXPORT bsongenTargets
+install(TARGETS bsongen_core bsongen_generic bsongen_codec bsongen_extjson bsongen_runtime
+        EXPORT bsongenTargets
         ARCHIVE DESTINATION "${CMAKE_INSTALL_LIBDIR}"
         LIBRARY DESTINATION "${CMAKE_INSTALL_LIBDIR}")
-install(DIRECTORY "${PROJECT_SOURCE_DIR}/runtime/include/" DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}")
+foreach(subsystem IN LISTS BSONGEN_RUNTIME_SUBSYSTEMS)
+  install(DIRECTORY "${PROJECT_SOURCE_DIR}/runtime/${subsystem}/include/"
+          DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}")
+endforeach()
 install(EXPORT bsongenTargets NAMESPACE bsongen:: DESTINATION "${BSONGEN_INSTALL_CMAKEDIR}")
 install(DIRECTORY "${PROJECT_SOURCE_DIR}/generator/" DESTINATION "${BSONGEN_INSTALL_GENERATORDIR}"
         USE_SOURCE_PERMISSIONS PATTERN "__pycache__" EXCLUDE)

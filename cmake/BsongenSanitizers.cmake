@@ -27,10 +27,10 @@ if(BSONGEN_SANITIZE)
 
   # An instrumented runtime needs the sanitizer runtime wherever it is linked, also by projects
   # consuming the installed package (tests/generated's find_package example): export the link
-  # option with bsongen::runtime, once the top-level directory has defined it.
+  # option with bsongen::core (every runtime target links it), once the top-level directory has defined it.
   function(_bsongen_sanitize_runtime_interface)
-    if(TARGET bsongen_runtime)
-      set_property(TARGET bsongen_runtime APPEND PROPERTY
+    if(TARGET bsongen_core)
+      set_property(TARGET bsongen_core APPEND PROPERTY
                    INTERFACE_LINK_OPTIONS "-fsanitize=${BSONGEN_SANITIZE}")
     endif()
   endfunction()

@@ -1,4 +1,4 @@
-// Fuzz target: the decoder bsongen generates for schemas/flat_bson.yaml (bench::flat_bson), checked
+// Fuzz target: the decoder bsongen generates for bench/schemas/flat_bson.yaml (bench::flat_bson), checked
 // against the generic decoder; see generated_fuzz.hpp for the properties.
 
 #include <cstdint>

@@ -1,4 +1,4 @@
-// Fuzz target: the decoder bsongen generates for schemas/full_bson.yaml (bench::full_bson), checked
+// Fuzz target: the decoder bsongen generates for bench/schemas/full_bson.yaml (bench::full_bson), checked
 // against the generic decoder; see generated_fuzz.hpp for the properties.
 
 #include <cstdint>

@@ -8,6 +8,6 @@ Pipeline, one module per stage:
 
 GENERATOR_VERSION = "0.1.0"
 MODEL_VERSION = 1
-# Must equal BSONGEN_RUNTIME_ABI in runtime/include/bsongen/version.hpp; the generated header
+# Must equal BSONGEN_RUNTIME_ABI in runtime/core/include/bsongen/version.hpp; the generated header
 # static_asserts on it.
 RUNTIME_ABI = 1

@@ -3,6 +3,7 @@
 C++ helpers ($BSONGEN_DUMP, $BSONGEN_SCAN when built) found by environment variable, beside the
 running bsongen, or on PATH."""
 
+import glob
 import os
 import shutil
 import subprocess
@@ -18,6 +19,9 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 BSONGEN = os.path.join(ROOT, "generator", "bsongen")
 DUMP = os.environ.get("BSONGEN_DUMP", "")
 SCAN = os.environ.get("BSONGEN_SCAN", "")
+# The runtime's public include folders: one per subsystem (runtime/<subsystem>/include).
+RUNTIME_FOLDERS = sorted(glob.glob(os.path.join(ROOT, "runtime", "*", "include")))
+RUNTIME_INCLUDES = [arg for folder in RUNTIME_FOLDERS for arg in ("-I", folder)]
 SUBCOMMANDS = ("generate", "model", "scan", "dump", "infer", "jsonschema", "diff")
 
 
@@ -130,8 +134,8 @@ class CliTest(unittest.TestCase):
                 }  // namespace geo
                 """))
         model = os.path.join(self.tmp.name, "point.model.json")
-        r = self.run_bsongen("scan", header, "-I", os.path.join(ROOT, "runtime", "include"),
-                             "-o", model, env=clean_env(BSONGEN_SCAN=SCAN))
+        r = self.run_bsongen("scan", header, *RUNTIME_INCLUDES, "-o", model,
+                             env=clean_env(BSONGEN_SCAN=SCAN))
         self.assertEqual(r.returncode, 0, r.stderr)
         r = self.run_bsongen("generate", "--model", model, "--out", self.tmp.name)
         self.assertEqual(r.returncode, 0, r.stderr)
@@ -139,8 +143,8 @@ class CliTest(unittest.TestCase):
         bad = os.path.join(self.tmp.name, "bad.hpp")
         with open(bad, "w") as f:
             f.write("#include <bsongen/annotate.hpp>\nstruct BSONGEN_DOCUMENT b { float f; };\n")
-        r = self.run_bsongen("scan", bad, "-I", os.path.join(ROOT, "runtime", "include"),
-                             "-o", model, env=clean_env(BSONGEN_SCAN=SCAN))
+        r = self.run_bsongen("scan", bad, *RUNTIME_INCLUDES, "-o", model,
+                             env=clean_env(BSONGEN_SCAN=SCAN))
         self.assertEqual(r.returncode, 1, "bsongen-scan's exit status for an unmappable member")
 
 

@@ -5,12 +5,13 @@ usage: readme_headers_test.py COMPILER... [--scan BSONGEN_SCAN]
 
 Takes the first cpp block holding BSONGEN_DOCUMENT from each file, saves it as a header and
 compiles it with each COMPILER (-std=c++20 -Wall -Wextra -Werror, only the runtime's include
-folder). With --scan it also runs bsongen-scan on it, generates code from the model and compiles
+folders). With --scan it also runs bsongen-scan on it, generates code from the model and compiles
 a translation unit that includes the generated header.
 
 Prints "README header examples: N compiled" last.
 """
 
+import glob
 import os
 import re
 import subprocess
@@ -19,9 +20,11 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-RUNTIME_INCLUDE = os.path.join(ROOT, "runtime", "include")
+# The runtime's public include folders: one per subsystem (runtime/<subsystem>/include).
+RUNTIME_FOLDERS = sorted(glob.glob(os.path.join(ROOT, "runtime", "*", "include")))
+RUNTIME_INCLUDES = [arg for folder in RUNTIME_FOLDERS for arg in ("-I", folder)]
 SOURCES = ("README.md", os.path.join("scanner", "README.md"))
-FLAGS = ["-std=c++20", "-Wall", "-Wextra", "-Wpedantic", "-Werror", "-I", RUNTIME_INCLUDE]
+FLAGS = ["-std=c++20", "-Wall", "-Wextra", "-Wpedantic", "-Werror", *RUNTIME_INCLUDES]
 
 
 def example(path: str) -> str:
@@ -63,7 +66,7 @@ def main() -> int:
             if scan is None:
                 continue
             model = os.path.join(tmp, name + ".model.json")
-            run([scan, header, "-I", RUNTIME_INCLUDE, "-I", tmp, "-o", model],
+            run([scan, header, *RUNTIME_INCLUDES, "-I", tmp, "-o", model],
                 f"bsongen-scan on {source}'s header example")
             run([sys.executable, os.path.join(ROOT, "generator", "bsongen"), "generate",
                  "--model", model, "--out", tmp], f"generating from {source}'s example")

@@ -1,0 +1,43 @@
+#pragma once
+
+// The error builders of generated codecs: cold and out of line (codec/src/codec_errors.cpp), so
+// a decoder's success path stays small. The ones every decoder shares are in
+// bsongen/detail/wire.hpp. Decode builders return nullptr so a decoder can `return fail_...(...)`.
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string_view>
+
+#include "bsongen/detail/wire.hpp"
+#include "bsongen/error.hpp"
+
+namespace bsongen::detail {
+
+[[gnu::cold]] std::nullptr_t fail_unknown_field(decode_state& st, const std::uint8_t* element,
+                                                std::string_view key);
+[[gnu::cold]] std::nullptr_t fail_duplicate_field(decode_state& st, const std::uint8_t* element,
+                                                  std::string_view key);
+// The first required field whose bit is clear in `seen`.
+[[gnu::cold]] std::nullptr_t fail_missing_field(decode_state& st, const std::uint8_t* document,
+                                                std::span<const std::string_view> keys,
+                                                std::span<const std::uint64_t> seen,
+                                                std::span<const std::uint64_t> required);
+[[gnu::cold]] std::nullptr_t fail_not_uuid(decode_state& st, const std::uint8_t* p);
+// An array of `count` elements (or more, when count > expected) where exactly `expected` belong.
+[[gnu::cold]] std::nullptr_t fail_array_length(decode_state& st, const std::uint8_t* p,
+                                               std::size_t count, std::size_t expected);
+// A value naming no enumerator: `text` is the value as found (a number or a quoted string).
+[[gnu::cold]] std::nullptr_t fail_enum_value(decode_state& st, const std::uint8_t* p,
+                                             std::string_view text, std::string_view enum_name);
+[[gnu::cold]] std::nullptr_t fail_enum_value(decode_state& st, const std::uint8_t* p,
+                                             std::int64_t value, std::string_view enum_name);
+// Errors of the top-level entry points in bsongen/codec.hpp.
+[[gnu::cold]] bsongen::error too_large_error(std::size_t size);
+[[gnu::cold]] bsongen::error buffer_too_small_error(std::size_t needed);
+[[gnu::cold]] bsongen::error over_size_limit_error(std::size_t declared, std::size_t limit);
+[[gnu::cold]] bsongen::error trailing_bytes_error(std::size_t input_size, std::size_t declared);
+[[gnu::cold]] void fail_encode_enum(encode_state& es, std::int64_t value,
+                                    std::string_view enum_name);
+
+}  // namespace bsongen::detail

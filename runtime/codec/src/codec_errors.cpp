@@ -1,0 +1,99 @@
+// Error builders of generated codecs: cold and out of line, so the decoders' success paths stay
+// small.
+
+#include <string>
+
+#include "bsongen/detail/codec_errors.hpp"
+
+namespace bsongen::detail {
+
+std::nullptr_t fail_unknown_field(decode_state& st, const std::uint8_t* element,
+                                  std::string_view key) {
+  fail(st, error_code::unknown_field, element, "the schema has no field \"" + std::string(key) + "\"");
+  st.err.prepend_path(key);
+  return nullptr;
+}
+
+std::nullptr_t fail_duplicate_field(decode_state& st, const std::uint8_t* element,
+                                    std::string_view key) {
+  fail(st, error_code::duplicate_field, element, "key \"" + std::string(key) + "\" appears twice");
+  st.err.prepend_path(key);
+  return nullptr;
+}
+
+std::nullptr_t fail_missing_field(decode_state& st, const std::uint8_t* document,
+                                  std::span<const std::string_view> keys,
+                                  std::span<const std::uint64_t> seen,
+                                  std::span<const std::uint64_t> required) {
+  for (std::size_t i = 0; i < keys.size(); ++i) {
+    const std::uint64_t bit = std::uint64_t{1} << (i % 64);
+    if ((required[i / 64] & bit) != 0 && (seen[i / 64] & bit) == 0) {
+      fail(st, error_code::missing_field, document,
+           "required field \"" + std::string(keys[i]) + "\" is absent");
+      st.err.prepend_path(keys[i]);
+      return nullptr;
+    }
+  }
+  return fail(st, error_code::missing_field, document, "a required field is absent");
+}
+
+std::nullptr_t fail_not_uuid(decode_state& st, const std::uint8_t* p) {
+  return fail(st, error_code::invalid_value, p,
+              "a UUID is binary subtype 4 of 16 bytes; found subtype " + std::to_string(p[4]) +
+                  " of " + std::to_string(load_i32_le(p)) + " bytes");
+}
+
+std::nullptr_t fail_array_length(decode_state& st, const std::uint8_t* p, std::size_t count,
+                                 std::size_t expected) {
+  if (count > expected) {
+    return fail(st, error_code::invalid_length, p,
+                "array holds more than " + std::to_string(expected) + " elements");
+  }
+  return fail(st, error_code::invalid_length, p,
+              "array holds " + std::to_string(count) + " elements, expected " +
+                  std::to_string(expected));
+}
+
+bsongen::error too_large_error(std::size_t size) {
+  return {error_code::too_large, "document of " + std::to_string(size) + " bytes"};
+}
+
+bsongen::error buffer_too_small_error(std::size_t needed) {
+  return {error_code::buffer_too_small, "the encoding needs " + std::to_string(needed) + " bytes"};
+}
+
+bsongen::error over_size_limit_error(std::size_t declared, std::size_t limit) {
+  return {error_code::too_large, "document of " + std::to_string(declared) +
+                                     " bytes exceeds the " + std::to_string(limit) + "-byte limit"};
+}
+
+bsongen::error trailing_bytes_error(std::size_t input_size, std::size_t declared) {
+  return {error_code::trailing_bytes,
+          std::to_string(input_size - declared) + " bytes follow the document", declared};
+}
+
+std::nullptr_t fail_enum_value(decode_state& st, const std::uint8_t* p, std::string_view text,
+                               std::string_view enum_name) {
+  std::string message = "\"";
+  message += text;
+  message += "\" is not a value of ";
+  message += enum_name;
+  return fail(st, error_code::invalid_value, p, std::move(message));
+}
+
+std::nullptr_t fail_enum_value(decode_state& st, const std::uint8_t* p, std::int64_t value,
+                               std::string_view enum_name) {
+  std::string message = std::to_string(value);
+  message += " is not a value of ";
+  message += enum_name;
+  return fail(st, error_code::invalid_value, p, std::move(message));
+}
+
+void fail_encode_enum(encode_state& es, std::int64_t value, std::string_view enum_name) {
+  std::string message = std::to_string(value);
+  message += " is not a value of ";
+  message += enum_name;
+  fail_encode(es, error_code::invalid_value, std::move(message));
+}
+
+}  // namespace bsongen::detail

@@ -1,0 +1,184 @@
+#pragma once
+
+// The BSON wire rules every decoder shares: the decode and encode state, framing checks (document
+// lengths, terminators, depth), element headers, strings and C strings, and the out-of-line, cold
+// error builders. Generated codecs (bsongen/detail/codec_support.hpp) and the generic path build
+// on these.
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "bsongen/bson_type.hpp"
+#include "bsongen/detail/endian.hpp"
+#include "bsongen/detail/utf8.hpp"
+#include "bsongen/error.hpp"
+
+namespace bsongen {
+namespace detail {
+
+struct decode_state {
+  const std::uint8_t* origin = nullptr;  // start of the outermost input: offsets count from here
+  std::size_t depth = 0;                 // documents/arrays open on the current path
+  std::size_t max_depth = 100;
+  bool validate_utf8 = true;
+  bsongen::error err;
+
+  [[nodiscard]] std::size_t offset(const std::uint8_t* p) const noexcept {
+    return static_cast<std::size_t>(p - origin);
+  }
+};
+
+struct encode_state {
+  bool failed = false;
+  bsongen::error err;
+};
+
+// --- Error builders: out of line and cold so the success path stays small. All return nullptr
+// so a decoder can `return fail(...)`. ---
+
+[[gnu::cold]] std::nullptr_t fail(decode_state& st, error_code code, const std::uint8_t* at,
+                                  std::string message);
+[[gnu::cold]] std::nullptr_t fail_truncated(decode_state& st, const std::uint8_t* at,
+                                            std::string_view what);
+// "expected int32, found string" at the value.
+[[gnu::cold]] std::nullptr_t fail_type(decode_state& st, bson_type expected, std::uint8_t actual,
+                                       const std::uint8_t* at);
+[[gnu::cold]] void fail_encode(encode_state& es, error_code code, std::string message);
+// Why the document at p (length field `length`, `available` bytes before its limit) is rejected.
+[[gnu::cold]] std::nullptr_t fail_document(decode_state& st, const std::uint8_t* p,
+                                           std::int64_t length, std::int64_t available);
+[[gnu::cold]] std::nullptr_t fail_string(decode_state& st, const std::uint8_t* p,
+                                         const std::uint8_t* end);
+[[gnu::cold]] std::nullptr_t fail_invalid_bool(decode_state& st, const std::uint8_t* p);
+[[gnu::cold]] void prepend_index(decode_state& st, std::size_t index);
+
+// Validates a javascriptWithScope value at p (total length, code string, scope document filling
+// the rest exactly) and returns the byte after it; `code` and `scope` (the scope document's first
+// byte) describe its parts.
+[[nodiscard]] const std::uint8_t* read_code_with_scope(decode_state& st, const std::uint8_t* p,
+                                                       const std::uint8_t* end,
+                                                       std::string_view& code,
+                                                       const std::uint8_t*& scope);
+
+// Validates the element whose value starts at p (framing, lengths, terminators, nested documents
+// to st.max_depth, UTF-8 when st.validate_utf8) and returns the byte after it.
+[[nodiscard]] const std::uint8_t* skip_value(decode_state& st, std::uint8_t type,
+                                             const std::uint8_t* p, const std::uint8_t* end);
+
+// --- Framing. ---
+
+// Checks the document starting at p (its int32 length) against `limit` (the enclosing document's
+// terminating NUL, or the input's end for the outermost document) and the depth limit. On success
+// `body` is its first element and `doc_end` its terminating NUL.
+[[nodiscard]] inline bool open_document(decode_state& st, const std::uint8_t* p,
+                                        const std::uint8_t* limit, const std::uint8_t*& body,
+                                        const std::uint8_t*& doc_end) {
+  const std::ptrdiff_t available = limit - p;
+  if (available < 5) [[unlikely]] return fail_document(st, p, -1, available), false;
+  const std::int32_t length = load_i32_le(p);
+  if (length < 5 || length > available || p[length - 1] != 0 || st.depth >= st.max_depth)
+      [[unlikely]] {
+    return fail_document(st, p, length, available), false;
+  }
+  doc_end = p + length - 1;
+  body = p + 4;
+  return true;
+}
+
+// The first NUL in [p, end), or nullptr. Keys are short ("0", "_id", "createdAt"): a byte loop
+// finds their end before a call to memchr would return; longer runs go to memchr.
+[[nodiscard]] inline const std::uint8_t* find_nul(const std::uint8_t* p,
+                                                  const std::uint8_t* end) noexcept {
+  const std::uint8_t* const short_end = end - p > 16 ? p + 16 : end;
+  for (; p < short_end; ++p) {
+    if (*p == 0) return p;
+  }
+  if (p == end) return nullptr;
+  return static_cast<const std::uint8_t*>(std::memchr(p, 0, static_cast<std::size_t>(end - p)));
+}
+
+// Reads an element's type byte and key at p (p < doc_end), leaving p at its value.
+[[nodiscard]] inline bool read_element_header(decode_state& st, const std::uint8_t*& p,
+                                              const std::uint8_t* doc_end, std::uint8_t& type,
+                                              std::string_view& key) {
+  type = *p;
+  const std::uint8_t* k = p + 1;
+  const std::uint8_t* terminator = find_nul(k, doc_end);
+  if (terminator == nullptr) [[unlikely]] {
+    return fail(st, error_code::missing_terminator, p, "element key is not NUL-terminated"),
+           false;
+  }
+  key = std::string_view(reinterpret_cast<const char*>(k), static_cast<std::size_t>(terminator - k));
+  // Every key, also the unknown ones a decoder skips, as the generic decoder checks them.
+  if (st.validate_utf8 && !is_valid_utf8(k, key.size())) [[unlikely]] {
+    return fail(st, error_code::invalid_utf8, p, "element key is not valid UTF-8"), false;
+  }
+  p = terminator + 1;
+  return true;
+}
+
+// --- Strings. ---
+
+// Strings are mostly ASCII: OR 32 bytes at a time and test the high bits once, then hand anything
+// else to the full validator.
+[[nodiscard]] inline bool is_valid_utf8_text(const std::uint8_t* p, std::size_t n) noexcept {
+  std::uint64_t high = 0;
+  std::size_t i = 0;
+  for (; i + 32 <= n; i += 32) {
+    high |= load_u64_le(p + i) | load_u64_le(p + i + 8) | load_u64_le(p + i + 16) |
+            load_u64_le(p + i + 24);
+  }
+  for (; i + 8 <= n; i += 8) high |= load_u64_le(p + i);
+  if (i < n) {
+    if (n >= 8) {
+      high |= load_u64_le(p + n - 8);  // overlaps bytes already seen; harmless for an OR
+    } else {
+      for (; i < n; ++i) high |= p[i];
+    }
+  }
+  return (high & 0x8080808080808080ULL) == 0 || is_valid_utf8(p, n);
+}
+
+// Reads a BSON string value at p: int32 length (bytes + 1), bytes, NUL.
+[[nodiscard]] inline const std::uint8_t* read_string(decode_state& st, const std::uint8_t* p,
+                                                     const std::uint8_t* end,
+                                                     std::string_view& out) {
+  if (end - p < 5) [[unlikely]] return fail_string(st, p, end);
+  const std::int32_t length = load_i32_le(p);
+  const std::uint8_t* bytes = p + 4;
+  if (length < 1 || length > end - bytes || bytes[length - 1] != 0) [[unlikely]] {
+    return fail_string(st, p, end);
+  }
+  const auto n = static_cast<std::size_t>(length - 1);
+  if (st.validate_utf8 && !is_valid_utf8_text(bytes, n)) [[unlikely]] return fail_string(st, p, end);
+  out = std::string_view(reinterpret_cast<const char*>(bytes), n);
+  return bytes + length;
+}
+
+inline std::uint8_t* write_string(std::string_view s, std::uint8_t* out) noexcept {
+  store_i32_le(out, static_cast<std::int32_t>(s.size() + 1));
+  if (!s.empty()) std::memcpy(out + 4, s.data(), s.size());
+  out[4 + s.size()] = 0;
+  return out + 5 + s.size();
+}
+
+// Reads a C string (regex pattern/options) at p.
+[[nodiscard]] inline const std::uint8_t* read_cstring(decode_state& st, const std::uint8_t* p,
+                                                      const std::uint8_t* end,
+                                                      std::string_view& out) {
+  const std::uint8_t* terminator = find_nul(p, end);
+  if (terminator == nullptr) return fail(st, error_code::missing_terminator, p, "C string lacks its NUL");
+  const auto n = static_cast<std::size_t>(terminator - p);
+  if (st.validate_utf8 && !is_valid_utf8(p, n)) {
+    return fail(st, error_code::invalid_utf8, p, "C string is not valid UTF-8");
+  }
+  out = std::string_view(reinterpret_cast<const char*>(p), n);
+  return terminator + 1;
+}
+
+}  // namespace detail
+}  // namespace bsongen

@@ -1,0 +1,63 @@
+#pragma once
+
+// raw_document: a BSON document kept as validated bytes; code_with_scope: BSON's deprecated
+// "JavaScript code with scope" with its scope as such bytes. Value types shared by generated
+// structs (members the schema does not model, captured unknown elements) and the generic path.
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <span>
+#include <string>
+
+#include "bsongen/byte_buffer.hpp"
+#include "bsongen/detail/endian.hpp"
+
+namespace bsongen {
+
+// A BSON document kept as bytes: an embedded document the schema does not model, or the unknown
+// elements a struct captures. Always holds a complete, valid document (default: the empty
+// document, 5 bytes).
+class raw_document {
+ public:
+  raw_document() { clear(); }
+  // Precondition: `bytes` is one complete, valid BSON document (decoders check this).
+  explicit raw_document(std::span<const std::uint8_t> bytes) : bytes_(bytes) {}
+
+  [[nodiscard]] std::span<const std::uint8_t> bytes() const noexcept { return bytes_.span(); }
+  [[nodiscard]] std::size_t size() const noexcept { return bytes_.size(); }
+  // True when the document has no elements.
+  [[nodiscard]] bool empty() const noexcept { return bytes_.size() <= 5; }
+
+  void clear() {
+    static constexpr std::uint8_t empty_document[5] = {5, 0, 0, 0, 0};
+    bytes_.assign(empty_document);
+  }
+  // Replaces the contents, reusing the buffer's capacity. Precondition as for the constructor.
+  void assign(std::span<const std::uint8_t> bytes) { bytes_.assign(bytes); }
+  // Appends one encoded element (type byte, key, NUL, value). Precondition: it is well formed.
+  void append_element(std::span<const std::uint8_t> element) {
+    const std::size_t old_size = bytes_.size();
+    bytes_.resize_uninitialized(old_size + element.size());
+    std::uint8_t* p = bytes_.data();
+    std::memcpy(p + old_size - 1, element.data(), element.size());
+    p[old_size + element.size() - 1] = 0;
+    detail::store_i32_le(p, static_cast<std::int32_t>(old_size + element.size()));
+  }
+
+  friend bool operator==(const raw_document& a, const raw_document& b) noexcept {
+    return a.bytes_ == b.bytes_;
+  }
+
+ private:
+  byte_buffer bytes_;
+};
+
+// BSON's deprecated "JavaScript code with scope": the code and its scope document as bytes.
+struct code_with_scope {
+  std::string code;
+  raw_document scope;
+  friend bool operator==(const code_with_scope&, const code_with_scope&) = default;
+};
+
+}  // namespace bsongen

@@ -1,0 +1,190 @@
+#include "bsongen/detail/wire.hpp"
+
+namespace bsongen::detail {
+
+std::nullptr_t fail(decode_state& st, error_code code, const std::uint8_t* at, std::string message) {
+  st.err = bsongen::error(code, std::move(message), st.offset(at));
+  return nullptr;
+}
+
+std::nullptr_t fail_truncated(decode_state& st, const std::uint8_t* at, std::string_view what) {
+  return fail(st, error_code::truncated, at, std::string(what) + " runs past the end of its document");
+}
+
+std::nullptr_t fail_type(decode_state& st, bson_type expected, std::uint8_t actual,
+                         const std::uint8_t* at) {
+  if (!is_bson_type(actual)) {
+    return fail(st, error_code::invalid_type, at,
+                "element type byte " + std::to_string(actual) + " is not a BSON type");
+  }
+  return fail(st, error_code::type_mismatch, at,
+              "expected " + std::string(type_name(expected)) + ", found " +
+                  std::string(type_name(static_cast<bson_type>(actual))));
+}
+
+std::nullptr_t fail_document(decode_state& st, const std::uint8_t* p, std::int64_t length,
+                             std::int64_t available) {
+  if (available < 5) return fail_truncated(st, p, "document");
+  if (length < 5) {
+    return fail(st, error_code::invalid_length, p,
+                "document length " + std::to_string(length) + " is below the minimum of 5");
+  }
+  if (length > available) {
+    return fail(st, error_code::truncated, p,
+                "document length " + std::to_string(length) + " runs past the " +
+                    std::to_string(available) + " bytes available");
+  }
+  if (p[length - 1] != 0) {
+    return fail(st, error_code::missing_terminator, p + length - 1,
+                "document does not end with NUL");
+  }
+  return fail(st, error_code::too_deep, p,
+              "nesting deeper than the limit of " + std::to_string(st.max_depth));
+}
+
+std::nullptr_t fail_string(decode_state& st, const std::uint8_t* p, const std::uint8_t* end) {
+  if (end - p < 5) return fail_truncated(st, p, "string");
+  const std::int32_t length = load_i32_le(p);
+  if (length < 1) {
+    return fail(st, error_code::invalid_length, p,
+                "string length " + std::to_string(length) + " is below the minimum of 1");
+  }
+  if (length > end - p - 4) return fail_truncated(st, p, "string");
+  if (p[4 + length - 1] != 0) {
+    return fail(st, error_code::missing_terminator, p + 4 + length - 1, "string lacks its NUL");
+  }
+  return fail(st, error_code::invalid_utf8, p, "string is not valid UTF-8");
+}
+
+std::nullptr_t fail_invalid_bool(decode_state& st, const std::uint8_t* p) {
+  return fail(st, error_code::invalid_bool, p, "boolean byte " + std::to_string(*p));
+}
+
+void prepend_index(decode_state& st, std::size_t index) {
+  st.err.prepend_path(std::to_string(index));
+}
+
+void fail_encode(encode_state& es, error_code code, std::string message) {
+  if (es.failed) return;  // keep the first problem
+  es.failed = true;
+  es.err = bsongen::error(code, std::move(message));
+}
+
+namespace {
+
+const std::uint8_t* skip_document(decode_state& st, const std::uint8_t* p, const std::uint8_t* end,
+                                  bool is_array) {
+  const std::uint8_t* body;
+  const std::uint8_t* doc_end;
+  if (!open_document(st, p, end, body, doc_end)) return nullptr;
+  ++st.depth;
+  while (body < doc_end) {
+    std::uint8_t type = 0;
+    std::string_view key;
+    const std::uint8_t* const element = body;
+    if (!read_element_header(st, body, doc_end, type, key)) return nullptr;
+    if (!is_array && st.validate_utf8 && !is_valid_utf8(key.data(), key.size())) {
+      return fail(st, error_code::invalid_utf8, element, "key is not valid UTF-8");
+    }
+    body = skip_value(st, type, body, doc_end);
+    if (body == nullptr) {
+      st.err.prepend_path(key);
+      return nullptr;
+    }
+  }
+  --st.depth;
+  return doc_end + 1;
+}
+
+const std::uint8_t* need(decode_state& st, const std::uint8_t* p, const std::uint8_t* end,
+                         std::size_t n, std::string_view what) {
+  if (static_cast<std::size_t>(end - p) < n) return fail_truncated(st, p, what);
+  return p + n;
+}
+
+}  // namespace
+
+const std::uint8_t* read_code_with_scope(decode_state& st, const std::uint8_t* p,
+                                         const std::uint8_t* end, std::string_view& code,
+                                         const std::uint8_t*& scope) {
+  if (end - p < 4) return fail_truncated(st, p, "javascriptWithScope");
+  const std::int32_t total = load_i32_le(p);
+  if (total < 14) {
+    return fail(st, error_code::invalid_length, p,
+                "javascriptWithScope length " + std::to_string(total) + " is below 14");
+  }
+  if (total > end - p) return fail_truncated(st, p, "javascriptWithScope");
+  const std::uint8_t* const stop = p + total;
+  scope = read_string(st, p + 4, stop, code);
+  if (scope == nullptr) return nullptr;
+  // The scope must fill the rest exactly: open_document checks it fits before `stop`.
+  const std::uint8_t* next = skip_document(st, scope, stop, false);
+  if (next == nullptr) return nullptr;
+  if (next != stop) {
+    return fail(st, error_code::invalid_length, p,
+                "javascriptWithScope length disagrees with its contents");
+  }
+  return next;
+}
+
+const std::uint8_t* skip_value(decode_state& st, std::uint8_t type, const std::uint8_t* p,
+                               const std::uint8_t* end) {
+  std::string_view text;
+  switch (static_cast<bson_type>(type)) {
+    case bson_type::double_:
+    case bson_type::datetime:
+    case bson_type::timestamp:
+    case bson_type::int64:
+      return need(st, p, end, 8, type_name(static_cast<bson_type>(type)));
+    case bson_type::int32:
+      return need(st, p, end, 4, "int32");
+    case bson_type::decimal128:
+      return need(st, p, end, 16, "decimal128");
+    case bson_type::object_id:
+      return need(st, p, end, 12, "objectId");
+    case bson_type::boolean:
+      if (end - p < 1) return fail_truncated(st, p, "bool");
+      if (*p > 1) return fail(st, error_code::invalid_bool, p, "boolean byte " + std::to_string(*p));
+      return p + 1;
+    case bson_type::undefined:
+    case bson_type::null:
+    case bson_type::min_key:
+    case bson_type::max_key:
+      return p;
+    case bson_type::string:
+    case bson_type::javascript:
+    case bson_type::symbol:
+      return read_string(st, p, end, text);
+    case bson_type::document:
+      return skip_document(st, p, end, false);
+    case bson_type::array:
+      return skip_document(st, p, end, true);
+    case bson_type::binary: {
+      if (end - p < 5) return fail_truncated(st, p, "binary");
+      const std::int32_t length = load_i32_le(p);
+      if (length < 0) return fail(st, error_code::invalid_length, p, "negative binary length");
+      if (length > end - p - 5) return fail_truncated(st, p, "binary");
+      if (p[4] == static_cast<std::uint8_t>(binary_subtype::binary_old) &&
+          (length < 4 || load_i32_le(p + 5) != length - 4)) {
+        return fail(st, error_code::invalid_length, p, "binary subtype 2 inner length disagrees");
+      }
+      return p + 5 + length;
+    }
+    case bson_type::regex: {
+      const std::uint8_t* next = read_cstring(st, p, end, text);
+      return next == nullptr ? nullptr : read_cstring(st, next, end, text);
+    }
+    case bson_type::db_pointer: {
+      const std::uint8_t* next = read_string(st, p, end, text);
+      return next == nullptr ? nullptr : need(st, next, end, 12, "dbPointer");
+    }
+    case bson_type::javascript_with_scope: {
+      const std::uint8_t* scope = nullptr;
+      return read_code_with_scope(st, p, end, text, scope);
+    }
+  }
+  return fail(st, error_code::invalid_type, p - 1,
+              "element type byte " + std::to_string(type) + " is not a BSON type");
+}
+
+}  // namespace bsongen::detail

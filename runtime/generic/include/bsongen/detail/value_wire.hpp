@@ -1,0 +1,35 @@
+#pragma once
+
+// The generic path's entry points for one element value, used by generated codecs for `any`
+// fields (bsongen::value). Declared apart from bsongen/value.hpp so a generated header pays for
+// them only when it has such fields; defined in the generic library.
+
+#include <cstddef>
+#include <cstdint>
+
+#include "bsongen/detail/wire.hpp"
+
+namespace bsongen {
+
+class value;  // bsongen/value.hpp, which the generated headers with `any` fields include
+
+namespace detail {
+
+// Decodes the value of type `type` at p (its element's value, before `end`) into `out`, as
+// decode_document would decode it as an element: lengths, terminators, UTF-8 (st.validate_utf8),
+// nesting within st.max_depth counting the st.depth levels already open. Errors carry the offset
+// from st.origin and the path below the value ("x.3"); the caller prepends the value's own key.
+// `out` owns its parts (its own arena); it is left unchanged on failure.
+[[nodiscard]] const std::uint8_t* decode_any_value(decode_state& st, std::uint8_t type,
+                                                   const std::uint8_t* p, const std::uint8_t* end,
+                                                   value& out);
+// Bytes of v's encoded value, without its type byte and key.
+[[nodiscard]] std::size_t encoded_value_size(const value& v) noexcept;
+// Writes v's value (exactly encoded_value_size(v) bytes: no type byte, no key) at out and returns
+// the end. Canonical like encode_document (regex options sorted).
+std::uint8_t* write_value(const value& v, std::uint8_t* out) noexcept;
+// v's BSON type byte.
+[[nodiscard]] std::uint8_t type_byte_of(const value& v) noexcept;
+
+}  // namespace detail
+}  // namespace bsongen

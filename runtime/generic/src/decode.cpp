@@ -1,0 +1,670 @@
+// Validating decode of untrusted BSON into a generic document (and validation alone, for views).
+//
+// One loop, no recursion: nesting lives in an explicit frame stack on the heap, so no depth can
+// overflow the C++ stack and max_depth is checked before a level is entered. Every read is
+// bounded by the end of the document that contains it, which is itself checked against its
+// parent before it is entered, so nothing is read outside the input. Errors name the element
+// path and the byte offset of the offending element; the path is built only on failure.
+
+#include <algorithm>
+#include <bit>
+#include <cstring>
+#include <memory>
+#include <optional>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "bsongen/detail/value_wire.hpp"
+#include "bsongen/detail/utf8.hpp"
+#include "bsongen/document.hpp"
+#include "bsongen/document_view.hpp"
+
+namespace bsongen {
+namespace {
+
+using detail::container;
+using detail::node;
+
+constexpr std::uint32_t no_parent = std::numeric_limits<std::uint32_t>::max();
+
+enum class frame_kind : std::uint8_t { document, array, scope };
+
+struct frame {
+  const std::uint8_t* end;  // the frame's terminating NUL
+  const char* key;          // key of the element that opened it: the path segment
+  std::uint32_t key_size;
+  std::uint32_t scratch_base;  // first scratch slot of this frame's elements
+  std::uint32_t parent_index;  // scratch slot of the node that receives the container
+  frame_kind kind;
+};
+
+// The elements of the documents still open, innermost last; a closed document's run moves to
+// the arena. Grows by doubling and never shrinks.
+class node_stack {
+ public:
+  [[nodiscard]] node* base() noexcept { return data_.get(); }
+  [[nodiscard]] node* limit() noexcept { return capacity_end_; }
+  // Doubles the capacity, keeping the nodes below `top`; base() and limit() change.
+  void grow(node* top) {
+    const auto size = static_cast<std::size_t>(top - data_.get());
+    const std::size_t capacity = size < 256 ? 512 : size * 2;
+    auto grown = std::make_unique_for_overwrite<node[]>(capacity);
+    if (size != 0) std::memcpy(static_cast<void*>(grown.get()), data_.get(), size * sizeof(node));
+    data_ = std::move(grown);
+    capacity_end_ = data_.get() + capacity;
+  }
+  // Frees the storage when it holds more than `max_nodes` (the next decode grows it again).
+  void release_above(std::size_t max_nodes) noexcept {
+    if (static_cast<std::size_t>(capacity_end_ - data_.get()) > max_nodes) {
+      data_.reset();
+      capacity_end_ = nullptr;
+    }
+  }
+
+ private:
+  std::unique_ptr<node[]> data_;
+  node* capacity_end_ = nullptr;
+};
+
+// Reused across decodes on a thread, so a steady stream of decodes allocates only its arenas.
+struct decode_scratch {
+  node_stack nodes;
+  std::vector<frame> frames;
+
+  // What a thread keeps between decodes: 64 Ki nodes (2 MiB) and 4 Ki frames. One unusually
+  // large document (a dense 16 MiB one needs ~256 MiB of nodes) must not stay pinned on every
+  // thread that ever decoded one.
+  static constexpr std::size_t kept_nodes = 64 * 1024;
+  static constexpr std::size_t kept_frames = 4 * 1024;
+  void trim() noexcept {
+    nodes.release_above(kept_nodes);
+    if (frames.capacity() > kept_frames) std::vector<frame>().swap(frames);
+  }
+};
+
+// The calling thread's scratch for the duration of one decode, trimmed when the decode ends.
+class scratch_lease {
+ public:
+  scratch_lease() noexcept : scratch_(thread_scratch()) {}
+  scratch_lease(const scratch_lease&) = delete;
+  scratch_lease& operator=(const scratch_lease&) = delete;
+  ~scratch_lease() { scratch_.trim(); }
+  [[nodiscard]] decode_scratch& get() noexcept { return scratch_; }
+
+ private:
+  static decode_scratch& thread_scratch() noexcept {
+    thread_local decode_scratch scratch;
+    return scratch;
+  }
+  decode_scratch& scratch_;
+};
+
+std::string count_text(std::size_t n, const char* unit) {
+  return std::to_string(n) + ' ' + unit;
+}
+
+// The outermost framing holds: what must be true before a byte is allocated or copied.
+inline bool envelope_ok(std::span<const std::uint8_t> bytes, const decode_options& options) noexcept {
+  if (bytes.size() < 5) return false;
+  const std::int32_t declared = detail::load_i32_le(bytes.data());
+  return declared >= 5 && static_cast<std::size_t>(declared) == bytes.size() &&
+         static_cast<std::size_t>(declared) <= options.max_size && bytes[bytes.size() - 1] == 0;
+}
+
+// Why envelope_ok is false.
+[[gnu::noinline, gnu::cold]] result<void> check_envelope(std::span<const std::uint8_t> bytes, const decode_options& options) {
+  if (bytes.size() < 5) {
+    return error(error_code::truncated,
+                 "input has " + count_text(bytes.size(), "bytes") + ", a document needs at least 5", 0);
+  }
+  const std::int32_t declared = detail::load_i32_le(bytes.data());
+  if (declared < 5) {
+    return error(error_code::invalid_length,
+                 "document length " + std::to_string(declared) + " is below the minimum of 5", 0);
+  }
+  const auto length = static_cast<std::size_t>(declared);
+  if (length > options.max_size) {
+    return error(error_code::too_large,
+                 "document length " + std::to_string(length) + " exceeds the limit of " +
+                     std::to_string(options.max_size) + " bytes",
+                 0);
+  }
+  if (length > bytes.size()) {
+    return error(error_code::truncated,
+                 "document declares " + count_text(length, "bytes") + " but the input has " +
+                     std::to_string(bytes.size()),
+                 bytes.size());
+  }
+  if (length < bytes.size()) {
+    return error(error_code::trailing_bytes,
+                 count_text(bytes.size() - length, "bytes") + " follow the document's declared end", length);
+  }
+  if (bytes[length - 1] != 0) {
+    return error(error_code::missing_terminator, "document does not end with a NUL byte", length - 1);
+  }
+  return {};
+}
+
+// The key's terminating NUL, searched 8 bytes at a time, or nullptr when the key runs into the
+// document's own terminator at `end` (the NUL at `end` is readable, so whole words up to it are).
+// Clears `ascii` when a key byte has its high bit set (then UTF-8 needs the full check).
+inline const std::uint8_t* find_key_end(const std::uint8_t* p, const std::uint8_t* end, bool& ascii) noexcept {
+  constexpr std::uint64_t ones = 0x0101010101010101ULL;
+  constexpr std::uint64_t highs = 0x8080808080808080ULL;
+  const std::uint8_t* q = p;
+  while (end + 1 - q >= 8) {
+    std::uint64_t word;
+    std::memcpy(&word, q, 8);
+    const std::uint64_t zeros = (word - ones) & ~word & highs;
+    if (zeros != 0) {
+      const std::uint64_t lowest = zeros & (~zeros + 1);
+      if ((word & (lowest - 1) & highs) != 0) ascii = false;  // bytes before the first NUL
+      q += std::countr_zero(zeros) / 8;
+      return q < end ? q : nullptr;
+    }
+    if ((word & highs) != 0) ascii = false;
+    q += 8;
+  }
+  for (; q < end; ++q) {
+    if (*q == 0) return q;
+    if (*q >= 0x80) ascii = false;
+  }
+  return nullptr;
+}
+
+template <bool Build>
+class decoder {
+ public:
+  // Reads and validates `base`; nodes point at the same offsets in `copy` (Build only), which
+  // holds the same bytes. Reading the caller's bytes rather than the fresh copy avoids stalling
+  // on the copy's stores.
+  decoder(const std::uint8_t* base, std::size_t size, const std::uint8_t* copy, const decode_options& options,
+          detail::arena* a, decode_scratch& scratch)
+      : base_(base), copy_(copy), size_(size), options_(options), arena_(a), scratch_(scratch) {}
+
+  // False when the input is malformed; error() then says why.
+  bool run(container* root) {
+    std::vector<frame>& frames = scratch_.frames;
+    node_stack& nodes = scratch_.nodes;
+    frames.clear();
+    // The stack top and the current frame's end live in locals (registers) in the loop.
+    [[maybe_unused]] node* top = nodes.base();
+    [[maybe_unused]] node* limit = nodes.limit();
+    auto push = [&]() -> node& {
+      if (top == limit) [[unlikely]] {
+        const auto size = static_cast<std::size_t>(top - nodes.base());
+        nodes.grow(top);
+        top = nodes.base() + size;
+        limit = nodes.limit();
+      }
+      return *top++;
+    };
+    auto stack_size = [&]() { return static_cast<std::uint32_t>(top - nodes.base()); };
+    const std::uint8_t* end = base_ + size_ - 1;
+    frames.push_back({end, nullptr, 0, 0, no_parent, frame_kind::document});
+    const bool check_utf8 = options_.validate_utf8;
+    const std::uint8_t* p = base_ + 4;
+
+    for (;;) {
+      if (p == end) {
+        if constexpr (Build) top = close_frame(root, nodes.base(), top);
+        frames.pop_back();
+        if (frames.empty()) return true;
+        p = end + 1;
+        end = frames.back().end;
+        continue;
+      }
+
+      const std::uint8_t* const element_start = p;
+      const std::uint8_t type = *p++;
+      if (!is_bson_type(type)) [[unlikely]] {
+        if (type == 0) {
+          return stash(fail(error_code::invalid_length, "document ends (NUL type byte) before its declared length",
+                      element_start, {}));
+        }
+        return stash(fail(error_code::invalid_type, "unknown element type byte 0x" + hex(type), element_start, {}));
+      }
+      bool key_ascii = true;
+      const std::uint8_t* const key_nul = find_key_end(p, end, key_ascii);
+      if (key_nul == nullptr) [[unlikely]] {
+        return stash(fail(error_code::missing_terminator, "key has no NUL before the end of its document",
+                    element_start, {}));
+      }
+      const char* const key = reinterpret_cast<const char*>(p);
+      const auto key_size = static_cast<std::uint32_t>(key_nul - p);
+      const std::string_view key_view(key, key_size);
+      if (!key_ascii && check_utf8 && !detail::is_valid_utf8_slow(p, key_size)) [[unlikely]] {
+        return stash(fail(error_code::invalid_utf8, "key is not valid UTF-8", element_start, key_view));
+      }
+      p = key_nul + 1;
+      const auto avail = static_cast<std::size_t>(end - p);
+
+      [[maybe_unused]] node unused_slot;
+      node& n = Build ? push() : unused_slot;
+      if constexpr (Build) {
+        set_header(n, in_copy(p - key_size - 1), key_size, type, 0);
+      }
+
+      switch (static_cast<bson_type>(type)) {
+        case bson_type::double_:
+        case bson_type::datetime:
+        case bson_type::int64:
+        case bson_type::timestamp:
+          if (avail < 8) [[unlikely]] return stash(past_end(8, element_start, key_view));
+          if constexpr (Build) set_payload(n, detail::load_u64_le(p), 0);
+          p += 8;
+          break;
+        case bson_type::int32:
+          if (avail < 4) [[unlikely]] return stash(past_end(4, element_start, key_view));
+          if constexpr (Build) set_payload(n, detail::load_u32_le(p), 0);
+          p += 4;
+          break;
+        case bson_type::boolean:
+          if (avail < 1) [[unlikely]] return stash(past_end(1, element_start, key_view));
+          if (*p > 1) [[unlikely]] {
+            return stash(fail(error_code::invalid_bool, "boolean byte is 0x" + hex(*p) + ", not 0 or 1", element_start,
+                        key_view));
+          }
+          if constexpr (Build) set_payload(n, *p, 0);
+          p += 1;
+          break;
+        case bson_type::null:
+        case bson_type::undefined:
+        case bson_type::min_key:
+        case bson_type::max_key:
+          if constexpr (Build) set_payload(n, 0, 0);
+          break;
+        case bson_type::object_id:
+          if (avail < 12) [[unlikely]] return stash(past_end(12, element_start, key_view));
+          if constexpr (Build) set_payload(n, detail::load_u64_le(p), detail::load_u32_le(p + 8));
+          p += 12;
+          break;
+        case bson_type::decimal128:
+          if (avail < 16) [[unlikely]] return stash(past_end(16, element_start, key_view));
+          if constexpr (Build) set_payload(n, detail::load_u64_le(p), detail::load_u64_le(p + 8));
+          p += 16;
+          break;
+        case bson_type::string:
+        case bson_type::javascript:
+        case bson_type::symbol: {
+          std::uint32_t text_size = 0;
+          if (!read_string(p, avail, text_size, check_utf8, element_start, key_view)) return false;
+          if constexpr (Build) set_text(n, in_copy(p + 4), text_size, 0);
+          p += 4 + text_size + 1;
+          break;
+        }
+        case bson_type::document:
+        case bson_type::array: {
+          if (avail < 4) [[unlikely]] return stash(past_end(4, element_start, key_view));
+          const std::int32_t length = detail::load_i32_le(p);
+          if (!check_embedded(length, avail, p, element_start, key_view)) return false;
+          if (frames.size() >= options_.max_depth) [[unlikely]] return stash(too_deep(element_start, key_view));
+          std::uint32_t parent = no_parent;
+          if constexpr (Build) {
+            set_payload(n, 0, 0);
+            parent = stack_size() - 1;
+          }
+          end = p + length - 1;
+          frames.push_back({end, key, key_size, Build ? stack_size() : 0, parent,
+                            type == 0x03 ? frame_kind::document : frame_kind::array});
+          p += 4;
+          continue;
+        }
+        case bson_type::binary: {
+          if (avail < 5) [[unlikely]] return stash(past_end(5, element_start, key_view));
+          const std::int32_t length = detail::load_i32_le(p);
+          if (length < 0) [[unlikely]] {
+            return stash(fail_n(error_code::invalid_length, "binary length ", length, " is negative", element_start, key_view));
+          }
+          if (static_cast<std::size_t>(length) > avail - 5) [[unlikely]] {
+            return stash(fail_n(error_code::invalid_length, "binary length ", length, " runs past the end of its document", element_start, key_view));
+          }
+          const std::uint8_t subtype = p[4];
+          const std::uint8_t* data = p + 5;
+          auto data_size = static_cast<std::uint32_t>(length);
+          if (subtype == 0x02) {
+            // The deprecated subtype repeats the length inside the payload; both must agree.
+            if (length < 4 || detail::load_i32_le(data) != length - 4) [[unlikely]] {
+              return stash(fail(error_code::invalid_length,
+                          "binary subtype 0x02 inner length disagrees with its outer length " +
+                              std::to_string(length),
+                          element_start, key_view));
+            }
+            data += 4;
+            data_size -= 4;
+          }
+          if constexpr (Build) {
+            set_header(n, n.key, key_size, type, subtype);
+            set_text(n, in_copy(data), data_size, 0);
+          }
+          p += 5 + static_cast<std::size_t>(length);
+          break;
+        }
+        case bson_type::regex: {
+          const void* pattern_nul = std::memchr(p, 0, avail);
+          const void* options_nul =
+              pattern_nul == nullptr
+                  ? nullptr
+                  : std::memchr(static_cast<const std::uint8_t*>(pattern_nul) + 1, 0,
+                                static_cast<std::size_t>(end - (static_cast<const std::uint8_t*>(pattern_nul) + 1)));
+          if (options_nul == nullptr) [[unlikely]] {
+            return stash(fail(error_code::missing_terminator,
+                        "regex pattern or options lack a NUL before the end of the document", element_start,
+                        key_view));
+          }
+          const auto pattern_size = static_cast<std::uint32_t>(static_cast<const std::uint8_t*>(pattern_nul) - p);
+          const std::uint8_t* opts = p + pattern_size + 1;
+          const auto options_size =
+              static_cast<std::uint32_t>(static_cast<const std::uint8_t*>(options_nul) - opts);
+          if (check_utf8 && (!detail::is_valid_utf8(p, pattern_size) || !detail::is_valid_utf8(opts, options_size)))
+              [[unlikely]] {
+            return stash(fail(error_code::invalid_utf8, "regex is not valid UTF-8", element_start, key_view));
+          }
+          if constexpr (Build) set_text(n, in_copy(p), pattern_size, options_size);
+          p = opts + options_size + 1;
+          break;
+        }
+        case bson_type::db_pointer: {
+          std::uint32_t text_size = 0;
+          if (!read_string(p, avail, text_size, check_utf8, element_start, key_view)) return false;
+          if (avail - 5 - text_size < 12) [[unlikely]] return stash(past_end(4 + text_size + 1 + 12, element_start, key_view));
+          if constexpr (Build) set_text(n, in_copy(p + 4), text_size, 0);
+          p += 4 + text_size + 1 + 12;
+          break;
+        }
+        case bson_type::javascript_with_scope: {
+          if (avail < 4) [[unlikely]] return stash(past_end(4, element_start, key_view));
+          const std::int32_t total = detail::load_i32_le(p);
+          // int32 total, string (int32 length >= 1, bytes, NUL), document (>= 5 bytes).
+          if (total < 14 || static_cast<std::size_t>(total) > avail) [[unlikely]] {
+            return stash(fail_n(error_code::invalid_length, "code with scope length ", total, " is below 14 or past its document", element_start, key_view));
+          }
+          std::uint32_t code_size = 0;
+          if (!read_string(p + 4, static_cast<std::size_t>(total) - 4, code_size, check_utf8, element_start,
+                           key_view)) {
+            return false;
+          }
+          const std::uint8_t* scope = p + 4 + 4 + code_size + 1;
+          const auto scope_room = static_cast<std::size_t>(p + total - scope);
+          if (scope_room < 5 || detail::load_i32_le(scope) != static_cast<std::int64_t>(scope_room)) [[unlikely]] {
+            return stash(fail_n(error_code::invalid_length, "code with scope length ", total, " disagrees with its code and scope lengths", element_start, key_view));
+          }
+          if (scope[scope_room - 1] != 0) [[unlikely]] {
+            return stash(fail(error_code::missing_terminator, "scope document does not end with a NUL byte",
+                        element_start, key_view));
+          }
+          if (frames.size() >= options_.max_depth) [[unlikely]] return stash(too_deep(element_start, key_view));
+          std::uint32_t parent = no_parent;
+          if constexpr (Build) {
+            auto* cws = arena_->template allocate_array<detail::code_with_scope>(1);
+            cws->code = in_copy(p + 8);
+            cws->code_size = code_size;
+            cws->scope = {};
+            set_payload(n, reinterpret_cast<std::uintptr_t>(cws), 0);
+            parent = stack_size() - 1;
+          }
+          end = scope + scope_room - 1;
+          frames.push_back({end, key, key_size, Build ? stack_size() : 0, parent,
+                            frame_kind::scope});
+          p = scope + 4;
+          continue;
+        }
+      }
+    }
+  }
+
+ private:
+  // Moves the innermost frame's nodes (from its scratch_base up to `top`) into the arena and hands
+  // the container to its parent node or to *root; returns the new stack top.
+  node* close_frame(container* root, node* base, node* top) {
+    const frame& f = scratch_.frames.back();
+    node* const first = base + f.scratch_base;
+    const auto count = static_cast<std::uint32_t>(top - first);
+    container c{nullptr, count, count};
+    if (count != 0) {
+      c.elements = arena_->allocate_array<node>(count);
+      copy_nodes(c.elements, first, count);
+    }
+    if (f.parent_index == no_parent) {
+      *root = c;
+    } else if (f.kind == frame_kind::scope) {
+      base[f.parent_index].as.cws->scope = c;
+    } else {
+      set_payload(base[f.parent_index], reinterpret_cast<std::uintptr_t>(c.elements),
+                  count | std::uint64_t{count} << 32);
+    }
+    return first;
+  }
+
+  // A BSON string at p: int32 length >= 1, that many bytes, the last one NUL. False (error_ set)
+  // when it is not.
+  [[gnu::always_inline]] bool read_string(const std::uint8_t* p, std::size_t avail, std::uint32_t& text_size, bool check_utf8,
+                           const std::uint8_t* element_start, std::string_view key) {
+    if (avail < 4) [[unlikely]] return stash(past_end(4, element_start, key));
+    const std::int32_t length = detail::load_i32_le(p);
+    if (length < 1) [[unlikely]] {
+      return stash(fail_n(error_code::invalid_length, "string length ", length, " is below 1", element_start, key));
+    }
+    if (static_cast<std::size_t>(length) > avail - 4) [[unlikely]] {
+      return stash(fail_n(error_code::invalid_length, "string length ", length, " runs past the end of its document", element_start, key));
+    }
+    if (p[4 + length - 1] != 0) [[unlikely]] {
+      return stash(fail(error_code::missing_terminator, "string does not end with a NUL byte", element_start, key));
+    }
+    text_size = static_cast<std::uint32_t>(length - 1);
+    if (check_utf8 && !detail::is_valid_utf8(p + 4, text_size)) [[unlikely]] {
+      return stash(fail(error_code::invalid_utf8, "string is not valid UTF-8", element_start, key));
+    }
+    return true;
+  }
+
+  [[gnu::always_inline]] bool check_embedded(std::int32_t length, std::size_t avail, const std::uint8_t* p,
+                              const std::uint8_t* element_start, std::string_view key) {
+    if (length < 5) [[unlikely]] {
+      return stash(fail_n(error_code::invalid_length, "embedded document length ", length, " is below the minimum of 5", element_start, key));
+    }
+    if (static_cast<std::size_t>(length) > avail) [[unlikely]] {
+      return stash(fail_n(error_code::invalid_length, "embedded document length ", length, " runs past the end of its parent", element_start, key));
+    }
+    if (p[length - 1] != 0) [[unlikely]] {
+      return stash(fail(error_code::missing_terminator, "embedded document does not end with a NUL byte",
+                  element_start, key));
+    }
+    return true;
+  }
+
+  // Nodes are written and copied as whole 8-byte words: a node is copied to the arena right after
+  // it is built, and a wide load over narrower recent stores would stall on store forwarding.
+  static void set_header(node& n, const char* key, std::uint32_t key_size, std::uint8_t type,
+                         std::uint8_t subtype) noexcept {
+    n.key = key;
+    const std::uint64_t word = key_size | std::uint64_t{type} << 32 | std::uint64_t{subtype} << 40;
+    std::memcpy(reinterpret_cast<unsigned char*>(&n) + 8, &word, 8);
+  }
+  static void set_payload(node& n, std::uint64_t low, std::uint64_t high) noexcept {
+    std::memcpy(n.as.bytes, &low, 8);
+    std::memcpy(n.as.bytes + 8, &high, 8);
+  }
+  static void set_text(node& n, const char* data, std::uint32_t size, std::uint32_t extra) noexcept {
+    set_payload(n, reinterpret_cast<std::uintptr_t>(data), size | std::uint64_t{extra} << 32);
+  }
+  static void copy_nodes(node* to, const node* from, std::uint32_t count) noexcept {
+    if (count > 8) {
+      std::memcpy(static_cast<void*>(to), from, count * sizeof(node));
+      return;
+    }
+    auto* d = reinterpret_cast<unsigned char*>(to);
+    const auto* s = reinterpret_cast<const unsigned char*>(from);
+    for (std::size_t i = 0; i < std::size_t{count} * 4; ++i) {
+      std::uint64_t w;
+      std::memcpy(&w, s + i * 8, 8);
+      std::memcpy(d + i * 8, &w, 8);
+      asm volatile("" ::: "memory");  // keep word copies (a memcpy call would load 32 bytes at once)
+    }
+  }
+
+  [[nodiscard]] const char* in_copy(const std::uint8_t* p) const noexcept {
+    return reinterpret_cast<const char*>(copy_ + (p - base_));
+  }
+
+  bool stash(error e) {
+    error_.emplace(std::move(e));
+    return false;
+  }
+
+ public:
+  // Precondition: run() returned false.
+  [[nodiscard]] error& failure() noexcept { return *error_; }
+
+ private:
+
+  [[gnu::noinline, gnu::cold]] error past_end(std::size_t needed, const std::uint8_t* element_start, std::string_view key) {
+    return fail(error_code::truncated,
+                "value needs " + count_text(needed, "bytes") + " but its document ends first", element_start, key);
+  }
+
+  [[gnu::noinline, gnu::cold]] error too_deep(const std::uint8_t* element_start, std::string_view key) {
+    return fail(error_code::too_deep,
+                "nesting exceeds the depth limit of " + std::to_string(options_.max_depth), element_start, key);
+  }
+
+  // fail() with the message `prefix` + number + `suffix`, built only here, off the hot path.
+  [[gnu::noinline, gnu::cold]] error fail_n(error_code code, const char* prefix, std::int64_t number,
+                                            const char* suffix, const std::uint8_t* where, std::string_view key) {
+    return fail(code, prefix + std::to_string(number) + suffix, where, key);
+  }
+
+  // The error at `where`, with the path of open frames plus the current element's key.
+  [[gnu::noinline, gnu::cold]] error fail(error_code code, std::string message, const std::uint8_t* where,
+                               std::string_view key) {
+    error e(code, std::move(message), static_cast<std::size_t>(where - base_));
+    // Joined front to back: prepending one segment per level is quadratic in the depth, seconds
+    // at 100,000 levels when max_depth is raised. Same result as prepend_path from the inside
+    // out: the segments joined by '.', empty segments after the last non-empty one dropped.
+    const std::vector<frame>& frames = scratch_.frames;
+    const std::size_t segments = frames.size() + (!key.empty() || key.data() != nullptr ? 1 : 0);
+    const auto segment = [&](std::size_t i) {
+      return i < frames.size() ? std::string_view(frames[i].key, frames[i].key_size) : key;
+    };
+    std::size_t last = 0;  // one past the last non-empty segment
+    for (std::size_t i = 1; i < segments; ++i) {
+      if (!segment(i).empty()) last = i + 1;
+    }
+    for (std::size_t i = 1; i < last; ++i) {
+      if (i > 1) e.path += '.';
+      e.path += segment(i);
+    }
+    return e;
+  }
+
+  static std::string hex(std::uint8_t byte) {
+    static constexpr char digits[] = "0123456789abcdef";
+    return {digits[byte >> 4], digits[byte & 15]};
+  }
+
+  const std::uint8_t* base_;
+  const std::uint8_t* copy_;
+  std::size_t size_;
+  const decode_options& options_;
+  detail::arena* arena_;
+  decode_scratch& scratch_;
+  std::optional<error> error_;  // what stash() kept from a failed check
+};
+
+}  // namespace
+
+namespace detail {
+
+struct value_adopter {
+  static void adopt(value& out, const node& n, arena_ptr a) noexcept {
+    out.node_ = n;
+    out.node_.key = nullptr;
+    out.node_.key_size = 0;
+    out.arena_ = std::move(a);
+  }
+};
+
+// `e` is an error of a wrapper document whose element's value (at `header_size` in it) is the one
+// at p in the caller's input: moves it into st.err with that input's offset and the value's path.
+[[gnu::cold, gnu::noinline]] void rebase_value_error(decode_state& st, const std::uint8_t* p,
+                                                     std::size_t header_size, error& e) {
+  e.offset = st.offset(p) + (e.offset > header_size ? e.offset - header_size : 0);
+  if (e.path.starts_with('.')) e.path.erase(0, 1);
+  st.err = std::move(e);
+}
+
+const std::uint8_t* decode_any_value(decode_state& st, std::uint8_t type, const std::uint8_t* p,
+                                     const std::uint8_t* end, value& out) {
+  // skip_value finds the value's extent without reading past `end`, and reports a malformed
+  // value the way every generated codec does (offset from st.origin, path relative to the value).
+  const std::uint8_t* const next = skip_value(st, type, p, end);
+  if (next == nullptr) return nullptr;
+  const auto value_size = static_cast<std::size_t>(next - p);
+  // The value becomes the only element of a document with an empty key, decoded by the generic
+  // decoder into an arena that also keeps that document's bytes (the nodes point into them).
+  constexpr std::size_t header_size = 4 + 1 + 1;  // length, type byte, the empty key's NUL
+  const std::size_t size = header_size + value_size + 1;
+  if (size > static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max())) [[unlikely]] {
+    return fail(st, error_code::too_large, p, "value does not fit in a BSON document");
+  }
+  arena_ptr a(arena::create(default_block_resource(), size * 4 + 64, true));
+  auto* copy = static_cast<std::uint8_t*>(a->allocate(size, 8));
+  store_i32_le(copy, static_cast<std::int32_t>(size));
+  copy[4] = type;
+  copy[5] = 0;
+  std::memcpy(copy + header_size, p, value_size);
+  copy[size - 1] = 0;
+
+  decode_options options;
+  options.validate_utf8 = st.validate_utf8;
+  // The wrapper stands for the document holding the value (st.depth levels are open on its path,
+  // that one included), so the value's own nesting gets the levels st.max_depth leaves.
+  options.max_depth = st.max_depth - std::min(st.depth, st.max_depth) + 1;
+  container root{};
+  scratch_lease scratch;
+  decoder<true> d(copy, size, copy, options, a.get(), scratch.get());
+  if (!d.run(&root)) [[unlikely]] {
+    // skip_value accepted the value, so this is a disagreement between the two validators; still
+    // reported in the generated codecs' terms: offset in the caller's input, path below the value.
+    rebase_value_error(st, p, header_size, d.failure());
+    return nullptr;
+  }
+  value_adopter::adopt(out, root.elements[0], std::move(a));
+  return next;
+}
+
+}  // namespace detail
+
+result<document> decode_document(std::span<const std::uint8_t> bytes, const decode_options& options) {
+  if (!envelope_ok(bytes, options)) [[unlikely]] return check_envelope(bytes, options).error();
+  std::pmr::memory_resource* upstream = options.memory != nullptr ? options.memory : detail::default_block_resource();
+  // Room for the input copy plus the nodes of a typical document (32 bytes per element of usually
+  // 8-20 encoded bytes); the arena grows in blocks when a document has smaller elements.
+  detail::arena_ptr a(detail::arena::create(upstream, bytes.size() * 4 + 64, options.pooled));
+  auto* copy = static_cast<std::uint8_t*>(a->allocate(bytes.size(), 8));
+  std::memcpy(copy, bytes.data(), bytes.size());
+
+  document out;
+  scratch_lease scratch;
+  decoder<true> d(bytes.data(), bytes.size(), copy, options, a.get(), scratch.get());
+  if (!d.run(&out.root_)) [[unlikely]] return std::move(d.failure());
+  out.arena_ = std::move(a);
+  out.source_size_ = bytes.size();
+  return out;
+}
+
+result<void> validate_document(std::span<const std::uint8_t> bytes, const decode_options& options) {
+  if (!envelope_ok(bytes, options)) [[unlikely]] return check_envelope(bytes, options);
+  scratch_lease scratch;
+  decoder<false> d(bytes.data(), bytes.size(), nullptr, options, nullptr, scratch.get());
+  if (!d.run(nullptr)) return std::move(d.failure());
+  return {};
+}
+
+result<document_view> document_view::from_bytes(std::span<const std::uint8_t> bytes, const decode_options& options) {
+  if (auto r = validate_document(bytes, options); !r) return std::move(r).error();
+  return document_view(bytes);
+}
+
+}  // namespace bsongen
