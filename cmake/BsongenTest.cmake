@@ -1,7 +1,7 @@
 # bsongen_add_test(<name> SOURCES files... LABELS labels... [LIBRARIES libs...])
 # One GoogleTest executable named after the unit it covers; every test in it is discovered into
 # ctest with the given labels (the stable contract: runtime, generic, corpus, interop, generator,
-# generated, scanner, fuzz, hostile).
+# generated, scanner, fuzz, hostile, tools).
 include(GoogleTest)
 function(bsongen_add_test name)
   cmake_parse_arguments(ARG "" "" "SOURCES;LABELS;LIBRARIES;PROPERTIES" ${ARGN})
