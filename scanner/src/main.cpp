@@ -123,6 +123,14 @@ std::optional<options> parse_command_line(int argc, char** argv, bool& exit_now)
       parsed.request.include_dirs.push_back(value);
     } else if (starts("-D")) {
       if (!value_of("-D", value)) return std::nullopt;
+      // A name never starts with '-': a bare -D (an empty definition written into an arguments
+      // file) would otherwise swallow the next option, and what follows that becomes a header.
+      if (value.empty() || value[0] == '-' || value[0] == '=') {
+        std::cerr << "bsongen-scan: error: -D needs NAME or NAME=VALUE, got "
+                  << (value.empty() ? std::string("nothing") : "'" + value + "'")
+                  << " (an empty definition?)\n";
+        return std::nullopt;
+      }
       parsed.request.definitions.push_back(value);
     } else if (starts("--std")) {
       if (!value_of("--std", parsed.request.language_standard)) return std::nullopt;
