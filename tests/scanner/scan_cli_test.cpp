@@ -175,13 +175,17 @@ TEST_F(scan_cli, a_definition_that_looks_like_an_option_exits_with_2) {
   EXPECT_NE(dash.err.find("-D needs NAME or NAME=VALUE, got '-x'"), std::string::npos) << dash.err;
   EXPECT_FALSE(std::filesystem::exists(dir_.path() / "model.json"));
 
-  // What an arguments file with bare -D lines held: one -D eats the next, then "--std" is eaten
-  // and "c++20" was read as a header.
-  write_text(dir_.path() / "empty-definitions.args", "-D\n-D\n-D\n--std\nc++20\n");
+  // The arguments file bsongen_generate(HEADERS) wrote for a target whose definitions were all
+  // empty: the bare -D took "--std", and "c++20" was read as a header.
+  write_text(dir_.path() / "empty-definitions.args", "-D\n--std\nc++20\n");
   scan_output bare = scan({"@empty-definitions.args", "-o", "model.json"});
   EXPECT_EQ(bare.exit_code, 2);
-  EXPECT_NE(bare.err.find("got '-D'"), std::string::npos) << bare.err;
+  EXPECT_NE(bare.err.find("got '--std'"), std::string::npos) << bare.err;
   EXPECT_EQ(bare.err.find("c++20"), std::string::npos) << bare.err;
+  write_text(dir_.path() / "two-definitions.args", "-D\n-D\n--std\nc++20\n");
+  scan_output two = scan({"@two-definitions.args", "-o", "model.json"});
+  EXPECT_EQ(two.exit_code, 2);
+  EXPECT_NE(two.err.find("got '-D'"), std::string::npos) << two.err;
 
   scan_output empty = scan({"-D", "", "-o", "model.json"});
   EXPECT_EQ(empty.exit_code, 2);

@@ -1,7 +1,8 @@
-// bsongen_generate(HEADERS) with a target whose compile definitions include entries that evaluate
-// to nothing: nlohmann_json::nlohmann_json's (Debian's package has five) and two of this test's
-// own. Each used to reach bsongen-scan as a bare -D that swallowed the next argument, failing the
-// build; now they are dropped and the real definitions still reach the scan.
+// bsongen_generate(HEADERS) with compile definitions that evaluate to nothing. The library
+// scanned_empty_definitions has only such definitions (nlohmann_json::nlohmann_json's, five in
+// Debian's package, and two of its own): they used to reach bsongen-scan as a bare -D that
+// swallowed the next argument and failed the build. This test's own target has real definitions
+// beside empty ones; the real ones must reach the scan.
 
 #include <gtest/gtest.h>
 
@@ -11,6 +12,7 @@
 #include <type_traits>
 
 #include "flagged.bsongen.hpp"
+#include "quiet.bsongen.hpp"
 
 namespace {
 
@@ -38,7 +40,25 @@ TEST(scanned_definitions, the_targets_definitions_reached_the_scan) {
   EXPECT_EQ(back->extra, 2);
 }
 
-// The target links nlohmann_json for the definitions it brings; using it keeps that honest.
+template <class T>
+concept has_quiet_never = requires(T t) {
+  t.never;
+};
+
+TEST(scanned_definitions, a_target_whose_definitions_are_all_empty_scans) {
+  static_assert(!has_quiet_never<quiet::note>);
+  quiet::note n{"hi"};
+  // {"text": "hi"}
+  EXPECT_EQ(quiet::byte_count(n), 4U + 1U + 5U + 4U + 3U + 1U);
+  auto bytes = bsongen::encode(n);
+  ASSERT_TRUE(bytes) << bytes.error().to_string();
+  auto back = bsongen::decode<quiet::note>(bytes->span());
+  ASSERT_TRUE(back) << back.error().to_string();
+  EXPECT_EQ(back->text, "hi");
+}
+
+// The test's target links nlohmann_json for the empty definitions it brings; using it keeps that
+// link from being dropped as unused.
 TEST(scanned_definitions, the_target_links_nlohmann_json) {
   EXPECT_EQ(nlohmann::json::parse("[1]").size(), 1U);
 }
