@@ -13,6 +13,12 @@ catalogue gains the JSON gains:
 - other dataclasses become objects, tuples and sets become arrays, other dicts stay objects.
 
 A constant that JSON cannot hold stops the build with its name.
+
+What bsongen-scan reads (scanner/src/type_catalog.cpp; renaming one of these stops every scan with
+a message naming it, and tests/scanner/scan_catalog_test.cpp fails):
+  scalars[]:    kind, cpp_type, emptiable
+  containers[]: kind, cpp_template, cpp_leading_args, has_size, emptiable
+  definition_kinds, max_array_size
 """
 
 from __future__ import annotations
