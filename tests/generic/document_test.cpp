@@ -103,5 +103,60 @@ TEST(document, copy_from_a_nested_reference_makes_an_independent_document) {
   EXPECT_EQ(inner, (document{{"a", 1}, {"b", "two"}}));
 }
 
+// ---- depth: the generic path does not recurse (decision 2) ----
+
+// `levels` documents and arrays alternating below the returned one, built by moving each level
+// into the next (no copies): {"d": [{"d": [... {"leaf": leaf} ...]}]}.
+document deep_chain(std::size_t levels, int leaf) {
+  value inner = document{{"leaf", leaf}};
+  for (std::size_t i = 0; i < levels; ++i) {
+    if (i % 2 == 0) {
+      inner = array{std::move(inner)};
+    } else {
+      inner = document{{"d", std::move(inner)}};
+    }
+  }
+  return document{{"d", std::move(inner)}};
+}
+
+TEST(document_hostile, two_hundred_thousand_levels_copy_compare_and_destroy_without_recursion) {
+  const document a = deep_chain(200'000, 1);
+  const document same = deep_chain(200'000, 1);
+  const document other = deep_chain(200'000, 2);  // differs only at the bottom
+  EXPECT_TRUE(a == same);
+  EXPECT_FALSE(a == other);
+  const document copy = a;  // deep copy
+  EXPECT_TRUE(copy == a);
+  const value as_value = copy["d"];  // value_ref -> owning value: a deep copy of 200,000 levels
+  EXPECT_TRUE(as_value == a["d"]);
+  EXPECT_FALSE(as_value == other["d"]);
+  document assigned;
+  assigned = other;
+  EXPECT_TRUE(assigned == other);
+  // Encoding agrees with equality: equal documents, equal bytes.
+  EXPECT_EQ(encode_document(copy).to_vector(), encode_document(a).to_vector());
+  // Destruction of all of them (end of scope) must not recurse either.
+}
+
+TEST(document_hostile, copies_and_comparisons_walk_through_code_with_scope_scopes) {
+  // Each level copies its scope (javascript_with_scope holds a document by value), so this stays
+  // at a depth where building is cheap; it checks that the walks enter scopes and come back.
+  auto chain = [](int leaf) {
+    document scope{{"x", leaf}};
+    for (int i = 0; i < 1'000; ++i) {
+      document next{{"before", i}};
+      next.append("s", javascript_with_scope{"f()", std::move(scope)});
+      next.append("after", i);
+      scope = std::move(next);
+    }
+    return scope;
+  };
+  const document a = chain(1);
+  const document copy = a;
+  EXPECT_TRUE(copy == a);
+  EXPECT_FALSE(copy == chain(2));
+  EXPECT_EQ(encode_document(copy).to_vector(), encode_document(a).to_vector());
+}
+
 }  // namespace
 }  // namespace bsongen

@@ -346,26 +346,32 @@ TEST(hostile_decode, one_hundred_thousand_levels_stop_at_the_depth_limit) {
   expect_rejected(bytes, {error_code::too_deep, repeated_path(100), 7 * 99 + 4});
 }
 
-TEST(hostile_decode, one_hundred_thousand_levels_decode_without_recursion_when_allowed) {
-  const auto bytes = nested_documents(100000);
+TEST(hostile_decode, no_option_raises_the_depth_limit_beyond_max_depth_limit) {
   decode_options deep;
-  deep.max_depth = 100000;
-  expect_accepted(bytes, deep);
+  deep.max_depth = 100000;  // acts as max_depth_limit
+  const auto at_limit = nested_documents(max_depth_limit);
+  expect_accepted(at_limit, deep);
 
-  auto d = decode_document(bytes, deep);
+  auto d = decode_document(at_limit, deep);
   ASSERT_TRUE(d);
   std::size_t levels = 1;
   for (document_ref level = *d; !level.empty(); ++levels) level = level["a"].as_document();
-  EXPECT_EQ(levels, 100000u);
+  EXPECT_EQ(levels, max_depth_limit);
 
-  auto view = document_view::from_bytes(bytes, deep);
+  auto view = document_view::from_bytes(at_limit, deep);
   ASSERT_TRUE(view);
   levels = 1;
   for (document_view level = *view; !level.empty(); ++levels) level = level["a"].as_document();
-  EXPECT_EQ(levels, 100000u);
+  EXPECT_EQ(levels, max_depth_limit);
 
-  deep.max_depth = 99999;
-  expect_rejected(bytes, {error_code::too_deep, repeated_path(99999), 7 * 99998 + 4}, deep);
+  // 100,000 levels stop where the cap stops them, without recursion.
+  const auto bytes = nested_documents(100000);
+  expect_rejected(bytes, {error_code::too_deep, repeated_path(max_depth_limit), 7 * (max_depth_limit - 1) + 4},
+                  deep);
+  deep.max_depth = 999;
+  expect_rejected(bytes, {error_code::too_deep, repeated_path(999), 7 * 998 + 4}, deep);
+  deep.max_depth = 0;
+  expect_rejected(bytes, {error_code::too_deep, "", 0}, deep);
 }
 
 TEST(hostile_decode, depth_counts_code_with_scope_scopes) {

@@ -28,6 +28,13 @@ using detail::node;
 
 constexpr std::uint32_t no_parent = std::numeric_limits<std::uint32_t>::max();
 
+// Widths and minimum sizes come from the one table (bsongen/bson_type.hpp); the decoder's checks
+// use them as compile-time constants.
+constexpr std::size_t width_of(bson_type t) noexcept {
+  return detail::rule_of(t).layout == detail::value_layout::fixed ? detail::rule_of(t).width : 0;
+}
+constexpr std::int32_t min_size_of(bson_type t) noexcept { return detail::rule_of(t).width; }
+
 enum class frame_kind : std::uint8_t { document, array, scope };
 
 struct frame {
@@ -185,11 +192,18 @@ class decoder {
           detail::arena* a, decode_scratch& scratch, const std::uint8_t* origin = nullptr,
           std::size_t depth_base = 0)
       : base_(base), copy_(copy), origin_(origin != nullptr ? origin : base), size_(size), options_(options),
-        arena_(a), scratch_(scratch), depth_base_(depth_base) {}
+        arena_(a), scratch_(scratch), max_depth_(std::min(options.max_depth, max_depth_limit)),
+        depth_base_(depth_base) {}
 
   // The document at base (size_ bytes, framing already checked) into *root. False when it is
   // malformed; failure() then says why.
-  bool run(container* root) { return walk<false>(root, nullptr, base_ + 4, base_ + size_ - 1, 0, nullptr) != nullptr; }
+  bool run(container* root) {
+    if (max_depth_ == 0) [[unlikely]] {  // the document itself is 1 level
+      scratch_.frames.clear();
+      return stash(too_deep(base_, {}));
+    }
+    return walk<false>(root, nullptr, base_ + 4, base_ + size_ - 1, 0, nullptr) != nullptr;
+  }
 
   // One element value of type `type` at base_ (the value's first byte), inside a document whose
   // terminator is at `end`, as decode_document would read it as an element: into *out (Build) and
@@ -298,16 +312,20 @@ class decoder {
         case bson_type::datetime:
         case bson_type::int64:
         case bson_type::timestamp:
+          static_assert(width_of(bson_type::double_) == 8 && width_of(bson_type::datetime) == 8 &&
+                        width_of(bson_type::int64) == 8 && width_of(bson_type::timestamp) == 8);
           if (avail < 8) [[unlikely]] return stash(past_end(8, element_start, key_view));
           if constexpr (Build) set_payload(n, detail::load_u64_le(p), 0);
           p += 8;
           break;
         case bson_type::int32:
+          static_assert(width_of(bson_type::int32) == 4);
           if (avail < 4) [[unlikely]] return stash(past_end(4, element_start, key_view));
           if constexpr (Build) set_payload(n, detail::load_u32_le(p), 0);
           p += 4;
           break;
         case bson_type::boolean:
+          static_assert(width_of(bson_type::boolean) == 1);
           if (avail < 1) [[unlikely]] return stash(past_end(1, element_start, key_view));
           if (*p > 1) [[unlikely]] {
             return stash(fail(error_code::invalid_bool, "boolean byte is 0x" + hex(*p) + ", not 0 or 1", element_start,
@@ -323,11 +341,13 @@ class decoder {
           if constexpr (Build) set_payload(n, 0, 0);
           break;
         case bson_type::object_id:
+          static_assert(width_of(bson_type::object_id) == 12);
           if (avail < 12) [[unlikely]] return stash(past_end(12, element_start, key_view));
           if constexpr (Build) set_payload(n, detail::load_u64_le(p), detail::load_u32_le(p + 8));
           p += 12;
           break;
         case bson_type::decimal128:
+          static_assert(width_of(bson_type::decimal128) == 16);
           if (avail < 16) [[unlikely]] return stash(past_end(16, element_start, key_view));
           if constexpr (Build) set_payload(n, detail::load_u64_le(p), detail::load_u64_le(p + 8));
           p += 16;
@@ -346,7 +366,7 @@ class decoder {
           if (avail < 4) [[unlikely]] return stash(past_end(4, element_start, key_view));
           const std::int32_t length = detail::load_i32_le(p);
           if (!check_embedded(length, avail, p, element_start, key_view)) return nullptr;
-          if (depth_base_ + frames.size() >= options_.max_depth) [[unlikely]] return stash(too_deep(element_start, key_view));
+          if (depth_base_ + frames.size() >= max_depth_) [[unlikely]] return stash(too_deep(element_start, key_view));
           std::uint32_t parent = no_parent;
           if constexpr (Build) {
             set_payload(n, 0, 0);
@@ -354,12 +374,14 @@ class decoder {
           }
           end = p + length - 1;
           frames.push_back({end, key, key_size, Build ? stack_size() : 0, parent,
-                            type == 0x03 ? frame_kind::document : frame_kind::array});
+                            type == static_cast<std::uint8_t>(bson_type::document) ? frame_kind::document : frame_kind::array});
           p += 4;
           continue;
         }
         case bson_type::binary: {
-          if (avail < 5) [[unlikely]] return stash(past_end(5, element_start, key_view));
+          if (avail < std::size_t{min_size_of(bson_type::binary)}) [[unlikely]] {
+            return stash(past_end(std::size_t{min_size_of(bson_type::binary)}, element_start, key_view));
+          }
           const std::int32_t length = detail::load_i32_le(p);
           if (length < 0) [[unlikely]] {
             return stash(fail_n(error_code::invalid_length, "binary length ", length, " is negative", element_start, key_view));
@@ -370,16 +392,15 @@ class decoder {
           const std::uint8_t subtype = p[4];
           const std::uint8_t* data = p + 5;
           auto data_size = static_cast<std::uint32_t>(length);
-          if (subtype == 0x02) {
-            // The deprecated subtype repeats the length inside the payload; both must agree.
-            if (length < 4 || detail::load_i32_le(data) != length - 4) [[unlikely]] {
+          if (subtype == static_cast<std::uint8_t>(binary_subtype::binary_old)) {
+            if (!detail::old_binary_prefix_ok(data, length)) [[unlikely]] {
               return stash(fail(error_code::invalid_length,
                           "binary subtype 0x02 inner length disagrees with its outer length " +
                               std::to_string(length),
                           element_start, key_view));
             }
-            data += 4;
-            data_size -= 4;
+            data += detail::binary_old_prefix;
+            data_size -= detail::binary_old_prefix;
           }
           if constexpr (Build) {
             set_header(n, n.key, key_size, type, subtype);
@@ -424,7 +445,8 @@ class decoder {
           if (avail < 4) [[unlikely]] return stash(past_end(4, element_start, key_view));
           const std::int32_t total = detail::load_i32_le(p);
           // int32 total, string (int32 length >= 1, bytes, NUL), document (>= 5 bytes).
-          if (total < 14 || static_cast<std::size_t>(total) > avail) [[unlikely]] {
+          if (total < min_size_of(bson_type::javascript_with_scope) || static_cast<std::size_t>(total) > avail)
+              [[unlikely]] {
             return stash(fail_n(error_code::invalid_length, "code with scope length ", total, " is below 14 or past its document", element_start, key_view));
           }
           std::uint32_t code_size = 0;
@@ -441,7 +463,7 @@ class decoder {
             return stash(fail(error_code::missing_terminator, "scope document does not end with a NUL byte",
                         element_start, key_view));
           }
-          if (depth_base_ + frames.size() >= options_.max_depth) [[unlikely]] return stash(too_deep(element_start, key_view));
+          if (depth_base_ + frames.size() >= max_depth_) [[unlikely]] return stash(too_deep(element_start, key_view));
           std::uint32_t parent = no_parent;
           if constexpr (Build) {
             auto* cws = arena_->template allocate_array<detail::code_with_scope>(1);
@@ -489,7 +511,7 @@ class decoder {
                            const std::uint8_t* element_start, std::string_view key) {
     if (avail < 4) [[unlikely]] return stash(past_end(4, element_start, key));
     const std::int32_t length = detail::load_i32_le(p);
-    if (length < 1) [[unlikely]] {
+    if (length < min_size_of(bson_type::string) - 4) [[unlikely]] {
       return stash(fail_n(error_code::invalid_length, "string length ", length, " is below 1", element_start, key));
     }
     if (static_cast<std::size_t>(length) > avail - 4) [[unlikely]] {
@@ -507,7 +529,7 @@ class decoder {
 
   [[gnu::always_inline]] bool check_embedded(std::int32_t length, std::size_t avail, const std::uint8_t* p,
                               const std::uint8_t* element_start, std::string_view key) {
-    if (length < 5) [[unlikely]] {
+    if (length < min_size_of(bson_type::document)) [[unlikely]] {
       return stash(fail_n(error_code::invalid_length, "embedded document length ", length, " is below the minimum of 5", element_start, key));
     }
     if (static_cast<std::size_t>(length) > avail) [[unlikely]] {
@@ -578,7 +600,7 @@ class decoder {
 
   [[gnu::noinline, gnu::cold]] error too_deep(const std::uint8_t* element_start, std::string_view key) {
     return fail(error_code::too_deep,
-                "nesting exceeds the depth limit of " + std::to_string(options_.max_depth), element_start, key);
+                "nesting exceeds the depth limit of " + std::to_string(max_depth_), element_start, key);
   }
 
   // fail() with the message `prefix` + number + `suffix`, built only here, off the hot path.
@@ -622,6 +644,7 @@ class decoder {
   const decode_options& options_;
   detail::arena* arena_;
   decode_scratch& scratch_;
+  std::size_t max_depth_;  // options_.max_depth within max_depth_limit
   std::size_t depth_base_;
   std::size_t path_from_ = 1;  // first frame whose key is a path segment (the root has none)
   std::optional<error> error_;  // what stash() kept from a failed check

@@ -6,11 +6,14 @@
 #include <string>
 
 #include "bsongen/document.hpp"
+#include "small_stack.hpp"
 
 namespace bsongen {
 namespace detail {
 
 namespace {
+
+using detail::small_stack;
 
 constexpr std::size_t default_build_block = 256;
 
@@ -32,13 +35,25 @@ bool needs_storage(const node& n) noexcept {
   }
 }
 
-void clone_container(const container& src, container& dst, arena& a, bool copy_keys);
+// A container whose elements are still to be copied: the copy walks with an explicit stack, so
+// no nesting depth can overflow the C++ stack (HACKING.md: the generic path does not recurse).
+struct clone_frame {
+  const container* src;
+  container* dst;
+  std::uint32_t next;
+  bool copy_keys;
+};
 
-// Copies src's variable-length parts into `a` and leaves dst pointing at them (keys untouched).
-void clone_payload(const node& src, node& dst, arena& a) {
+// Copies src's parts into `a` and leaves dst pointing at them (keys untouched), except the
+// elements of a nested document, array or scope: for those it sizes dst's container and returns
+// the frame that fills it (else a frame with src == nullptr).
+clone_frame clone_shallow(const node& src, node& dst, arena& a) {
   dst.type = src.type;
   dst.subtype = src.subtype;
   dst.unused = 0;
+  const container* nested = nullptr;
+  container* target = nullptr;
+  bool keys = true;
   switch (src.type) {
     case bson_type::string:
     case bson_type::javascript:
@@ -46,7 +61,7 @@ void clone_payload(const node& src, node& dst, arena& a) {
     case bson_type::binary: {
       char* copy = a.copy_string({src.as.text.data, src.as.text.size});
       dst.as.text = {copy, src.as.text.size, 0};
-      return;
+      break;
     }
     case bson_type::regex:
     case bson_type::db_pointer: {
@@ -56,45 +71,76 @@ void clone_payload(const node& src, node& dst, arena& a) {
       auto* copy = static_cast<char*>(a.allocate(total, 1));
       std::memcpy(copy, src.as.text.data, total);
       dst.as.text = {copy, src.as.text.size, src.as.text.extra};
-      return;
+      break;
     }
     case bson_type::javascript_with_scope: {
       auto* cws = a.allocate_array<code_with_scope>(1);
       cws->code = a.copy_string({src.as.cws->code, src.as.cws->code_size});
       cws->code_size = src.as.cws->code_size;
       cws->scope = {};
-      clone_container(src.as.cws->scope, cws->scope, a, true);
       dst.as.cws = cws;
-      return;
+      nested = &src.as.cws->scope;
+      target = &cws->scope;
+      break;
     }
     case bson_type::document:
     case bson_type::array:
       dst.as.doc = {};
-      clone_container(src.as.doc, dst.as.doc, a, src.type == bson_type::document);
-      return;
+      nested = &src.as.doc;
+      target = &dst.as.doc;
+      keys = src.type == bson_type::document;
+      break;
     default:
       dst.as = src.as;
-      return;
+      break;
   }
+  if (nested == nullptr) return {nullptr, nullptr, 0, false};
+  target->size = target->capacity = nested->size;
+  target->elements = nested->size == 0 ? nullptr : a.allocate_array<node>(nested->size);
+  return {nested, target, 0, keys};
 }
 
-void clone_container(const container& src, container& dst, arena& a, bool copy_keys) {
-  dst.size = dst.capacity = src.size;
-  dst.elements = nullptr;
-  if (src.size == 0) return;
-  dst.elements = a.allocate_array<node>(src.size);
-  for (std::uint32_t i = 0; i < src.size; ++i) {
-    const node& s = src.elements[i];
-    node& d = dst.elements[i];
-    if (copy_keys && s.key_size != 0) {
+// Fills f.dst's elements (allocated and sized) from f.src's, nested ones included.
+void clone_walk(clone_frame f, arena& a) {
+  small_stack<clone_frame, 16> stack;
+  while (true) {
+    if (f.next == f.src->size) {
+      if (stack.empty()) return;
+      f = stack.top();
+      stack.pop();
+      continue;
+    }
+    const node& s = f.src->elements[f.next];
+    node& d = f.dst->elements[f.next];
+    ++f.next;
+    if (f.copy_keys && s.key_size != 0) {
       d.key = a.copy_string({s.key, s.key_size});
       d.key_size = s.key_size;
     } else {
       d.key = "";
       d.key_size = 0;
     }
-    clone_payload(s, d, a);
+    const clone_frame child = clone_shallow(s, d, a);
+    if (child.src != nullptr && child.src->size != 0) {
+      stack.push(f);
+      f = child;
+    }
   }
+}
+
+// Copies src's elements, nested ones included, into a new run in `a` that dst then holds.
+void clone_container(const container& src, container& dst, arena& a, bool copy_keys) {
+  dst.size = dst.capacity = src.size;
+  dst.elements = nullptr;
+  if (src.size == 0) return;
+  dst.elements = a.allocate_array<node>(src.size);
+  clone_walk({&src, &dst, 0, copy_keys}, a);
+}
+
+// Copies a value's parts, nested elements included (keys untouched).
+void clone_payload(const node& src, node& dst, arena& a) {
+  const clone_frame child = clone_shallow(src, dst, a);
+  if (child.src != nullptr && child.src->size != 0) clone_walk(child, a);
 }
 
 bool text_equal(const text_ref& a, const text_ref& b) noexcept {
@@ -168,21 +214,19 @@ void throw_integer_out_of_range() {
   throw exception(error(error_code::inexact, "an unsigned integer above INT64_MAX has no BSON type"));
 }
 
-bool containers_equal(const container& a, const container& b, bool compare_keys) {
-  if (a.size != b.size) return false;
-  for (std::uint32_t i = 0; i < a.size; ++i) {
-    const node& x = a.elements[i];
-    const node& y = b.elements[i];
-    if (compare_keys && (x.key_size != y.key_size ||
-                         (x.key_size != 0 && std::memcmp(x.key, y.key, x.key_size) != 0))) {
-      return false;
-    }
-    if (!nodes_equal(x, y)) return false;
-  }
-  return true;
-}
+namespace {
 
-bool nodes_equal(const node& a, const node& b) {
+// Two containers whose elements are still to be compared, from position `next`.
+struct equal_frame {
+  const container* a;
+  const container* b;
+  std::uint32_t next;
+  bool compare_keys;
+};
+
+// Compares x and y except the elements nested in them; for a document, array or scope pair it
+// sets `child` to the frame that compares their elements.
+bool shallow_equal(const node& a, const node& b, equal_frame& child) {
   if (a.type != b.type) return false;
   switch (a.type) {
     case bson_type::double_:
@@ -215,14 +259,16 @@ bool nodes_equal(const node& a, const node& b) {
              std::memcmp(a.as.text.data + a.as.text.size + 1, b.as.text.data + b.as.text.size + 1,
                          object_id::size) == 0;
     case bson_type::javascript_with_scope:
-      return a.as.cws->code_size == b.as.cws->code_size &&
-             (a.as.cws->code_size == 0 ||
-              std::memcmp(a.as.cws->code, b.as.cws->code, a.as.cws->code_size) == 0) &&
-             containers_equal(a.as.cws->scope, b.as.cws->scope, true);
+      if (a.as.cws->code_size != b.as.cws->code_size ||
+          (a.as.cws->code_size != 0 && std::memcmp(a.as.cws->code, b.as.cws->code, a.as.cws->code_size) != 0)) {
+        return false;
+      }
+      child = {&a.as.cws->scope, &b.as.cws->scope, 0, true};
+      return true;
     case bson_type::document:
-      return containers_equal(a.as.doc, b.as.doc, true);
     case bson_type::array:
-      return containers_equal(a.as.doc, b.as.doc, false);
+      child = {&a.as.doc, &b.as.doc, 0, a.type == bson_type::document};
+      return true;
     case bson_type::undefined:
     case bson_type::null:
     case bson_type::min_key:
@@ -230,6 +276,45 @@ bool nodes_equal(const node& a, const node& b) {
       return true;
   }
   return false;
+}
+
+// Compares the elements of f.a and f.b, nested ones included, with an explicit stack.
+bool equal_walk(equal_frame f) {
+  small_stack<equal_frame, 16> stack;
+  while (true) {
+    if (f.next == 0 && f.a->size != f.b->size) return false;
+    if (f.next == f.a->size) {
+      if (stack.empty()) return true;
+      f = stack.top();
+      stack.pop();
+      continue;
+    }
+    const node& x = f.a->elements[f.next];
+    const node& y = f.b->elements[f.next];
+    ++f.next;
+    if (f.compare_keys && (x.key_size != y.key_size ||
+                           (x.key_size != 0 && std::memcmp(x.key, y.key, x.key_size) != 0))) {
+      return false;
+    }
+    equal_frame child{nullptr, nullptr, 0, false};
+    if (!shallow_equal(x, y, child)) return false;
+    if (child.a != nullptr) {
+      stack.push(f);
+      f = child;
+    }
+  }
+}
+
+}  // namespace
+
+bool containers_equal(const container& a, const container& b, bool compare_keys) {
+  return equal_walk({&a, &b, 0, compare_keys});
+}
+
+bool nodes_equal(const node& a, const node& b) {
+  equal_frame child{nullptr, nullptr, 0, false};
+  if (!shallow_equal(a, b, child)) return false;
+  return child.a == nullptr || equal_walk(child);
 }
 
 }  // namespace detail

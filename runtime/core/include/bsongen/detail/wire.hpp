@@ -169,10 +169,11 @@ struct encode_state {
 [[nodiscard]] inline bool open_document(decode_state& st, const std::uint8_t* p,
                                         const std::uint8_t* limit, const std::uint8_t*& body,
                                         const std::uint8_t*& doc_end) {
+  constexpr std::int32_t min_size = rule_of(bson_type::document).width;
   const std::ptrdiff_t available = limit - p;
-  if (available < 5) [[unlikely]] return fail_document(st, p, -1, available), false;
+  if (available < min_size) [[unlikely]] return fail_document(st, p, -1, available), false;
   const std::int32_t length = load_i32_le(p);
-  if (length < 5 || length > available || p[length - 1] != 0 || st.depth >= st.max_depth)
+  if (length < min_size || length > available || p[length - 1] != 0 || st.depth >= st.max_depth)
       [[unlikely]] {
     return fail_document(st, p, length, available), false;
   }
