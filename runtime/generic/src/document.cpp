@@ -17,6 +17,14 @@ using detail::small_stack;
 
 constexpr std::size_t default_build_block = 256;
 
+// See value.hpp, "Sizes". Checked before anything is copied, so a huge view costs nothing.
+void check_part_size(std::size_t n, const char* what) {
+  if (n > max_part_size) [[unlikely]] {
+    throw exception(error(error_code::too_large, std::string(what) + " of " + std::to_string(n) +
+                                                     " bytes is longer than BSON's int32 sizes allow"));
+  }
+}
+
 bool needs_storage(const node& n) noexcept {
   switch (n.type) {
     case bson_type::string:
@@ -189,6 +197,7 @@ void place_value(arena_ptr& v_arena, node& v_node, node& dst, arena& a) {
 }
 
 const char* copy_key(std::string_view key, arena& a) {
+  check_part_size(key.size(), "a key");
   if (key.find('\0') != std::string_view::npos) {
     throw exception(error(error_code::invalid_value, "a key cannot contain a NUL byte"));
   }
@@ -327,12 +336,14 @@ detail::arena& value::own_arena(std::size_t bytes) {
 }
 
 value::value(std::string_view s) {
+  detail::check_part_size(s.size(), "a string");
   set_type(bson_type::string);
   char* copy = own_arena(s.size() + 1).copy_string(s);
   node_.as.text = {copy, static_cast<std::uint32_t>(s.size()), 0};
 }
 
 value::value(const binary& b) {
+  detail::check_part_size(b.bytes.size(), "a binary value");
   set_type(bson_type::binary);
   node_.subtype = static_cast<std::uint8_t>(b.subtype);
   const std::string_view bytes(reinterpret_cast<const char*>(b.bytes.data()), b.bytes.size());
@@ -344,6 +355,7 @@ value::value(const regex& r) {
   if (r.pattern.find('\0') != std::string::npos || r.options.find('\0') != std::string::npos) {
     throw exception(error(error_code::invalid_value, "a regex pattern or options cannot contain NUL"));
   }
+  detail::check_part_size(r.pattern.size() + r.options.size(), "a regex");
   set_type(bson_type::regex);
   const std::size_t total = r.pattern.size() + r.options.size() + 2;
   auto* copy = static_cast<char*>(own_arena(total).allocate(total, 1));
@@ -358,6 +370,7 @@ value::value(const javascript& code) : value(std::string_view(code.code)) { node
 value::value(const symbol& s) : value(std::string_view(s.text)) { node_.type = bson_type::symbol; }
 
 value::value(const db_pointer& p) {
+  detail::check_part_size(p.ns.size(), "a dbPointer namespace");
   set_type(bson_type::db_pointer);
   const std::size_t total = p.ns.size() + 1 + object_id::size;
   auto* copy = static_cast<char*>(own_arena(total).allocate(total, 1));
@@ -367,6 +380,7 @@ value::value(const db_pointer& p) {
 }
 
 value::value(const javascript_with_scope& c) {
+  detail::check_part_size(c.code.size(), "JavaScript code");
   set_type(bson_type::javascript_with_scope);
   detail::arena& a = own_arena(c.code.size() + 64);
   auto* cws = a.allocate_array<detail::code_with_scope>(1);

@@ -16,6 +16,11 @@
 // (type_mismatch, or missing_field on a missing value) otherwise. Check type()/is() first for a
 // non-throwing path. A missing value (operator[] of an absent key or index) is falsy.
 //
+// Sizes: BSON sizes are int32, so no string, key, binary payload, regex (pattern + options),
+// dbPointer namespace or code can be longer than max_part_size (2 GiB - 6 bytes): building a
+// value or appending a key that long throws too_large before anything is copied. Shorter parts
+// can still add up to a document beyond 2 GiB, which encode_document refuses with too_large.
+//
 // Equality: two values are equal when their canonical BSON encodings are equal (same types, keys
 // in the same order, doubles compared bit for bit, regex options compared as sorted), except that
 // array keys are ignored.
@@ -75,6 +80,10 @@ struct db_pointer_view {
   std::string_view ns;
   object_id id;
 };
+
+// The longest part a value can hold (see "Sizes" above): an int32 length less the 5 bytes of the
+// smallest document around it.
+inline constexpr std::size_t max_part_size = static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max()) - 5;
 
 namespace detail {
 
