@@ -52,15 +52,23 @@ TEST(document, missing_keys_are_falsy_and_accessors_say_why) {
   }
 }
 
-TEST(document, duplicate_keys_are_kept_and_find_returns_the_first) {
+TEST(document, duplicate_keys_are_kept_and_lookups_return_the_last) {
   document d;
-  d.append("k", 1).append("k", 2);
-  ASSERT_EQ(d.size(), 2u);
-  EXPECT_EQ(d["k"].as_int32(), 1);
-  EXPECT_EQ(d.at(1).as_int32(), 2);
+  d.append("k", 1).append("other", 0).append("k", 2);
+  ASSERT_EQ(d.size(), 3u);
+  EXPECT_EQ(d["k"].as_int32(), 2);
+  EXPECT_EQ(d.find("k").as_int32(), 2);
+  EXPECT_EQ(d.ref()["k"].as_int32(), 2);       // document_ref
+  EXPECT_EQ(value(d)["k"].as_int32(), 2);      // value_access
+  EXPECT_EQ(d.at(0).as_int32(), 1);            // iteration shows both, in order
+  std::vector<int> seen;
+  for (element e : d) {
+    if (e.key() == "k") seen.push_back(e.as_int32());
+  }
+  EXPECT_EQ(seen, (std::vector<int>{1, 2}));
 }
 
-TEST(document, set_replaces_the_first_match_or_appends) {
+TEST(document, set_replaces_the_last_match_or_appends) {
   document d{{"a", 1}, {"b", 2}};
   d.set("a", "now a string");
   d.set("c", 3.5);
@@ -68,6 +76,13 @@ TEST(document, set_replaces_the_first_match_or_appends) {
   EXPECT_EQ(d["a"].as_string(), "now a string");
   EXPECT_EQ(d.at(0).key(), "a");
   EXPECT_EQ(d["c"].as_double(), 3.5);
+  // With a repeated key, set() changes the element lookups see.
+  document dup;
+  dup.append("k", 1).append("k", 2);
+  dup.set("k", 3);
+  EXPECT_EQ(dup.at(0).as_int32(), 1);
+  EXPECT_EQ(dup.at(1).as_int32(), 3);
+  EXPECT_EQ(dup["k"].as_int32(), 3);
 }
 
 TEST(document, equality_compares_keys_order_types_and_values) {

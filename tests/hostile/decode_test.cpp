@@ -399,13 +399,61 @@ TEST(hostile_decode, duplicate_keys_are_kept_in_order_and_re_encode_unchanged) {
   auto d = decode_document(bytes);
   ASSERT_TRUE(d);
   ASSERT_EQ(d->size(), 2u);
-  EXPECT_EQ((*d)["k"].as_int32(), 1);
-  EXPECT_EQ(d->at(1).as_string(), "two");
+  EXPECT_EQ((*d)["k"].as_string(), "two");  // the last one wins
+  EXPECT_EQ(d->at(0).as_int32(), 1);
   EXPECT_EQ(encode_document(*d).to_vector(), bytes);
   auto view = document_view::from_bytes(bytes);
   ASSERT_TRUE(view);
   EXPECT_EQ(view->count(), 2u);
-  EXPECT_EQ((*view)["k"].as_int32(), 1);
+  EXPECT_EQ((*view)["k"].as_string(), "two");
+}
+
+TEST(hostile_decode, duplicate_keys_rejected_on_request_at_the_second_occurrence) {
+  decode_options reject;
+  reject.duplicate_keys = duplicate_key_policy::reject;
+  // {"a": 1, "k": 1, "b": null, "k": "two", "a": 2}: "k" repeats first, at element 4 + 7 + 7 + 3.
+  const auto flat = document_of(bytes_builder()
+                                    .u8(0x10).cstr("a").i32(1)
+                                    .u8(0x10).cstr("k").i32(1)
+                                    .u8(0x0A).cstr("b")
+                                    .u8(0x02).cstr("k").str("two")
+                                    .u8(0x10).cstr("a").i32(2));
+  expect_accepted(flat);
+  expect_rejected(flat, {error_code::duplicate_field, "k", 4 + 7 + 7 + 3}, reject);
+
+  // Nested: {"d": {"x": 1, "y": [1, 1], "x": 2}}: arrays' keys are not checked ("0", "0" would
+  // pass too); the path names the repeated key below its document.
+  const auto inner = document_of(bytes_builder()
+                                     .u8(0x10).cstr("x").i32(1)
+                                     .u8(0x04).cstr("y")
+                                     .append(document_of(bytes_builder().u8(0x10).cstr("0").i32(1).u8(0x10).cstr("0").i32(1)))
+                                     .u8(0x10).cstr("x").i32(2));
+  const auto nested = document_of(bytes_builder().u8(0x03).cstr("d").append(inner));
+  // "d" at 4, its document at 7, "x" at 11, "y" at 18 (an array of 19 bytes), "x" again at 40.
+  expect_rejected(nested, {error_code::duplicate_field, "d.x", 40}, reject);
+
+  // The same key in different documents is no duplicate; nor are keys that only share a prefix.
+  const auto distinct = document_of(bytes_builder()
+                                        .u8(0x10).cstr("x").i32(1)
+                                        .u8(0x03).cstr("d").append(document_of(bytes_builder().u8(0x10).cstr("x").i32(1)))
+                                        .u8(0x10).cstr("xx").i32(1)
+                                        .u8(0x10).cstr("").i32(1));
+  expect_accepted(distinct, reject);
+}
+
+TEST(hostile_decode, one_repeat_among_a_hundred_thousand_keys_is_found) {
+  // 100,000 keys in one document, all distinct but one repeat at the very end: the check must
+  // find it (and not take quadratic time, which would show as a test timeout).
+  decode_options reject;
+  reject.duplicate_keys = duplicate_key_policy::reject;
+  reject.max_size = 64 * 1024 * 1024;
+  bytes_builder body;
+  std::size_t last_element = 0;
+  for (int i = 0; i < 100'000; ++i) body.u8(0x0A).cstr("key" + std::to_string(i));
+  last_element = 4 + body.size();
+  body.u8(0x0A).cstr("key77");
+  const auto bytes = document_of(body);
+  expect_rejected(bytes, {error_code::duplicate_field, "key77", last_element}, reject);
 }
 
 // ---- regex options ----

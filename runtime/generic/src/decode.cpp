@@ -43,7 +43,15 @@ struct frame {
   std::uint32_t key_size;
   std::uint32_t scratch_base;  // first scratch slot of this frame's elements
   std::uint32_t parent_index;  // scratch slot of the node that receives the container
+  std::uint32_t keys_base;     // first entry of this frame's keys in decode_scratch::keys (reject)
   frame_kind kind;
+};
+
+// A key read under duplicate_key_policy::reject, and its element's position in its document.
+struct key_entry {
+  const std::uint8_t* key;
+  std::uint32_t size;
+  std::uint32_t order;
 };
 
 // The elements of the documents still open, innermost last; a closed document's run moves to
@@ -78,6 +86,7 @@ class node_stack {
 struct decode_scratch {
   node_stack nodes;
   std::vector<frame> frames;
+  std::vector<key_entry> keys;  // the open documents' keys, innermost last (reject only)
 
   // What a thread keeps between decodes: 64 Ki nodes (2 MiB) and 4 Ki frames. One unusually
   // large document (a dense 16 MiB one needs ~256 MiB of nodes) must not stay pinned on every
@@ -87,6 +96,7 @@ struct decode_scratch {
   void trim() noexcept {
     nodes.release_above(kept_nodes);
     if (frames.capacity() > kept_frames) std::vector<frame>().swap(frames);
+    if (keys.capacity() > kept_nodes) std::vector<key_entry>().swap(keys);
   }
 };
 
@@ -247,8 +257,10 @@ class decoder {
       return *top++;
     };
     auto stack_size = [&]() { return static_cast<std::uint32_t>(top - nodes.base()); };
-    frames.push_back({end, nullptr, 0, 0, no_parent, frame_kind::document});
+    frames.push_back({end, nullptr, 0, 0, no_parent, 0, frame_kind::document});
     const bool check_utf8 = options_.validate_utf8;
+    const bool reject_duplicates = options_.duplicate_keys == duplicate_key_policy::reject;
+    if (reject_duplicates) scratch_.keys.clear();
 
     for (bool first = Single;; first = false) {
       // After the one value of a Single walk: done once its containers have closed.
@@ -256,6 +268,9 @@ class decoder {
         if (!first && frames.size() == 1) return p;
       }
       if ((!Single || !first) && p == end) {  // (a value of no bytes can sit at its document's end)
+        if (reject_duplicates) [[unlikely]] {
+          if (!keys_unique()) return nullptr;
+        }
         if constexpr (Build) top = close_frame(root, nodes.base(), top);
         frames.pop_back();
         if (frames.empty()) return end + 1;
@@ -297,6 +312,10 @@ class decoder {
           return stash(fail(error_code::invalid_utf8, "key is not valid UTF-8", element_start, {key, key_size}));
         }
         p = key_nul + 1;
+        if (reject_duplicates && frames.back().kind != frame_kind::array) [[unlikely]] {
+          const auto order = static_cast<std::uint32_t>(scratch_.keys.size() - frames.back().keys_base);
+          scratch_.keys.push_back({reinterpret_cast<const std::uint8_t*>(key), key_size, order});
+        }
       }
       const std::string_view key_view(key, key_size);
       const auto avail = static_cast<std::size_t>(end - p);
@@ -374,6 +393,7 @@ class decoder {
           }
           end = p + length - 1;
           frames.push_back({end, key, key_size, Build ? stack_size() : 0, parent,
+                            static_cast<std::uint32_t>(scratch_.keys.size()),
                             type == static_cast<std::uint8_t>(bson_type::document) ? frame_kind::document : frame_kind::array});
           p += 4;
           continue;
@@ -475,13 +495,49 @@ class decoder {
           }
           end = scope + scope_room - 1;
           frames.push_back({end, key, key_size, Build ? stack_size() : 0, parent,
-                            frame_kind::scope});
+                            static_cast<std::uint32_t>(scratch_.keys.size()), frame_kind::scope});
           p = scope + 4;
           continue;
         }
       }
     }
   }
+
+  // Under duplicate_key_policy::reject, when the innermost document closes: false (error stashed,
+  // at the first element whose key an earlier element of the document already had) when a key
+  // repeats. Sorting the document's keys keeps this O(n log n) whatever the keys are.
+  [[gnu::noinline]] bool keys_unique() {
+    std::vector<key_entry>& keys = scratch_.keys;
+    const auto first = keys.begin() + frames_back().keys_base;
+    const auto last = keys.end();
+    if (last - first >= 2) {
+      std::sort(first, last, [](const key_entry& a, const key_entry& b) {
+        const int c = std::memcmp(a.key, b.key, std::min(a.size, b.size));
+        if (c != 0) return c < 0;
+        return a.size != b.size ? a.size < b.size : a.order < b.order;
+      });
+      const key_entry* repeat = nullptr;  // the earliest second occurrence
+      for (auto it = first + 1; it != last; ++it) {
+        const key_entry& prev = *(it - 1);
+        if (prev.size == it->size && std::memcmp(prev.key, it->key, it->size) == 0 &&
+            (repeat == nullptr || it->order < repeat->order)) {
+          // Sorted by order within equal keys: `it` is a later one; the group's second is the
+          // first such `it` after the group's first entry.
+          if (it - 1 == first || (it - 2)->size != it->size || std::memcmp((it - 2)->key, it->key, it->size) != 0) {
+            repeat = &*it;
+          }
+        }
+      }
+      if (repeat != nullptr) {
+        const std::string_view key(reinterpret_cast<const char*>(repeat->key), repeat->size);
+        return stash(fail(error_code::duplicate_field, "key repeats an earlier element's key in its document",
+                          repeat->key - 1, key));
+      }
+    }
+    keys.erase(first, last);
+    return true;
+  }
+  [[nodiscard]] const frame& frames_back() const noexcept { return scratch_.frames.back(); }
 
   // Moves the innermost frame's nodes (from its scratch_base up to `top`) into the arena and hands
   // the container to its parent node or to *root; returns the new stack top.
@@ -668,6 +724,7 @@ const std::uint8_t* decode_value(decode_state& st, const std::uint8_t* element, 
   decode_options options;
   options.validate_utf8 = st.validate_utf8;
   options.max_depth = st.max_depth;
+  options.duplicate_keys = st.duplicate_keys;
   // The walk's bottom frame stands for the enclosing document, the st.depth-th level open.
   const std::size_t depth_base = st.depth == 0 ? 0 : st.depth - 1;
   scratch_lease scratch;

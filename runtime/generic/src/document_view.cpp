@@ -61,10 +61,11 @@ std::size_t document_view::count() const noexcept {
 }
 
 view_element document_view::find(std::string_view key) const noexcept {
+  view_element found;
   for (view_element e : *this) {
-    if (e.key() == key) return e;
+    if (e.key() == key) found = e;
   }
-  return view_element();
+  return found;
 }
 
 view_element array_view::operator[](std::size_t i) const noexcept {

@@ -3,6 +3,7 @@
 // Limits and choices for decoding untrusted BSON.
 
 #include <cstddef>
+#include <cstdint>
 #include <memory_resource>
 
 namespace bsongen {
@@ -16,6 +17,15 @@ namespace bsongen {
 // same documents.
 inline constexpr std::size_t max_depth_limit = 1024;
 
+// What a decoder does with a key that an earlier element of the same document already had.
+enum class duplicate_key_policy : std::uint8_t {
+  // Keep every element as read; lookups (find, operator[], generated members) see the last one.
+  last_wins,
+  // Fail with duplicate_field at the element that repeats the key (arrays are not checked: their
+  // keys carry no meaning).
+  reject,
+};
+
 struct decode_options {
   // Largest accepted outermost document, checked against its declared length before anything is
   // allocated. 16 MiB is MongoDB's document limit.
@@ -25,6 +35,7 @@ struct decode_options {
   std::size_t max_depth = 100;
   // Check that every string, key, regex and DBPointer namespace is UTF-8, as the spec requires.
   bool validate_utf8 = true;
+  duplicate_key_policy duplicate_keys = duplicate_key_policy::last_wins;
   // Where the document's arena takes its blocks; nullptr means the runtime default. Must outlive
   // the decoded document.
   std::pmr::memory_resource* memory = nullptr;

@@ -10,14 +10,15 @@
 //   if (!r) { std::cerr << r.error().to_string() << '\n'; return; }  // what, path, byte offset
 //   std::int32_t a = (*r)["a"].as_int32();
 //
-// Keys keep their order; duplicate keys read from input are kept as read (find() returns the
-// first). A document owns an arena: decoding copies the input into it once and keys and strings
+// Keys keep their order; duplicate keys read from input are kept as read: iteration shows every
+// element, find()/operator[]/set() use the last one with the key (decode_options::duplicate_keys
+// = duplicate_key_policy::reject refuses such input instead). A document owns an arena: decoding copies the input into it once and keys and strings
 // point into that copy, elements are 32-byte nodes stored contiguously per document. Everything
 // borrowed from a document (value_ref, element, string_view, ...) is valid until the document is
 // destroyed, assigned to, appended to, or cleared. Moving a document keeps borrowed views valid.
 //
-// Encoding and equality recurse once per nesting level; decoded documents are bounded by
-// decode_options::max_depth.
+// Encoding, copies, equality and destruction keep their nesting on the heap: any depth built
+// through the API works; decoding stops at decode_options::max_depth (at most max_depth_limit).
 
 #include <cstddef>
 #include <cstdint>
@@ -65,7 +66,7 @@ class document : public detail::document_access<document> {
   // Appends an element (a key already present is kept: BSON allows duplicates). Keys must not
   // contain NUL (throws invalid_value). Documents and arrays passed by rvalue are moved in.
   document& append(std::string_view key, value v);
-  // Replaces the first element with this key, or appends when there is none.
+  // Replaces the last element with this key (the one find() returns), or appends when there is none.
   document& set(std::string_view key, value v);
   void clear() noexcept;
 

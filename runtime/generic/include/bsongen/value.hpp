@@ -200,7 +200,7 @@ class value_access {
   [[nodiscard]] document_ref as_document() const;
   [[nodiscard]] array_ref as_array() const;
 
-  // The element with this key in a document (the first, if the key repeats); missing when this is
+  // The element with this key in a document (the last, if the key repeats); missing when this is
   // not a document or has no such key.
   [[nodiscard]] value_ref operator[](std::string_view key) const;
   // The element at this position in an array; missing when this is not an array or too short.
@@ -260,11 +260,13 @@ class document_access {
   [[nodiscard]] iterator begin() const noexcept { return iterator(r().elements); }
   [[nodiscard]] iterator end() const noexcept { return iterator(r().elements + r().size); }
 
-  // The first element with this key; missing when absent. Linear: documents are small and keep
-  // their order; index them yourself for repeated lookups in large ones.
+  // The last element with this key (a key read twice: the later one wins, as in generated
+  // structs and other drivers; iteration still shows both); missing when absent. Linear: documents
+  // are small and keep their order; index them yourself for repeated lookups in large ones.
   [[nodiscard]] element find(std::string_view key) const noexcept {
     const container& c = r();
-    for (const node* e = c.elements, *last = c.elements + c.size; e != last; ++e) {
+    for (const node* e = c.elements + c.size; e != c.elements;) {
+      --e;
       if (e->key_size == key.size() && (key.empty() || std::memcmp(e->key, key.data(), key.size()) == 0)) {
         return element(e);
       }

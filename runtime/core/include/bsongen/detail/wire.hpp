@@ -13,6 +13,7 @@
 #include <string_view>
 
 #include "bsongen/bson_type.hpp"
+#include "bsongen/decode_options.hpp"
 #include "bsongen/detail/endian.hpp"
 #include "bsongen/detail/utf8.hpp"
 #include "bsongen/error.hpp"
@@ -25,6 +26,7 @@ struct decode_state {
   std::size_t depth = 0;                 // documents/arrays open on the current path
   std::size_t max_depth = 100;
   bool validate_utf8 = true;
+  duplicate_key_policy duplicate_keys = duplicate_key_policy::last_wins;
   bsongen::error err;
 
   [[nodiscard]] std::size_t offset(const std::uint8_t* p) const noexcept {
