@@ -204,6 +204,64 @@ const char* copy_key(std::string_view key, arena& a) {
   return a.copy_string(key);
 }
 
+// Bytes a value's parts take in an arena beyond its own node: texts, and for a document, array
+// or scope every nested node with its key and parts. Walks with an explicit stack.
+std::size_t parts_footprint(const node& n) {
+  struct pending {
+    const container* c;
+    std::uint32_t next;
+  };
+  small_stack<pending, 16> stack;
+  std::size_t total = 0;
+  const node* current = &n;
+  pending f{nullptr, 0};
+  while (true) {
+    if (current != nullptr) {
+      const container* nested = nullptr;
+      switch (current->type) {
+        case bson_type::string:
+        case bson_type::javascript:
+        case bson_type::symbol:
+        case bson_type::binary:
+          total += std::size_t{current->as.text.size} + 1;
+          break;
+        case bson_type::regex:
+          total += std::size_t{current->as.text.size} + 1 + current->as.text.extra + 1;
+          break;
+        case bson_type::db_pointer:
+          total += std::size_t{current->as.text.size} + 1 + object_id::size;
+          break;
+        case bson_type::javascript_with_scope:
+          total += sizeof(code_with_scope) + current->as.cws->code_size + 1;
+          nested = &current->as.cws->scope;
+          break;
+        case bson_type::document:
+        case bson_type::array:
+          nested = &current->as.doc;
+          break;
+        default:
+          break;
+      }
+      current = nullptr;
+      if (nested != nullptr && nested->size != 0) {
+        total += std::size_t{nested->capacity} * sizeof(node);
+        if (f.c != nullptr) stack.push(f);
+        f = {nested, 0};
+      }
+    }
+    if (f.c == nullptr) return total;
+    if (f.next == f.c->size) {
+      if (stack.empty()) return total;
+      f = stack.top();
+      stack.pop();
+      continue;
+    }
+    const node& e = f.c->elements[f.next++];
+    total += std::size_t{e.key_size} + 1;
+    current = &e;
+  }
+}
+
 }  // namespace
 
 void throw_type_mismatch(bson_type expected, const node* actual) {
@@ -456,6 +514,8 @@ document& document::operator=(document&& other) noexcept {
     arena_ = std::move(other.arena_);
     root_ = std::exchange(other.root_, {});
     source_size_ = std::exchange(other.source_size_, 0);
+    dead_bytes_ = std::exchange(other.dead_bytes_, 0);
+    compact_at_ = std::exchange(other.compact_at_, initial_compact_at);
   }
   return *this;
 }
@@ -474,14 +534,37 @@ document& document::set(std::string_view key, value v) {
   element existing = find(key);
   if (!existing) return append(key, std::move(v));
   auto& slot = const_cast<detail::node&>(*existing.node_ptr());  // our own storage
+  // The replaced value's parts stay in the arena until the document is copied afresh: once they
+  // outweigh what is live, so memory stays within a small multiple of the live document however
+  // many times set() runs.
+  dead_bytes_ += detail::parts_footprint(slot);
   detail::place_value(v.arena_, v.node_, slot, *arena_);
+  if (dead_bytes_ > compact_at_) [[unlikely]] compact();
   return *this;
+}
+
+void document::compact() {
+  // Floor: below it a copy costs more than the bytes it would give back.
+  constexpr std::size_t min_dead_bytes = initial_compact_at;
+  detail::node whole{};
+  whole.type = bson_type::document;
+  whole.as.doc = root_;
+  const std::size_t live = detail::parts_footprint(whole);
+  if (dead_bytes_ > live) {
+    document fresh(ref());
+    fresh.source_size_ = source_size_;
+    *this = std::move(fresh);  // frees the old arena and every arena it adopted
+    dead_bytes_ = 0;
+  }
+  compact_at_ = std::max(min_dead_bytes, live);
 }
 
 void document::clear() noexcept {
   arena_.reset();
   root_ = {};
   source_size_ = 0;
+  dead_bytes_ = 0;
+  compact_at_ = initial_compact_at;
 }
 
 // ---- array ----
