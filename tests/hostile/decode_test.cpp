@@ -12,6 +12,7 @@
 
 #include "bson_builder.hpp"
 #include "bsongen/document.hpp"
+#include "bsongen/detail/wire.hpp"
 #include "bsongen/document_view.hpp"
 
 namespace bsongen {
@@ -122,6 +123,60 @@ TEST(hostile_decode, trailing_bytes_after_the_document_are_rejected_where_they_s
 TEST(hostile_decode, nul_type_byte_before_the_declared_end_is_an_invalid_length) {
   // 0A000000 00 0000 0000 00: the first element's type byte is the terminator, 5 bytes early.
   expect_rejected({0x0A, 0, 0, 0, 0, 0, 0, 0, 0, 0}, {error_code::invalid_length, "", 4});
+}
+
+TEST(hostile_decode, the_wire_rules_frame_the_outermost_document_as_the_generic_decoder_does) {
+  // open_document at depth 0 is how generated decoders start: same code, message and offset.
+  const auto good = small_document();
+  auto trailing = good;
+  trailing.push_back(0);
+  auto unterminated = good;
+  unterminated.back() = 1;
+  const std::vector<std::vector<std::uint8_t>> inputs = {
+      {}, {5, 0, 0}, with_declared_length(good, 4), with_declared_length(good, 13), unterminated};
+  for (const auto& bytes : inputs) {
+    SCOPED_TRACE(bytes.size());
+    auto generic = validate_document(bytes);
+    ASSERT_FALSE(generic);
+    detail::decode_state st;
+    st.origin = bytes.data();
+    const std::uint8_t* body = nullptr;
+    const std::uint8_t* doc_end = nullptr;
+    ASSERT_FALSE(detail::open_document(st, bytes.data(), bytes.data() + bytes.size(), body, doc_end));
+    EXPECT_EQ(st.err.code, generic.error().code) << st.err.to_string();
+    EXPECT_EQ(st.err.offset, generic.error().offset) << st.err.to_string();
+    EXPECT_EQ(st.err.message, generic.error().message);
+  }
+  // Empty input: a clear message, not "runs past the end of its document".
+  EXPECT_EQ(validate_document(std::vector<std::uint8_t>{}).error().message,
+            "input has 0 bytes, a document needs at least 5");
+}
+
+TEST(hostile_decode, skip_value_points_at_the_element_as_the_generic_decoder_does) {
+  // {"v": {"s": string of length 50 in 4 bytes}}: the generic decoder reports "v.s" at 11.
+  const auto inner = document_of(bytes_builder().u8(0x02).cstr("s").i32(50).raw("abc"));
+  const auto bytes = document_of(bytes_builder().u8(0x03).cstr("v").append(inner));
+  auto generic = validate_document(bytes);
+  ASSERT_FALSE(generic);
+  EXPECT_EQ(generic.error().offset, 11u);
+  detail::decode_state st;
+  st.origin = bytes.data();
+  st.depth = 1;
+  const std::uint8_t* end = bytes.data() + bytes.size() - 1;
+  ASSERT_EQ(detail::skip_value(st, 0x03, bytes.data() + 7, end, bytes.data() + 4), nullptr);
+  // (The codes still differ: truncated here, invalid_length there; the generated side owns that.)
+  EXPECT_EQ(st.err.offset, 11u);  // the nested element "s"
+  EXPECT_EQ(st.err.path, "s");
+  // An error about the value itself points at the element passed in.
+  const auto bad_length = document_of(bytes_builder().u8(0x03).cstr("v").i32(3).u8(0));
+  detail::decode_state st2;
+  st2.origin = bad_length.data();
+  st2.depth = 1;
+  ASSERT_EQ(detail::skip_value(st2, 0x03, bad_length.data() + 7, bad_length.data() + bad_length.size() - 1,
+                               bad_length.data() + 4),
+            nullptr);
+  EXPECT_EQ(st2.err.offset, 4u);
+  EXPECT_EQ(validate_document(bad_length).error().offset, 4u);
 }
 
 // ---- embedded documents ----

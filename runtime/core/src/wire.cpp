@@ -22,8 +22,51 @@ std::nullptr_t fail_type(decode_state& st, bson_type expected, std::uint8_t actu
                   std::string(type_name(static_cast<bson_type>(actual))));
 }
 
+error envelope_error(const std::uint8_t* p, std::size_t size, std::size_t max_size) {
+  if (size < 5) {
+    return error(error_code::truncated,
+                 "input has " + std::to_string(size) + " bytes, a document needs at least 5", 0);
+  }
+  const std::int32_t declared = load_i32_le(p);
+  if (declared < 5) {
+    return error(error_code::invalid_length,
+                 "document length " + std::to_string(declared) + " is below the minimum of 5", 0);
+  }
+  const auto length = static_cast<std::size_t>(declared);
+  if (length > max_size) {
+    return error(error_code::too_large,
+                 "document length " + std::to_string(length) + " exceeds the limit of " +
+                     std::to_string(max_size) + " bytes",
+                 0);
+  }
+  if (length > size) {
+    return error(error_code::truncated,
+                 "document declares " + std::to_string(length) + " bytes but the input has " +
+                     std::to_string(size),
+                 size);
+  }
+  if (length < size) {
+    return error(error_code::trailing_bytes,
+                 std::to_string(size - length) + " bytes follow the document's declared end", length);
+  }
+  if (p[length - 1] != 0) {
+    return error(error_code::missing_terminator, "document does not end with a NUL byte", length - 1);
+  }
+  return error();
+}
+
 std::nullptr_t fail_document(decode_state& st, const std::uint8_t* p, std::int64_t length,
                              std::int64_t available) {
+  if (st.depth == 0 && p == st.origin) {
+    // The outermost document: the same verdicts as the generic decoder's envelope check.
+    error e = envelope_error(p, static_cast<std::size_t>(available), static_cast<std::size_t>(-1));
+    if (e.code != error_code::ok) {
+      st.err = std::move(e);
+      return nullptr;
+    }
+    return fail(st, error_code::too_deep, p,
+                "nesting deeper than the limit of " + std::to_string(st.max_depth));
+  }
   if (available < 5) return fail_truncated(st, p, "document");
   if (length < 5) {
     return fail(st, error_code::invalid_length, p,
@@ -72,6 +115,8 @@ void fail_encode(encode_state& es, error_code code, std::string message) {
 
 namespace {
 
+// On failure inside the document st.depth stays at its level (one above the caller's): skip_value
+// tells errors about a value from errors inside its nested elements that way.
 const std::uint8_t* skip_document(decode_state& st, const std::uint8_t* p, const std::uint8_t* end) {
   const std::uint8_t* body;
   const std::uint8_t* doc_end;
@@ -80,8 +125,9 @@ const std::uint8_t* skip_document(decode_state& st, const std::uint8_t* p, const
   while (body < doc_end) {
     std::uint8_t type = 0;
     std::string_view key;
+    const std::uint8_t* const element = body;
     if (!read_element_header(st, body, doc_end, type, key)) return nullptr;
-    body = skip_value(st, type, body, doc_end);
+    body = skip_value(st, type, body, doc_end, element);
     if (body == nullptr) {
       st.err.prepend_path(key);
       return nullptr;
@@ -123,8 +169,10 @@ const std::uint8_t* read_code_with_scope(decode_state& st, const std::uint8_t* p
   return next;
 }
 
-const std::uint8_t* skip_value(decode_state& st, std::uint8_t type, const std::uint8_t* p,
-                               const std::uint8_t* end) {
+namespace {
+
+const std::uint8_t* skip_value_at(decode_state& st, std::uint8_t type, const std::uint8_t* p,
+                                  const std::uint8_t* end) {
   std::string_view text;
   const value_rule& rule = rule_of(type);
   switch (rule.layout) {
@@ -161,8 +209,20 @@ const std::uint8_t* skip_value(decode_state& st, std::uint8_t type, const std::u
     case value_layout::none:
       break;
   }
-  return fail(st, error_code::invalid_type, p - 1,
+  return fail(st, error_code::invalid_type, p,
               "element type byte " + std::to_string(type) + " is not a BSON type");
+}
+
+}  // namespace
+
+const std::uint8_t* skip_value(decode_state& st, std::uint8_t type, const std::uint8_t* p,
+                               const std::uint8_t* end, const std::uint8_t* element) {
+  const std::size_t depth = st.depth;
+  const std::uint8_t* next = skip_value_at(st, type, p, end);
+  // An error about this value (not inside a nested element, which left st.depth deeper) points
+  // at its element (README, "Errors").
+  if (next == nullptr && element != nullptr && st.depth == depth) [[unlikely]] st.err.offset = st.offset(element);
+  return next;
 }
 
 }  // namespace bsongen::detail

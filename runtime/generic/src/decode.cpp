@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "bsongen/detail/unpooled_decode.hpp"
 #include "bsongen/detail/value_wire.hpp"
 #include "bsongen/detail/utf8.hpp"
 #include "bsongen/document.hpp"
@@ -129,38 +130,9 @@ inline bool envelope_ok(std::span<const std::uint8_t> bytes, const decode_option
          static_cast<std::size_t>(declared) <= options.max_size && bytes[bytes.size() - 1] == 0;
 }
 
-// Why envelope_ok is false.
+// Why envelope_ok is false (the same verdict the generated decoders give).
 [[gnu::noinline, gnu::cold]] result<void> check_envelope(std::span<const std::uint8_t> bytes, const decode_options& options) {
-  if (bytes.size() < 5) {
-    return error(error_code::truncated,
-                 "input has " + count_text(bytes.size(), "bytes") + ", a document needs at least 5", 0);
-  }
-  const std::int32_t declared = detail::load_i32_le(bytes.data());
-  if (declared < 5) {
-    return error(error_code::invalid_length,
-                 "document length " + std::to_string(declared) + " is below the minimum of 5", 0);
-  }
-  const auto length = static_cast<std::size_t>(declared);
-  if (length > options.max_size) {
-    return error(error_code::too_large,
-                 "document length " + std::to_string(length) + " exceeds the limit of " +
-                     std::to_string(options.max_size) + " bytes",
-                 0);
-  }
-  if (length > bytes.size()) {
-    return error(error_code::truncated,
-                 "document declares " + count_text(length, "bytes") + " but the input has " +
-                     std::to_string(bytes.size()),
-                 bytes.size());
-  }
-  if (length < bytes.size()) {
-    return error(error_code::trailing_bytes,
-                 count_text(bytes.size() - length, "bytes") + " follow the document's declared end", length);
-  }
-  if (bytes[length - 1] != 0) {
-    return error(error_code::missing_terminator, "document does not end with a NUL byte", length - 1);
-  }
-  return {};
+  return detail::envelope_error(bytes.data(), bytes.size(), options.max_size);
 }
 
 // The key's terminating NUL, searched 8 bytes at a time, or nullptr when the key runs into the
@@ -710,6 +682,14 @@ class decoder {
 
 namespace detail {
 
+struct document_adopter {
+  static void adopt(document& out, arena_ptr a, const container& root, std::size_t source_size) noexcept {
+    out.arena_ = std::move(a);
+    out.root_ = root;
+    out.source_size_ = source_size;
+  }
+};
+
 struct value_adopter {
   static void adopt(value& out, const node& n, arena_ptr a) noexcept {
     out.node_ = n;
@@ -763,22 +743,34 @@ const std::uint8_t* decode_any_value(decode_state& st, std::uint8_t type, const 
 
 }  // namespace detail
 
-result<document> decode_document(std::span<const std::uint8_t> bytes, const decode_options& options) {
+namespace {
+
+result<document> decode_into_arena(std::span<const std::uint8_t> bytes, const decode_options& options, bool pooled) {
   if (!envelope_ok(bytes, options)) [[unlikely]] return check_envelope(bytes, options).error();
   std::pmr::memory_resource* upstream = options.memory != nullptr ? options.memory : detail::default_block_resource();
   // Room for the input copy plus the nodes of a typical document (32 bytes per element of usually
   // 8-20 encoded bytes); the arena grows in blocks when a document has smaller elements.
-  detail::arena_ptr a(detail::arena::create(upstream, bytes.size() * 4 + 64, options.pooled));
+  detail::arena_ptr a(detail::arena::create(upstream, bytes.size() * 4 + 64, pooled));
   auto* copy = static_cast<std::uint8_t*>(a->allocate(bytes.size(), 8));
   std::memcpy(copy, bytes.data(), bytes.size());
 
-  document out;
+  container root{};
   scratch_lease scratch;
   decoder<true> d(bytes.data(), bytes.size(), copy, options, a.get(), scratch.get());
-  if (!d.run(&out.root_)) [[unlikely]] return std::move(d.failure());
-  out.arena_ = std::move(a);
-  out.source_size_ = bytes.size();
+  if (!d.run(&root)) [[unlikely]] return std::move(d.failure());
+  document out;
+  detail::document_adopter::adopt(out, std::move(a), root, bytes.size());
   return out;
+}
+
+}  // namespace
+
+result<document> decode_document(std::span<const std::uint8_t> bytes, const decode_options& options) {
+  return decode_into_arena(bytes, options, true);
+}
+
+result<document> detail::decode_document_unpooled(std::span<const std::uint8_t> bytes, const decode_options& options) {
+  return decode_into_arena(bytes, options, false);
 }
 
 result<void> validate_document(std::span<const std::uint8_t> bytes, const decode_options& options) {

@@ -39,9 +39,6 @@ struct decode_options {
   // Where the document's arena takes its blocks; nullptr means the runtime default. Must outlive
   // the decoded document.
   std::pmr::memory_resource* memory = nullptr;
-  // false: one call to `memory` per element array instead of a bump arena (the benchmark's
-  // generic_nopool baseline; slower, never needed in production).
-  bool pooled = true;
 };
 
 }  // namespace bsongen

@@ -12,10 +12,11 @@
 //
 // Keys keep their order; duplicate keys read from input are kept as read: iteration shows every
 // element, find()/operator[]/set() use the last one with the key (decode_options::duplicate_keys
-// = duplicate_key_policy::reject refuses such input instead). A document owns an arena: decoding copies the input into it once and keys and strings
-// point into that copy, elements are 32-byte nodes stored contiguously per document. Everything
-// borrowed from a document (value_ref, element, string_view, ...) is valid until the document is
-// destroyed, assigned to, appended to, set() on, or cleared. Moving a document keeps borrowed views valid.
+// = duplicate_key_policy::reject refuses such input instead). A document owns an arena: decoding
+// copies the input into it once and keys and strings point into that copy, elements are 32-byte
+// nodes stored contiguously per document. Everything borrowed from a document (value_ref,
+// element, string_view, ...) is valid until the document is destroyed, assigned to, appended to,
+// set() on, or cleared. Moving a document keeps borrowed views valid.
 //
 // Encoding, copies, equality and destruction keep their nesting on the heap: any depth built
 // through the API works; decoding stops at decode_options::max_depth (at most max_depth_limit).
@@ -35,6 +36,10 @@
 #include "bsongen/writer.hpp"
 
 namespace bsongen {
+
+namespace detail {
+struct document_adopter;  // hands a decoded tree and its arena to a document (decode.cpp)
+}  // namespace detail
 
 // One key/value pair of a document initializer list: `{"key", value}`.
 struct field {
@@ -82,7 +87,7 @@ class document : public detail::document_access<document> {
  private:
   friend class value;
   friend class array;
-  friend result<document> decode_document(std::span<const std::uint8_t>, const decode_options&);
+  friend struct detail::document_adopter;
   detail::arena& storage(std::size_t bytes_hint);
   void compact();
 
