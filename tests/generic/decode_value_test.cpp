@@ -167,5 +167,24 @@ TEST(decode_value, depth_counts_the_levels_open_around_the_value) {
   EXPECT_FALSE(decode_document(bytes, two));
 }
 
+TEST(decode_value, duplicate_keys_follow_the_decode_states_policy) {
+  // "v": {"k": 1, "k": 2}: "v" at 4, its document at 7, the second "k" at 18.
+  const auto inner = document_of(bson_builder().u8(0x10).cstr("k").i32(1).u8(0x10).cstr("k").i32(2));
+  const auto bytes = document_of(bson_builder().u8(0x03).cstr("v").raw(std::string(inner.begin(), inner.end())));
+  detail::arena_ptr a = new_arena();
+  detail::decode_state st;
+  st.origin = bytes.data();
+  st.depth = 1;
+  detail::node n{};
+  const std::uint8_t* end = bytes.data() + bytes.size() - 1;
+  ASSERT_NE(detail::decode_value(st, bytes.data() + 4, 0x03, bytes.data() + 7, end, *a, n), nullptr);
+  EXPECT_EQ(value_ref(&n)["k"].as_int32(), 2);
+  st.duplicate_keys = duplicate_key_policy::reject;
+  ASSERT_EQ(detail::decode_value(st, bytes.data() + 4, 0x03, bytes.data() + 7, end, *a, n), nullptr);
+  EXPECT_EQ(st.err.code, error_code::duplicate_field);
+  EXPECT_EQ(st.err.path, "k");
+  EXPECT_EQ(st.err.offset, 18u);
+}
+
 }  // namespace
 }  // namespace bsongen

@@ -13,6 +13,7 @@
 #include <string_view>
 
 #include "bsongen/bson_type.hpp"
+#include "bsongen/decode_options.hpp"
 #include "bsongen/detail/endian.hpp"
 #include "bsongen/detail/utf8.hpp"
 #include "bsongen/error.hpp"
@@ -25,6 +26,7 @@ struct decode_state {
   std::size_t depth = 0;                 // documents/arrays open on the current path
   std::size_t max_depth = 100;
   bool validate_utf8 = true;
+  duplicate_key_policy duplicate_keys = duplicate_key_policy::last_wins;
   bsongen::error err;
 
   [[nodiscard]] std::size_t offset(const std::uint8_t* p) const noexcept {
@@ -51,6 +53,10 @@ struct encode_state {
 // Why the document at p (length field `length`, `available` bytes before its limit) is rejected.
 [[gnu::cold]] std::nullptr_t fail_document(decode_state& st, const std::uint8_t* p,
                                            std::int64_t length, std::int64_t available);
+// Why the outermost document, `size` bytes at p, is not one whole document of at most `max_size`
+// bytes (code ok when it is): the framing checks both decoders make before reading elements, with
+// one message and offset each (README, "Errors": the byte where the framing breaks).
+[[gnu::cold]] bsongen::error envelope_error(const std::uint8_t* p, std::size_t size, std::size_t max_size);
 [[gnu::cold]] std::nullptr_t fail_string(decode_state& st, const std::uint8_t* p,
                                          const std::uint8_t* end);
 [[gnu::cold]] std::nullptr_t fail_invalid_bool(decode_state& st, const std::uint8_t* p);
@@ -65,9 +71,12 @@ struct encode_state {
                                                        const std::uint8_t*& scope);
 
 // Validates the element whose value starts at p (framing, lengths, terminators, nested documents
-// to st.max_depth, UTF-8 when st.validate_utf8) and returns the byte after it.
+// to st.max_depth, UTF-8 when st.validate_utf8) and returns the byte after it. Errors inside
+// nested documents point at the nested element's type byte; errors about the value itself at
+// `element` (its element's type byte) when given, else at the value.
 [[nodiscard]] const std::uint8_t* skip_value(decode_state& st, std::uint8_t type,
-                                             const std::uint8_t* p, const std::uint8_t* end);
+                                             const std::uint8_t* p, const std::uint8_t* end,
+                                             const std::uint8_t* element = nullptr);
 
 // --- Value lengths: the length rules of bsongen/bson_type.hpp's value_rules, applied. ---
 
@@ -169,10 +178,11 @@ struct encode_state {
 [[nodiscard]] inline bool open_document(decode_state& st, const std::uint8_t* p,
                                         const std::uint8_t* limit, const std::uint8_t*& body,
                                         const std::uint8_t*& doc_end) {
+  constexpr std::int32_t min_size = rule_of(bson_type::document).width;
   const std::ptrdiff_t available = limit - p;
-  if (available < 5) [[unlikely]] return fail_document(st, p, -1, available), false;
+  if (available < min_size) [[unlikely]] return fail_document(st, p, -1, available), false;
   const std::int32_t length = load_i32_le(p);
-  if (length < 5 || length > available || p[length - 1] != 0 || st.depth >= st.max_depth)
+  if (length < min_size || length > available || p[length - 1] != 0 || st.depth >= st.max_depth)
       [[unlikely]] {
     return fail_document(st, p, length, available), false;
   }
