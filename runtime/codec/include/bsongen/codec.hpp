@@ -100,6 +100,10 @@ template <generated_document T>
   st.origin = bytes.data();
   st.max_depth = options.max_depth;
   st.validate_utf8 = options.validate_utf8;
+  if (bytes.size() < 5) [[unlikely]] {
+    return error(error_code::truncated, "input has " + std::to_string(bytes.size()) +
+                                            " bytes, a document needs at least 5");
+  }
   if (bytes.size() >= 4) {
     const std::int32_t declared = detail::load_i32_le(bytes.data());
     if (declared >= 5 && static_cast<std::size_t>(declared) > options.max_size) {
