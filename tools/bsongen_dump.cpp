@@ -44,13 +44,18 @@ struct options {
 };
 
 int usage_error(std::string_view message) {
-  std::fprintf(stderr, "bsongen-dump: %.*s\n%.*s", static_cast<int>(message.size()), message.data(),
+  const std::string shown = bsongen::printable(message);
+  std::fprintf(stderr, "bsongen-dump: %s\n%.*s", shown.c_str(),
                static_cast<int>(usage_text.size()), usage_text.data());
   return exit_usage;
 }
 
+// Everything that reaches stderr from the data or the command line goes through
+// bsongen::printable (error::to_string() already does): keys and file names may hold terminal
+// escape sequences.
 void report(const std::string& source, const bsongen::error& e) {
-  std::fprintf(stderr, "bsongen-dump: %s: %s\n", source.c_str(), e.to_string().c_str());
+  std::fprintf(stderr, "bsongen-dump: %s: %s\n", bsongen::printable(source).c_str(),
+               e.to_string().c_str());
 }
 
 // Closes an owned FILE* on scope exit; standard streams are borrowed.
@@ -84,8 +89,8 @@ file_handle open_input(const std::string& path) {
 int dump(const options& opts) {
   file_handle in = open_input(opts.input);
   if (in.get() == nullptr) {
-    std::fprintf(stderr, "bsongen-dump: cannot open %s: %s\n", opts.input.c_str(),
-                 std::strerror(errno));
+    std::fprintf(stderr, "bsongen-dump: cannot open %s: %s\n",
+                 bsongen::printable(opts.input).c_str(), std::strerror(errno));
     return exit_data_error;
   }
   bsongen::document_stream_reader reader(in.get());
@@ -132,21 +137,21 @@ bool read_all(std::FILE* f, std::string& text) {
 int from_json(const options& opts) {
   file_handle in = open_input(opts.input);
   if (in.get() == nullptr) {
-    std::fprintf(stderr, "bsongen-dump: cannot open %s: %s\n", opts.input.c_str(),
-                 std::strerror(errno));
+    std::fprintf(stderr, "bsongen-dump: cannot open %s: %s\n",
+                 bsongen::printable(opts.input).c_str(), std::strerror(errno));
     return exit_data_error;
   }
   std::string text;
   if (!read_all(in.get(), text)) {
-    std::fprintf(stderr, "bsongen-dump: reading %s failed: %s\n", opts.input.c_str(),
-                 std::strerror(errno));
+    std::fprintf(stderr, "bsongen-dump: reading %s failed: %s\n",
+                 bsongen::printable(opts.input).c_str(), std::strerror(errno));
     return exit_data_error;
   }
   const bool to_stdout = opts.output.empty() || opts.output == "-";
   file_handle out(to_stdout ? stdout : std::fopen(opts.output.c_str(), "wb"), !to_stdout);
   if (out.get() == nullptr) {
-    std::fprintf(stderr, "bsongen-dump: cannot create %s: %s\n", opts.output.c_str(),
-                 std::strerror(errno));
+    std::fprintf(stderr, "bsongen-dump: cannot create %s: %s\n",
+                 bsongen::printable(opts.output).c_str(), std::strerror(errno));
     return exit_data_error;
   }
   bsongen::document_stream_writer stream(out.get());
@@ -178,7 +183,8 @@ int from_json(const options& opts) {
   }
   if (!out.close()) {
     std::fprintf(stderr, "bsongen-dump: writing %s failed: %s\n",
-                 to_stdout ? "standard output" : opts.output.c_str(), std::strerror(errno));
+                 to_stdout ? "standard output" : bsongen::printable(opts.output).c_str(),
+                 std::strerror(errno));
     return exit_data_error;
   }
   return status;
