@@ -54,39 +54,48 @@ enum class special : std::uint8_t {
 };
 static_assert(static_cast<unsigned>(special::count_) <= 32, "convert_wrapper keeps a 32-bit mask");
 
-struct special_name {
-  std::string_view key;
-  special kind;
-};
-constexpr std::array<special_name, 20> special_names{{
-    {"$oid", special::oid},
-    {"$symbol", special::symbol},
-    {"$numberInt", special::number_int},
-    {"$numberLong", special::number_long},
-    {"$numberDouble", special::number_double},
-    {"$numberDecimal", special::number_decimal},
-    {"$binary", special::binary},
-    {"$type", special::type},
-    {"$code", special::code},
-    {"$scope", special::scope},
-    {"$timestamp", special::timestamp},
-    {"$regularExpression", special::regular_expression},
-    {"$dbPointer", special::db_pointer},
-    {"$date", special::date},
-    {"$minKey", special::min_key},
-    {"$maxKey", special::max_key},
-    {"$undefined", special::undefined},
-    {"$uuid", special::uuid},
-    {"$regex", special::regex},
-    {"$options", special::options},
-}};
-
+// One length switch and at most four fixed-size compares: runs for every '$' key.
 special classify(std::string_view key) noexcept {
   if (key.size() < 4 || key[0] != '$') return special::none;
-  for (const special_name& s : special_names) {
-    if (s.key == key) return s.kind;
+  auto is = [key](const auto& name) {
+    return key.size() == sizeof name - 1 && std::memcmp(key.data(), name, sizeof name - 1) == 0;
+  };
+  switch (key.size()) {
+    case 4:
+      return is("$oid") ? special::oid : special::none;
+    case 5:
+      return is("$date")   ? special::date
+             : is("$code") ? special::code
+             : is("$type") ? special::type
+             : is("$uuid") ? special::uuid
+                           : special::none;
+    case 6:
+      return is("$scope") ? special::scope : is("$regex") ? special::regex : special::none;
+    case 7:
+      return is("$binary")   ? special::binary
+             : is("$symbol") ? special::symbol
+             : is("$minKey") ? special::min_key
+             : is("$maxKey") ? special::max_key
+                             : special::none;
+    case 8:
+      return is("$options") ? special::options : special::none;
+    case 10:
+      return is("$numberInt")   ? special::number_int
+             : is("$timestamp") ? special::timestamp
+             : is("$undefined") ? special::undefined
+             : is("$dbPointer") ? special::db_pointer
+                                : special::none;
+    case 11:
+      return is("$numberLong") ? special::number_long : special::none;
+    case 13:
+      return is("$numberDouble") ? special::number_double : special::none;
+    case 14:
+      return is("$numberDecimal") ? special::number_decimal : special::none;
+    case 18:
+      return is("$regularExpression") ? special::regular_expression : special::none;
+    default:
+      return special::none;
   }
-  return special::none;
 }
 
 // Keys that make their object a type wrapper or an error: every special key but $type, $regex
@@ -410,7 +419,10 @@ std::size_t extjson_builder::begin_element(bson_type type, std::size_t offset) {
   frame& f = frames_.back();
   ++f.count;
   if (f.is_array) {
-    if (f.counts && !grow_check(1 + 11, offset)) return npos;
+    if (out_.size() + 1 + 11 > f.key_limit) [[unlikely]] {
+      grown_too_large(offset);
+      return npos;
+    }
     const std::size_t pos = out_.size();
     char index[12];
     const auto end = std::to_chars(index, index + sizeof index, f.count - 1).ptr;
@@ -435,15 +447,16 @@ bool extjson_builder::key(std::string_view k, std::size_t offset) {
   if (!k.empty() && k[0] == '$') [[unlikely]] {
     f.has_dollar_key = true;
     kind = classify(k);
-    if (makes_wrapper(kind)) f.counts = false;
+    if (makes_wrapper(kind)) {
+      f.counts = false;
+      f.key_limit = npos;  // its keys vanish into the value
+    }
   }
   f.last_key = static_cast<std::uint8_t>(kind);
-  if (kind == special::none) {
-    // An ordinary key: this object is a document (or an error), never a wrapper.
-    if (f.over) [[unlikely]]
-      return too_deep(f.json_offset);
-    if (f.counts && !grow_check(k.size() + 2, offset)) return false;
-  }
+  // An ordinary key: this object is a document (or an error), never a wrapper, so it is too deep
+  // if it is over the depth limit, and its key counts towards the size.
+  if (kind == special::none && out_.size() + k.size() + 2 > f.key_limit) [[unlikely]]
+    return f.over ? too_deep(f.json_offset) : grown_too_large(offset);
   pending_type_pos_ = out_.size();
   key_pending_ = true;
   out_.put_u8(0);  // the type byte, set when the value arrives
@@ -453,36 +466,42 @@ bool extjson_builder::key(std::string_view k, std::size_t offset) {
   return true;
 }
 
-bool extjson_builder::open_frame(bool is_array, std::size_t element_start, std::size_t offset) {
-  std::uint32_t level = 1;
-  bool counts = true;
+[[gnu::always_inline]] inline bool extjson_builder::open_frame(bool is_array,
+                                                               std::size_t element_start,
+                                                               std::size_t offset) {
   if (frames_.empty()) {
+    // The outermost object: level 1; the growth check counts from here.
     const std::size_t start = out_.size();
     const std::size_t room = std::numeric_limits<std::size_t>::max() - start - wrapper_slack;
     size_end_ = start + wrapper_slack + std::min(options_.max_size, room);
-  } else {
-    if (frames_.size() >= json_depth_cap) {
-      return fail(error_code::too_deep,
-                  "JSON nesting exceeds " + std::to_string(json_depth_cap) + " levels", offset);
-    }
-    const frame& parent = frames_.back();
-    if (parent.counts) {
-      level = parent.level + 1;
-    } else {
-      // Inside a type wrapper: only $scope's value is a BSON document, at the wrapper's level.
-      level = parent.level;
-      counts = parent.last_key == static_cast<std::uint8_t>(special::scope);
-    }
+    const bool over = options_.max_depth == 0;
+    frames_.push_back({element_start, start, offset, over ? 0 : size_end_, 0, 1, is_array, false,
+                       false, true, over, 0});
+    out_.put_i32(0);
+    if (out_.overflowed()) [[unlikely]]
+      return overflow(offset);
+    return over ? too_deep(offset) : true;
   }
+  if (frames_.size() >= json_depth_cap) [[unlikely]] {
+    return fail(error_code::too_deep,
+                "JSON nesting exceeds " + std::to_string(json_depth_cap) + " levels", offset);
+  }
+  const frame& parent = frames_.back();
+  // Inside a type wrapper the containers are no level, except $scope's value, a document at the
+  // wrapper's level.
+  const std::uint32_t level = parent.level + (parent.counts ? 1 : 0);
+  const bool counts =
+      parent.counts || parent.last_key == static_cast<std::uint8_t>(special::scope);
   const bool over = counts && level > options_.max_depth;
-  frames_.push_back(
-      {element_start, out_.size(), offset, 0, level, is_array, false, false, counts, over, 0});
+  const std::size_t key_limit = over ? 0 : counts ? size_end_ : npos;
+  frames_.push_back({element_start, out_.size(), offset, key_limit, 0, level, is_array, false,
+                     false, counts, over, 0});
   out_.put_i32(0);
   if (out_.overflowed()) [[unlikely]]
     return overflow(offset);
   // An object one level too deep may still be a type wrapper (key() and end_object() decide);
-  // an array or the outermost object cannot.
-  if (over && (is_array || element_start == npos)) [[unlikely]]
+  // an array cannot.
+  if (over && is_array) [[unlikely]]
     return too_deep(offset);
   return true;
 }
@@ -522,7 +541,7 @@ bool extjson_builder::close_container(std::size_t offset) {
 
 bool extjson_builder::end_object(std::size_t offset) {
   if (!close_container(offset)) return false;
-  const frame f = frames_.back();
+  const frame& f = frames_.back();  // convert_wrapper and fail leave frames_ as it is
   if (f.has_dollar_key && !convert_wrapper(f)) return false;
   if (f.over && out_.data()[f.element_start] == static_cast<std::uint8_t>(bson_type::document))
       [[unlikely]] {
@@ -540,10 +559,11 @@ bool extjson_builder::end_array(std::size_t offset) {
 }
 
 bool extjson_builder::string_value(std::string_view s, std::size_t offset) {
-  // Strings inside type wrappers shrink ("$numberLong": "0000...1" becomes 8 bytes): those are
-  // checked when the wrapper has become its value.
-  if (!frames_.empty() && frames_.back().counts && frames_.back().last_key == 0 &&
-      out_.size() + s.size() + 5 > size_end_) [[unlikely]] {
+  // A long string is checked before it is written (a short one's overshoot is caught at the next
+  // key, element or close). Strings inside type wrappers shrink ("$numberLong": "0000...1"
+  // becomes 8 bytes): those are checked when the wrapper has become its value.
+  if (s.size() > 4096 && !frames_.empty() && frames_.back().counts &&
+      frames_.back().last_key == 0 && out_.size() + s.size() + 5 > size_end_) [[unlikely]] {
     return fail_value(error_code::too_large,
                       "document grows past the limit of " + std::to_string(options_.max_size) +
                           " bytes",

@@ -218,19 +218,21 @@ std::string describe(simdjson::error_code code) {
   }
 }
 
+// Text from `offset` on is not the caller's (closers that stage1_error added): reaching it fails
+// with `message` at `offset`, instead of closing a container there.
+struct cut_point {
+  std::size_t offset = npos;
+  std::string message;
+};
+
+// Walks the document, calling the builder per token. `Cut`: the text has a cut_point (a parse of
+// repaired text; the common walk pays nothing for it).
+template <bool Cut>
 class walker {
  public:
   walker(od::document& doc, detail::extjson_builder& builder, const char* base,
-         std::size_t text_size)
-      : doc_(doc), builder_(builder), base_(base), end_offset_(text_size) {}
-
-  // Text from `offset` on is not the caller's (closers that stage1_error added): reaching it
-  // fails with `message` at `offset`, instead of closing a container there.
-  struct cut_point {
-    std::size_t offset = npos;
-    std::string message;
-  };
-  void set_cut(cut_point cut) { cut_ = std::move(cut); }
+         std::size_t text_size, const cut_point& cut)
+      : doc_(doc), builder_(builder), base_(base), end_offset_(text_size), cut_(cut) {}
   // A structural error simdjson gives without a position (see syntax()), or SUCCESS.
   [[nodiscard]] simdjson::error_code structural_error() const noexcept { return structural_; }
 
@@ -284,12 +286,12 @@ class walker {
   std::size_t here() {
     const char* p = nullptr;
     if (doc_.current_location().get(p) != simdjson::SUCCESS) return end_offset_;
-    return std::min(offset_of(p), end_offset_);
+    return offset_of(p);
   }
   // A syntax error where the iterator stands, or for a value, at `value_at` (where it starts).
   bool syntax(simdjson::error_code e, std::size_t value_at = npos) {
     const std::size_t at = value_at != npos ? value_at : here();
-    if (at >= cut_.offset) return past_cut();
+    if (Cut && at >= cut_.offset) return past_cut();
     if (e == simdjson::INCOMPLETE_ARRAY_OR_OBJECT) {
       // Found before the walk starts (the text's last bracket does not match its first), with no
       // position: stage1_error() finds where the structure breaks.
@@ -326,8 +328,9 @@ class walker {
       if (!walk_value(field.value())) return false;
     }
     const std::size_t end_at = here();
-    if (end_at >= cut_.offset) [[unlikely]]
-      return past_cut();
+    if constexpr (Cut) {
+      if (end_at >= cut_.offset) return past_cut();
+    }
     return builder_.end_object(end_at);
   }
 
@@ -339,8 +342,9 @@ class walker {
       if (!walk_value(item)) return false;
     }
     const std::size_t end_at = here();
-    if (end_at >= cut_.offset) [[unlikely]]
-      return past_cut();
+    if constexpr (Cut) {
+      if (end_at >= cut_.offset) return past_cut();
+    }
     return builder_.end_array(end_at);
   }
 
@@ -376,7 +380,7 @@ class walker {
         // a range error.
         std::string_view raw = value.raw_json_token();
         while (!raw.empty() && is_space(raw.back())) raw.remove_suffix(1);
-        if (at >= cut_.offset) return past_cut();
+        if (Cut && at >= cut_.offset) return past_cut();
         if (is_json_number(raw)) return builder_.number_text(raw, at);
         builder_.reject_value(error_code::json_syntax, "malformed number", at);
         return false;
@@ -401,7 +405,7 @@ class walker {
   detail::extjson_builder& builder_;
   const char* base_;
   std::size_t end_offset_;
-  cut_point cut_;
+  const cut_point& cut_;
   simdjson::error_code structural_ = simdjson::SUCCESS;
 };
 
@@ -434,7 +438,7 @@ std::size_t separators_beyond(std::string_view text, std::size_t limit) {
 }
 
 result<void> convert_text(std::string_view json, writer& out, const extjson_parse_options& options,
-                          const walker::cut_point& cut, int retry);
+                          const cut_point& cut, int retry);
 
 // "array that opens at byte 6": the container open where the scan stopped.
 std::string innermost(std::string_view json, const structure_scan& scan) {
@@ -524,7 +528,7 @@ error stage1_error(simdjson::error_code code, std::string_view json,
 // Converts `json`, which must hold exactly one document, appending to `out`; on error `out` may
 // hold part of it (convert() undoes that).
 result<void> convert_text(std::string_view json, writer& out, const extjson_parse_options& options,
-                          const walker::cut_point& cut, int retry) {
+                          const cut_point& cut, int retry) {
   const std::size_t max = std::numeric_limits<std::size_t>::max();
   const std::size_t separator_limit =
       options.max_size > (max - 2) / 2 ? max : 2 * options.max_size + 2;
@@ -549,10 +553,15 @@ result<void> convert_text(std::string_view json, writer& out, const extjson_pars
   bool ok = false;
   simdjson::error_code first_stage = state.parser.iterate(padded).get(doc);
   if (first_stage == simdjson::SUCCESS) {
-    walker w(doc, builder, state.padded.data(), json.size());
-    w.set_cut(cut);
-    ok = w.run() && builder.finished();
-    first_stage = w.structural_error();
+    if (cut.offset == npos) [[likely]] {
+      walker<false> w(doc, builder, state.padded.data(), json.size(), cut);
+      ok = w.run() && builder.finished();
+      first_stage = w.structural_error();
+    } else {
+      walker<true> w(doc, builder, state.padded.data(), json.size(), cut);
+      ok = w.run() && builder.finished();
+      first_stage = w.structural_error();
+    }
   }
   release_if_large(state);
   if (first_stage != simdjson::SUCCESS) return stage1_error(first_stage, json, options, retry);

@@ -172,9 +172,20 @@ class writer {
 
  private:
   // extend for the put_* helpers: a caller buffer that cannot hold n bytes overflows for good.
-  std::uint8_t* claim(std::size_t n) {
-    std::uint8_t* p = extend(n);
-    if (p == nullptr && n != 0) [[unlikely]] {
+  // (Forced inline: the put_* helpers are the Extended JSON builder's hot path, and g++ would
+  // otherwise call out for each.)
+  [[gnu::always_inline]] std::uint8_t* claim(std::size_t n) {
+    if (limit_ - size_ >= n) [[likely]] {
+      std::uint8_t* p = data_ + size_;
+      size_ += n;
+      return p;
+    }
+    return claim_slow(n);
+  }
+
+  [[gnu::noinline]] std::uint8_t* claim_slow(std::size_t n) {
+    std::uint8_t* p = extend_slow(n);
+    if (p == nullptr) {
       overflowed_ = true;
       limit_ = size_;
     }

@@ -59,7 +59,7 @@ class extjson_builder {
     size_end_ = 0;
   }
 
-  // How far past max_size the growing document may go before failing (see the header comment):
+  // How far past max_size the growing document may go before failing (see the top comment):
   // the document form of the $code/$scope wrappers open on one path, 16 bytes each, at most
   // json_depth_cap / 2 of them.
   static constexpr std::size_t wrapper_slack = 16 * (json_depth_cap / 2) + 64;
@@ -98,6 +98,10 @@ class extjson_builder {
     std::size_t element_start;  // type byte of the element holding this container; npos at top
     std::size_t body_start;     // the container's int32 length
     std::size_t json_offset;    // where its '{' or '[' is in the text
+    // What an ordinary key or array element may take the output to: size_end_ (the growth
+    // check); 0 when the container is over the depth limit (an ordinary key makes it too deep);
+    // npos inside a type wrapper (its keys are not part of the BSON).
+    std::size_t key_limit;
     std::uint32_t count;        // elements so far (the next array index)
     std::uint32_t level;        // its BSON depth if it stays a container (the outermost is 1)
     bool is_array;
@@ -122,12 +126,6 @@ class extjson_builder {
   // Pushes the frame of a container opening at `offset` after checking the depth rules.
   bool open_frame(bool is_array, std::size_t element_start, std::size_t offset);
   bool too_deep(std::size_t offset);
-  // Fails with too_large when `more` bytes would take the document past max_size + wrapper_slack.
-  bool grow_check(std::size_t more, std::size_t offset) {
-    if (out_.size() + more > size_end_) [[unlikely]]
-      return grown_too_large(offset);
-    return true;
-  }
   bool grown_too_large(std::size_t offset);
   // Replaces the just-closed object `f` by the typed value it wraps, if it is a type wrapper.
   bool convert_wrapper(const frame& f);
@@ -141,7 +139,7 @@ class extjson_builder {
   bool finished_ = false;
   bool key_pending_ = false;          // a key was written and awaits its value
   std::size_t pending_type_pos_ = 0;  // where that key's element type byte goes
-  std::size_t size_end_ = 0;          // grow_check's bound: document start + max_size + slack
+  std::size_t size_end_ = 0;          // the growth check's bound: start + max_size + slack
 };
 
 }  // namespace bsongen::detail
