@@ -262,6 +262,18 @@ TEST(extjson_hostile, text_beyond_max_size_stops_growing_the_bson_near_max_size)
   // It failed at the string that passed the limit, not at the end of the text.
   EXPECT_LT(r.error().offset, 300u << 10) << r.error().to_string();
   EXPECT_LE(out.capacity(), 2 * (limits.max_size + detail::extjson_builder::wrapper_slack));
+
+  // One string far beyond the limit is refused before it is copied.
+  std::string one_string = R"({"s": ")";
+  one_string.append(4 << 20, 'x');
+  one_string += "\"}";
+  writer out2;
+  auto big = extjson_to_bson(one_string, out2, limits);
+  ASSERT_FALSE(big);
+  EXPECT_EQ(big.error().code, error_code::too_large);
+  EXPECT_EQ(big.error().path, "s");
+  EXPECT_EQ(big.error().offset, 6u);
+  EXPECT_LT(out2.capacity(), 4096u);
 }
 
 TEST(extjson_hostile, dense_text_that_cannot_fit_is_rejected_before_it_is_tokenized) {
