@@ -20,9 +20,9 @@
 // to be a type wrapper: it fails with too_deep at its first ordinary key, or when it closes as a
 // document. JSON nesting itself stops at json_depth_cap.
 //
-// Size: the BSON being built is checked against max_size as it grows, at each key, string and
-// array element, so text that converts to too much fails near max_size bytes rather than after
-// building all of it. Type wrappers are first written in their larger document form, so that
+// Size: the BSON being built is checked against max_size as it grows, at each key and array
+// element and before a string over 4 KiB is copied, so text that converts to too much fails near
+// max_size bytes rather than after building all of it. Type wrappers are first written in their larger document form, so that
 // check allows wrapper_slack bytes beyond max_size; the exact limit is checked when a container
 // closes.
 //
