@@ -50,13 +50,18 @@ struct options {
 };
 
 int usage_error(std::string_view message) {
-  std::fprintf(stderr, "bsongen-dump: %.*s\n%.*s", static_cast<int>(message.size()), message.data(),
+  const std::string shown = bsongen::printable(message);
+  std::fprintf(stderr, "bsongen-dump: %s\n%.*s", shown.c_str(),
                static_cast<int>(usage_text.size()), usage_text.data());
   return exit_usage;
 }
 
+// Everything that reaches stderr from the data or the command line goes through
+// bsongen::printable (error::to_string() already does): keys and file names may hold terminal
+// escape sequences.
 void report(const std::string& source, const bsongen::error& e) {
-  std::fprintf(stderr, "bsongen-dump: %s: %s\n", source.c_str(), e.to_string().c_str());
+  std::fprintf(stderr, "bsongen-dump: %s: %s\n", bsongen::printable(source).c_str(),
+               e.to_string().c_str());
 }
 
 // Closes an owned FILE* on scope exit; standard streams are borrowed.
@@ -90,8 +95,8 @@ file_handle open_input(const std::string& path) {
 int dump(const options& opts) {
   file_handle in = open_input(opts.input);
   if (in.get() == nullptr) {
-    std::fprintf(stderr, "bsongen-dump: cannot open %s: %s\n", opts.input.c_str(),
-                 std::strerror(errno));
+    std::fprintf(stderr, "bsongen-dump: cannot open %s: %s\n",
+                 bsongen::printable(opts.input).c_str(), std::strerror(errno));
     return exit_data_error;
   }
   bsongen::document_stream_reader reader(in.get());
@@ -205,20 +210,20 @@ void report_json(const options& opts, std::size_t index, std::size_t offset, std
 int from_json(const options& opts) {
   file_handle in = open_input(opts.input);
   if (in.get() == nullptr) {
-    std::fprintf(stderr, "bsongen-dump: cannot open %s: %s\n", opts.input.c_str(),
-                 std::strerror(errno));
+    std::fprintf(stderr, "bsongen-dump: cannot open %s: %s\n",
+                 bsongen::printable(opts.input).c_str(), std::strerror(errno));
     return exit_data_error;
   }
   std::string text;
   if (!read_all(in.get(), text)) {
-    std::fprintf(stderr, "bsongen-dump: reading %s failed: %s\n", opts.input.c_str(),
-                 std::strerror(errno));
+    std::fprintf(stderr, "bsongen-dump: reading %s failed: %s\n",
+                 bsongen::printable(opts.input).c_str(), std::strerror(errno));
     return exit_data_error;
   }
   json_input_sink sink(opts);
   if (!sink.opened()) {
-    std::fprintf(stderr, "bsongen-dump: cannot create %s: %s\n", opts.output.c_str(),
-                 std::strerror(errno));
+    std::fprintf(stderr, "bsongen-dump: cannot create %s: %s\n",
+                 bsongen::printable(opts.output).c_str(), std::strerror(errno));
     return exit_data_error;
   }
   const std::string_view json(text);
@@ -275,8 +280,8 @@ int from_json(const options& opts) {
     std::fprintf(stderr, "bsongen-dump: %zu document(s) written before the error\n", index);
   }
   if (!sink.close()) {
-    std::fprintf(stderr, "bsongen-dump: writing %s failed: %s\n", sink.name().c_str(),
-                 std::strerror(errno));
+    std::fprintf(stderr, "bsongen-dump: writing %s failed: %s\n",
+                 bsongen::printable(sink.name()).c_str(), std::strerror(errno));
     return exit_data_error;
   }
   return status;

@@ -214,6 +214,34 @@ def corrupt_and_truncated(tmp):
     check("document 1" in bad_json.stderr.decode() and "at b" in bad_json.stderr.decode(),
           "JSON error names index and path: " + bad_json.stderr.decode())
 
+    # Issue 11 item 10: --from-json writes only BSON the library reads back with its default
+    # limits: 100 levels, counted alike in text and bytes.
+    def nested(levels, inner=b"1"):
+        return b'{"a":' * levels + inner + b"}" * levels
+
+    hundred = run("--from-json", "-", stdin=nested(99, b'{"$date":{"$numberLong":"1"}}'))
+    check(hundred.returncode == 0, "100 levels convert: " + hundred.stderr.decode())
+    back = run("-", stdin=hundred.stdout)
+    check(back.returncode == 0, "and dump back: " + back.stderr.decode())
+    too_deep = run("--from-json", "-", stdin=nested(101))
+    check(too_deep.returncode == 1 and b"too_deep" in too_deep.stderr
+          and b"(byte 500)" in too_deep.stderr,
+          "101 levels are refused when converting: " + too_deep.stderr.decode())
+
+    # Issue 11 item 14: key bytes reach stderr escaped; offsets count from the start of the input.
+    hostile = (b'{"ok": 1}\n'
+               b'{"\\u001b]0;owned\\u0007\\u001b[2J": {"$numberInt": 5}}\n')
+    r = run("--from-json", "-", stdin=hostile)
+    err = r.stderr
+    check(r.returncode == 1, "hostile key rejected")
+    check(all(b >= 0x20 or b == 0x0A for b in err), "no raw control byte on stderr: %r" % err)
+    check(b"\\x1b]0;owned\\x07\\x1b[2J" in err, "the key is shown escaped: %r" % err)
+    check(b"document 1" in err and b"(byte %d)" % (hostile.index(b'{"$numberInt"')) in err,
+          "offset of the wrapper in the whole input: %r" % err)
+    trailing = run("--from-json", "-", stdin=b'{"a": 1} x')
+    check(trailing.returncode == 1 and b"(byte 9)" in trailing.stderr,
+          "trailing text reported at its offset: " + trailing.stderr.decode())
+
     check(run("--help").returncode == 0, "--help exits 0")
     check(run().returncode == 2, "no arguments exit 2")
     check(run("--nonsense", path).returncode == 2, "unknown option exits 2")
