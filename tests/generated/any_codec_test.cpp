@@ -13,14 +13,15 @@
 #include "any_fields.bsongen.hpp"
 #include "bsongen/codec.hpp"
 #include "bsongen/document.hpp"
+#include "codec_helpers.hpp"
 
 namespace {
 
 using bytes = std::vector<std::uint8_t>;
 
-bytes to_bytes(const bsongen::byte_buffer& b) { return {b.data(), b.data() + b.size()}; }
-
-bytes generic_encoding(const bsongen::document& d) { return to_bytes(bsongen::encode_document(d)); }
+using bsongen::test::encode_ok;
+using bsongen::test::generic_encoding;
+using bsongen::test::to_bytes;
 
 // One element of every BSON type, a nested document and array among them.
 bsongen::document every_type() {
@@ -60,12 +61,6 @@ any_test::tagged tagged_holding(bsongen::value metadata) {
   t.metadata = std::move(metadata);
   t.name = "n";
   return t;
-}
-
-bytes encode_ok(const any_test::tagged& t) {
-  auto r = bsongen::encode(t);
-  EXPECT_TRUE(r) << r.error().to_string();
-  return r ? to_bytes(*r) : bytes{};
 }
 
 // The encoding of tagged_holding(v), built with the generic path.
