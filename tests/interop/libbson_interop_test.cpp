@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "../generic/bson_corpus.hpp"
+#include "bson_corpus.hpp"
 #include "bsongen/document.hpp"
 
 namespace bsongen {
