@@ -121,7 +121,7 @@ std::string default_spelling(const type_ref& ref, const std::string& element_spe
       {"null", "std::nullptr_t"},
       {"min_key", "bsongen::min_key"},
       {"max_key", "bsongen::max_key"},
-      {"code_with_scope", "bsongen::code_with_scope"},
+      {"javascript_with_scope", "bsongen::javascript_with_scope"},
       {"raw_document", "bsongen::raw_document"},
       {"any", "bsongen::value"},
   };
@@ -131,6 +131,8 @@ std::string default_spelling(const type_ref& ref, const std::string& element_spe
     return "std::array<" + element_spelling + ", " + std::to_string(ref.size) + ">";
   if (ref.kind == "optional") return "std::optional<" + element_spelling + ">";
   if (ref.kind == "map") return "std::map<std::string, " + element_spelling + ">";
+  if (ref.kind == "nullable") return "bsongen::nullable<" + element_spelling + ">";
+  if (ref.kind == "number") return "bsongen::number<" + element_spelling + ">";
   return {};  // struct and enum: their own name, never a `cpp`
 }
 
@@ -144,7 +146,7 @@ const std::map<std::string, std::string, std::less<>>& runtime_kinds() {
       {"bsongen::regex", "regex"},
       {"bsongen::min_key", "min_key"},
       {"bsongen::max_key", "max_key"},
-      {"bsongen::code_with_scope", "code_with_scope"},
+      {"bsongen::javascript_with_scope", "javascript_with_scope"},
       {"bsongen::raw_document", "raw_document"},
       {"bsongen::value", "any"},
   };
@@ -675,6 +677,22 @@ class model_builder {
           return fail("only std::string_view (char) is supported");
         return mapped_type{{"string", "std::string_view", "", 0, {}}, "std::string_view"};
       }
+      if (name == "bsongen::nullable") {
+        auto element = map_argument(spec, 0, "", failure);
+        if (!element) return std::nullopt;
+        return compose("nullable", std::move(*element), "bsongen::nullable<", ">");
+      }
+      if (name == "bsongen::number") {
+        // The runtime admits std::int64_t and double only (a constrained template).
+        const clang::QualType arg = args[0].getAsType().getCanonicalType();
+        mapped_type element{{"double", "", "", 0, {}}, "double"};
+        if (context_.hasSameType(arg, context_.getIntTypeForBitwidth(64, 1))) {
+          element = mapped_type{{"int64", "", "", 0, {}}, "std::int64_t"};
+        } else if (!arg->isSpecificBuiltinType(clang::BuiltinType::Double)) {
+          return fail("bsongen::number holds std::int64_t or double");
+        }
+        return compose("number", std::move(element), "bsongen::number<", ">");
+      }
       if (name == "std::vector") {
         if (!is_std(args[1], "std::allocator"))
           return fail("std::vector with a custom allocator is not supported");
@@ -735,7 +753,8 @@ class model_builder {
     if (name.rfind("std::", 0) == 0)
       return fail(name +
                   " is not supported (supported containers: std::vector, std::array, "
-                  "std::optional, std::map and std::unordered_map with std::string keys)");
+                  "std::optional, std::map and std::unordered_map with std::string keys; "
+                  "bsongen::nullable and bsongen::number)");
     return fail("'" + name + "' is not marked BSONGEN_DOCUMENT");
   }
 
