@@ -106,3 +106,5 @@ ENUM_STORAGE_TYPE_BYTE = {"int32": 0x10, "string": 0x02}
 ENUM_STORAGE_FIXED_WIDTH = {"int32": 4, "string": None}
 STRUCT_TYPE_BYTE = 0x03
 NULL_TYPE_BYTE = 0x0A
+# The largest std::array (`array` kind) size a model may give.
+MAX_ARRAY_SIZE = 1 << 16

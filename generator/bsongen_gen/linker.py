@@ -16,7 +16,7 @@ from .model import Enum, EnumValue, Field, Model, Struct, TypeRef
 UNKNOWN_FIELD_POLICIES = ("skip", "reject", "capture")
 DUPLICATE_KEY_POLICIES = ("last_wins", "reject")
 ENUM_STORAGES = ("int32", "string")
-MAX_ARRAY_SIZE = 1 << 16
+MAX_ARRAY_SIZE = catalog.MAX_ARRAY_SIZE
 INT32_RANGE = (-(1 << 31), (1 << 31) - 1)
 _CPP_SPELLING = re.compile(r"^[A-Za-z0-9_:<>, *&]+$")
 

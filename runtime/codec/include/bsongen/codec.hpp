@@ -60,8 +60,8 @@ template <generated_document T>
 }
 
 // Appends obj's encoding to `out`: one size computation, one writer::extend, then raw stores.
-// With a caller-buffer writer that is too small the error is buffer_too_small and the writer is
-// left as it was.
+// On any error (buffer_too_small when a caller buffer lacks the room) the writer is left as it
+// was before the call: same size, same bytes, same overflowed() (see writer.hpp).
 template <generated_document T>
 [[nodiscard]] result<void> encode(const T& obj, writer& out) {
   result<std::size_t> n = encoded_size(obj);
@@ -100,6 +100,10 @@ template <generated_document T>
   st.origin = bytes.data();
   st.max_depth = options.max_depth;
   st.validate_utf8 = options.validate_utf8;
+  if (bytes.size() < 5) [[unlikely]] {
+    return error(error_code::truncated, "input has " + std::to_string(bytes.size()) +
+                                            " bytes, a document needs at least 5");
+  }
   if (bytes.size() >= 4) {
     const std::int32_t declared = detail::load_i32_le(bytes.data());
     if (declared >= 5 && static_cast<std::size_t>(declared) > options.max_size) {
