@@ -226,6 +226,16 @@ TEST(value_codecs, encode_refuses_nul_in_regex_c_strings) {
   EXPECT_EQ(encode_error(t).code, error_code::invalid_value);
 }
 
+TEST(value_codecs, encode_refuses_enum_values_inside_arrays_and_vectors) {
+  vc::enum_lists v;  // a default std::array<level, 2> holds 0, which names no enumerator
+  EXPECT_EQ(encode_error(v).code, error_code::invalid_value);
+  v.pair = {vc::level::low, vc::level::high};
+  const bytes b = encode_ok(v);
+  EXPECT_TRUE(decode_ok<vc::enum_lists>(b) == v);
+  v.list = {vc::level::high, static_cast<vc::level>(7)};
+  EXPECT_EQ(encode_error(v).code, error_code::invalid_value);
+}
+
 // --- javascript_with_scope: one type for generated members and generic values. ---
 
 TEST(value_codecs, javascript_with_scope_is_one_type_for_both_paths) {
