@@ -22,6 +22,7 @@ class ScalarKind:
     constant_bytes: tuple[tuple[int, int], ...] = ()
     emptiable: bool = False        # omit_empty applies
     needs_header: str = ""         # runtime header that declares cpp_type
+    keeps_null: bool = False       # reads a null as a value: `optional` of it keeps null
 
 
 SCALARS: dict[str, ScalarKind] = {k.kind: k for k in [
@@ -46,24 +47,29 @@ SCALARS: dict[str, ScalarKind] = {k.kind: k for k in [
     ScalarKind("null", 0x0A, "std::nullptr_t", "::bsongen::detail::null_codec", 0),
     ScalarKind("min_key", 0xFF, "::bsongen::min_key", "::bsongen::detail::min_key_codec", 0),
     ScalarKind("max_key", 0x7F, "::bsongen::max_key", "::bsongen::detail::max_key_codec", 0),
-    ScalarKind("code_with_scope", 0x0F, "::bsongen::code_with_scope",
-               "::bsongen::detail::code_with_scope_codec", None),
+    ScalarKind("javascript_with_scope", 0x0F, "::bsongen::javascript_with_scope",
+               "::bsongen::detail::javascript_with_scope_codec", None),
     ScalarKind("raw_document", 0x03, "::bsongen::raw_document",
                "::bsongen::detail::raw_document_codec", None, emptiable=True),
+    # `any` holds a null as a value, so `optional<any>` keeps absent and null apart (decision 7).
     ScalarKind("any", None, "::bsongen::value", "::bsongen::detail::any_codec", None,
-               needs_header="bsongen/value.hpp"),
+               needs_header="bsongen/value.hpp", keeps_null=True),
 ]}
 
 
 @dataclass(frozen=True)
 class ContainerKind:
     kind: str
-    type_byte: Optional[int]
+    type_byte: Optional[int]            # None: decided by the value (or the element, optional)
     cpp_template: str
     cpp_leading_args: tuple[str, ...]   # template arguments before the element (map's key)
     codec_template: str
     has_size: bool = False
     emptiable: bool = False
+    element_kinds: Optional[tuple[str, ...]] = None  # the only element kinds allowed
+    # Element kinds refused, with the reason shown as the diagnostic's hint.
+    refused_elements: tuple[tuple[str, str], ...] = ()
+    keeps_null: bool = False            # reads a null element itself: `optional` of it keeps null
 
 
 CONTAINERS: dict[str, ContainerKind] = {k.kind: k for k in [
@@ -74,6 +80,13 @@ CONTAINERS: dict[str, ContainerKind] = {k.kind: k for k in [
     ContainerKind("map", 0x03, "std::map", ("std::string",), "::bsongen::detail::map_codec",
                   emptiable=True),
     ContainerKind("optional", None, "std::optional", (), ""),
+    ContainerKind("nullable", None, "::bsongen::nullable", (), "::bsongen::detail::nullable_codec",
+                  keeps_null=True, refused_elements=(
+                      ("nullable", "a nullable is already null or a value"),
+                      ("any", "`any` holds a null itself"),
+                      ("null", "`null` is only null; use `nullable<T>` for a T or null"))),
+    ContainerKind("number", None, "::bsongen::number", (), "::bsongen::detail::number_codec",
+                  element_kinds=("int64", "double")),
 ]}
 
 DEFINITION_KINDS = ("struct", "enum")
@@ -86,7 +99,7 @@ SCHEMA_ALIASES = {
     "Decimal128": "decimal128", "decimal": "decimal128",
     "date": "datetime", "MinKey": "min_key", "MaxKey": "max_key", "minkey": "min_key",
     "maxkey": "max_key", "boolean": "bool", "int": "int32", "long": "int64",
-    "document": "raw_document", "code": "javascript",
+    "document": "raw_document", "code": "javascript", "code_with_scope": "javascript_with_scope",
 }
 
 ENUM_STORAGE_TYPE_BYTE = {"int32": 0x10, "string": 0x02}

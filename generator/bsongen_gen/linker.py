@@ -93,6 +93,9 @@ class _Linker:
             k = catalog.SCALARS[t.kind]
             t.type_byte, t.fixed_width = k.type_byte, k.fixed_width
             t.cpp_name, t.codec_name, t.emptiable = k.cpp_type, k.codec, k.emptiable
+            t.keeps_null = k.keeps_null
+            # A member of another C++ type is range-checked by the codec's size().
+            t.checked_on_encode = t.cpp is not None
             if k.fixed_width is not None:
                 skeleton = bytearray(k.fixed_width)
                 constant = set()
@@ -130,7 +133,8 @@ class _Linker:
             c = catalog.CONTAINERS[t.kind]
             if t.kind == "optional" and not top_level:
                 self.error(location, "`optional` is only allowed as a field's outermost type",
-                           "a vector or map element cannot be absent; use `any` for mixed values")
+                           "a vector or map element cannot be absent; use `nullable<T>` for a T or "
+                           "null, `any` for mixed values")
                 return False
             if t.element is None:
                 self.error(location, f"`{t.kind}` needs an element type")
@@ -145,9 +149,21 @@ class _Linker:
                 return False
             t.cpp_template, t.cpp_leading_args = c.cpp_template, c.cpp_leading_args
             t.codec_template, t.emptiable = c.codec_template, c.emptiable
+            t.keeps_null = c.keeps_null
             if not self.link_type(t.element, location, top_level=False):
                 return False
+            if c.element_kinds is not None and t.element.kind not in c.element_kinds:
+                self.error(location, f"`{t.kind}` takes {' or '.join(c.element_kinds)}, not "
+                           f"`{t.element.name or t.element.kind}`",
+                           did_you_mean(t.element.kind, c.element_kinds))
+                return False
+            refused = dict(c.refused_elements)
+            if t.element.kind in refused:
+                self.error(location, f"`{t.kind}<{t.element.kind}>` is not allowed",
+                           refused[t.element.kind])
+                return False
             t.type_byte = c.type_byte if t.kind != "optional" else t.element.type_byte
+            t.checked_on_encode = t.cpp is not None or t.element.checked_on_encode
             return True
         self.error(location, f"unknown type `{t.kind}`",
                    did_you_mean(t.kind, [*catalog.ALL_KINDS, *self.definitions]))
@@ -246,9 +262,10 @@ class _Linker:
             f.default_kind = "enumerator"
         elif vt.kind == "bool" and isinstance(d, bool):
             f.default_kind = "bool"
-        elif vt.kind in ("int32", "int64", "double") and isinstance(d, (int, float)) \
-                and not isinstance(d, bool):
-            if vt.kind != "double" and not isinstance(d, int):
+        elif vt.kind in ("int32", "int64", "double", "number") and \
+                isinstance(d, (int, float)) and not isinstance(d, bool):
+            numeric = vt.element.kind if vt.kind == "number" and vt.element else vt.kind
+            if numeric != "double" and not isinstance(d, int):
                 self.error(f.location, f"field `{f.name}`: default {d} is not an integer")
             f.default_kind = "number"
         elif vt.kind in ("string", "javascript") and isinstance(d, str):

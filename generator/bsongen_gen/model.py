@@ -35,7 +35,9 @@ class TypeRef:
     codec_name: str = ""                # leaf: runtime codec helper
     codec_template: str = ""            # container: runtime codec template
     emptiable: bool = False
-    checked_on_encode: bool = False     # the codec's size() can reject a value (enums, structs)
+    checked_on_encode: bool = False     # the codec's size() can reject a value (enums, structs,
+                                        # `cpp:` spellings the codec range-checks)
+    keeps_null: bool = False            # the codec reads null as a value (nullable, any)
 
     def to_json(self) -> dict:
         out: dict = {"kind": self.kind}

@@ -477,7 +477,10 @@ TEST(generated_codec, wrong_lengths) {
 TEST(generated_codec, invalid_utf8_is_rejected) {
   gen_test::strict s;
   s.b = "ok\xff";
-  const bytes b = encode_ok(s);
+  EXPECT_EQ(bsongen::encode(s).error().code, bsongen::error_code::invalid_utf8);  // nor written
+  s.b = "ok?";
+  bytes b = encode_ok(s);
+  *std::find(b.begin(), b.end(), '?') = 0xFF;
   const auto e = decode_error<gen_test::strict>(b);
   EXPECT_EQ(e.code, bsongen::error_code::invalid_utf8);
   EXPECT_EQ(e.path, "b");

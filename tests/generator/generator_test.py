@@ -171,6 +171,85 @@ class DiagnosticsTest(SchemaCase):
         self.assertIn("s.yaml:2:1: error: invalid YAML", errs[0])
 
 
+class ValueFormsTest(SchemaCase):
+    """nullable<T>, number<T>, the javascript_with_scope kind and narrowed `cpp` members."""
+
+    def link(self, text: str):
+        return linker.link(schema_reader.read_schema(self.write(text), "s.yaml"))
+
+    def test_nullable_and_number_are_accepted_where_documented(self):
+        m = self.link("""\
+            structs:
+              p: {fields: {x: int32}}
+              s:
+                fields:
+                  a: nullable<int32>
+                  b: nullable<string>?
+                  c: vector<nullable<p>>
+                  d: map<nullable<number<double>>>
+                  e: {type: "number<int64>", default: 3}
+                  f: bsongen::number<double>
+                  g: "array<nullable<bool>, 2>"
+            """)
+        fields = {f.name: f for f in m.structs[-1].fields}
+        self.assertEqual(fields["a"].type.kind, "nullable")
+        self.assertIsNone(fields["a"].type.type_byte)  # the value decides: null or int32
+        self.assertTrue(fields["b"].is_optional)
+        self.assertTrue(fields["b"].value_type.keeps_null)
+        self.assertEqual(fields["f"].type.kind, "number")
+        header = render.render(m)["s.bsongen.hpp"]
+        self.assertIn("::bsongen::nullable<std::int32_t> a{};", header)
+        self.assertIn("std::optional<::bsongen::nullable<std::string>> b{};", header)
+        self.assertIn("::bsongen::number<std::int64_t> e = 3;", header)
+        self.assertIn("::bsongen::detail::number_codec<::bsongen::detail::double_codec>", header)
+
+    def test_nullable_and_number_misuse_is_diagnosed(self):
+        errs = self.errors("""\
+            structs:
+              s:
+                fields:
+                  a: nullable<any>
+                  b: number<int32>
+                  c: nullable<nullable<int32>>
+                  d: "nullable<null>"
+                  e: {type: "number<int64>", default: 1.5}
+                  f: {type: nullable<string>, omit_empty: true}
+            """)
+        text = "\n".join(errs)
+        self.assertIn("s.yaml:4:10: error: `nullable<any>` is not allowed", text)
+        self.assertIn("`any` holds a null itself", text)
+        self.assertIn("s.yaml:5:10: error: `number` takes int64 or double, not `int32`", text)
+        self.assertIn("`nullable<nullable>` is not allowed", text)
+        self.assertIn("`nullable<null>` is not allowed", text)
+        self.assertIn("default 1.5 is not an integer", text)
+        self.assertIn("omit_empty needs a type that can be empty", text)
+        self.assertEqual(len(errs), 6)
+
+    def test_code_with_scope_is_an_alias_of_javascript_with_scope(self):
+        m = self.link("structs: {s: {fields: {a: code_with_scope, b: javascript_with_scope}}}\n")
+        kinds = [f.type.kind for f in m.structs[0].fields]
+        self.assertEqual(kinds, ["javascript_with_scope", "javascript_with_scope"])
+        header = render.render(m)["s.bsongen.hpp"]
+        self.assertIn("::bsongen::javascript_with_scope a{};", header)
+        self.assertNotIn("code_with_scope", header)
+
+    def test_narrowed_members_of_fixed_structs_are_checked_on_encode(self):
+        m = self.link("""\
+            structs:
+              s:
+                fields:
+                  a: {type: int32, cpp: std::int64_t}
+                  b: int32
+                  c: {type: "array<int32, 2>", cpp: "std::array<std::uint32_t, 2>"}
+            """)
+        s = m.structs[0]
+        self.assertIsNotNone(s.fixed_width)
+        self.assertEqual([f.type.checked_on_encode for f in s.fields], [True, False, True])
+        header = render.render(m)["s.bsongen.hpp"]
+        self.assertIn("::bsongen::detail::int32_codec::size(v.a, es));  // rejects", header)
+        self.assertNotIn("::bsongen::detail::int32_codec::size(v.b, es)", header)
+
+
 class ModelTest(SchemaCase):
     def test_fixed_layout_of_a_fixed_struct(self):
         path = self.write("""\

@@ -34,7 +34,7 @@ const document& sample() {
       {"ptr", db_pointer{"db.coll", object_id::from_bytes(reinterpret_cast<const std::uint8_t*>("abcdefghijkl"))}},
       {"js", javascript{"f()"}},
       {"sym", symbol{"s"}},
-      {"cws", javascript_with_scope{"g(x)", document{{"x", 1}}}},
+      {"cws", javascript_with_scope{"g(x)", to_raw_document(document{{"x", 1}})}},
       {"list", array{1, "two", document{{"three", 3}}}},
       {"sub", document{{"inner", "deep"}}},
       {"min", min_key{}},

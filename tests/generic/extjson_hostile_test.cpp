@@ -83,7 +83,7 @@ document random_deep_document(std::mt19937& rng, std::size_t depth) {
       outer.append("a", std::move(a));
       levels += 2;
     } else if (kind == 1) {
-      outer.append("c", javascript_with_scope{"f()", std::move(inner)});
+      outer.append("c", javascript_with_scope{"f()", to_raw_document(inner)});
       ++levels;
     } else {
       outer.append("d", std::move(inner));

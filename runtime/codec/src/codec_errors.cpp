@@ -96,4 +96,39 @@ void fail_encode_enum(encode_state& es, std::int64_t value, std::string_view enu
   fail_encode(es, error_code::invalid_value, std::move(message));
 }
 
+void fail_encode_utf8(encode_state& es, std::string_view what) {
+  std::string message(what);
+  message += " is not valid UTF-8";
+  fail_encode(es, error_code::invalid_utf8, std::move(message));
+}
+
+void fail_encode_regex(encode_state& es, std::string_view pattern, std::string_view options) {
+  const bool nul = pattern.find('\0') != std::string_view::npos ||
+                   options.find('\0') != std::string_view::npos;
+  if (nul) {
+    fail_encode(es, error_code::invalid_value, "regex pattern or options contain NUL");
+  } else {
+    fail_encode(es, error_code::invalid_utf8, "regex pattern or options are not valid UTF-8");
+  }
+}
+
+namespace {
+
+void fail_encode_range_text(encode_state& es, std::string value, std::string_view target) {
+  value += " does not fit BSON ";
+  value += target;
+  value += " exactly";
+  fail_encode(es, error_code::inexact, std::move(value));
+}
+
+}  // namespace
+
+void fail_encode_range(encode_state& es, std::int64_t value, std::string_view target) {
+  fail_encode_range_text(es, std::to_string(value), target);
+}
+
+void fail_encode_range(encode_state& es, std::uint64_t value, std::string_view target) {
+  fail_encode_range_text(es, std::to_string(value), target);
+}
+
 }  // namespace bsongen::detail

@@ -29,6 +29,7 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <ranges>
 #include <span>
 #include <string>
 #include <string_view>
@@ -260,7 +261,8 @@ const std::uint8_t* decode_array_elements(decode_state& st, const std::uint8_t* 
 template <class Elem, class Container>
 std::size_t array_size(const Container& v, encode_state& es) noexcept {
   std::size_t n = 5 + index_keys_size(std::size(v)) + std::size(v);
-  if constexpr (is_fixed_codec<Elem>()) {
+  if constexpr (is_fixed_codec<Elem>() &&
+                !encode_checks<Elem, std::ranges::range_value_t<Container>>()) {
     n += std::size(v) * Elem::fixed_size;
   } else {
     for (const auto& e : v) n += Elem::size(e, es);
@@ -340,7 +342,13 @@ struct array_codec<Elem, N> {
   static constexpr std::uint8_t type = static_cast<std::uint8_t>(bson_type::array);
   static constexpr std::size_t fixed_size = 5 + index_keys_size(N) + N * (1 + Elem::fixed_size);
   template <class V>
-  static constexpr std::size_t size(const V&, encode_state&) noexcept {
+  static constexpr bool checks_on_encode = encode_checks<Elem, std::ranges::range_value_t<V>>();
+  template <class V>
+  static constexpr std::size_t size([[maybe_unused]] const V& v,
+                                    [[maybe_unused]] encode_state& es) noexcept {
+    if constexpr (checks_on_encode<V>) {
+      for (const auto& e : v) static_cast<void>(Elem::size(e, es));
+    }
     return fixed_size;
   }
   template <class V>
