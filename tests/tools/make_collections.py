@@ -8,7 +8,7 @@ usage: make_collections.py OUT_DIR [--seed N]
 Collections, and what each exercises in `bsongen infer` (tests/tools/infer_test.py checks the
 types inferred for them):
 
-  customers  today's kinds only: fields sometimes absent (never null), nested documents (one
+  customers  no nullable or number forms: fields sometimes absent (never null), nested documents (one
              sometimes absent, one nested twice), arrays of strings, ints and documents, strings
              with few values (enums under --enums), ObjectIds, dates, decimals, UUIDs, int64,
              keys that are not C++ identifiers, a field of really mixed types (`any`, never

@@ -217,10 +217,6 @@ def _infer(args: argparse.Namespace) -> int:
         print(f"bsongen infer: warning: {warning}", file=sys.stderr)
     if args.report:
         sys.stderr.write(infer.report_text(inferred, collector.files))
-    pending = sorted(form for form in inferred.forms if not schemas.generator_knows(form))
-    if pending:
-        print("bsongen infer: note: the schema uses " + " and ".join(f"{p}<...>" for p in pending)
-              + ", which this bsongen's code generator does not support yet", file=sys.stderr)
     return EXIT_OK
 
 

@@ -524,7 +524,6 @@ class Inferred:
     model: Model
     notes: schema_yaml.Notes
     rows: list[ReportRow]
-    forms: set[str]             # new forms the schema uses: "nullable", "number"
     documents: int
     warnings: list[str]
 
@@ -538,7 +537,6 @@ class _Builder:
         self.shapes: dict[tuple, str] = {}        # a struct's rendered fields -> its name
         self.notes = schema_yaml.Notes()
         self.rows: list[ReportRow] = []
-        self.forms: set[str] = set()
         self.warnings: list[str] = []
 
     def reserve(self, hint: str) -> str:
@@ -569,11 +567,9 @@ class _Builder:
             return TypeRef("any"), f"{tag} is a deprecated type only `any` holds"
         if set(types) <= {"int", "long", "double"}:
             if "double" not in types:
-                self.forms.add(wire.NUMBER)
                 return TypeRef(wire.NUMBER, element=TypeRef("int64")), \
                     "int32 and int64 mixed: number<int64> writes each back as it was"
             if not values.long_beyond_double:
-                self.forms.add(wire.NUMBER)
                 return TypeRef(wire.NUMBER, element=TypeRef("double")), \
                     "numbers mixed: number<double> writes each back as it was"
             return TypeRef("any"), ("double mixed with int64 values beyond 2^53, which a "
@@ -700,7 +696,6 @@ class _Builder:
             t = value_type
             if nulls:
                 t = TypeRef(wire.NULLABLE, element=t)
-                self.forms.add(wire.NULLABLE)
             if not always:
                 t = TypeRef("optional", element=t)
         required = always and nulls == 0
@@ -755,7 +750,7 @@ def build(collector: Collector, options: Options, sources: str) -> Inferred:
         "Above each field: how many documents held it and its BSON types (null included),",
         "then why its type was chosen. Review it: rename structs, tighten `any`, add defaults.",
     ]
-    return Inferred(model, builder.notes, builder.rows, builder.forms, documents,
+    return Inferred(model, builder.notes, builder.rows, documents,
                     builder.warnings)
 
 

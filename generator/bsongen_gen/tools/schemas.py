@@ -1,11 +1,5 @@
 """Reading schema files for the tools: the generator's own reader and linker, so a schema the
 tools accept is one `bsongen generate` accepts, with the same file:line:column errors.
-
-The tools also read the two forms the code generator is gaining (wire.NULLABLE, wire.NUMBER).
-While the generator's catalog does not know a form, the linker would call it an unknown type, so
-it links a copy of the model with the form replaced by its element (`nullable<T>` -> `T`,
-`number<int64>` -> `int64`), after checking the form's own rules here. Once the catalog knows a
-form, the copy keeps it and the linker's rules apply instead.
 """
 
 from __future__ import annotations
@@ -13,16 +7,8 @@ from __future__ import annotations
 import copy
 from typing import Iterator, Optional, Union
 
-from .. import catalog, linker, schema_reader
-from ..diagnostics import SchemaError, SchemaErrors
+from .. import linker, schema_reader
 from ..model import Enum, Field, Model, Struct, TypeRef
-from . import wire
-
-
-def generator_knows(kind: str) -> bool:
-    """True when the code generator (its catalog) can generate `kind`."""
-    return kind in catalog.SCALARS or kind in catalog.CONTAINERS or \
-        kind in catalog.DEFINITION_KINDS
 
 
 def walk(t: TypeRef) -> Iterator[TypeRef]:
@@ -32,52 +18,12 @@ def walk(t: TypeRef) -> Iterator[TypeRef]:
         yield from walk(t.element)
 
 
-def _check_forms(model: Model) -> list[SchemaError]:
-    """The rules of the forms the generator does not know yet (it checks them once it does)."""
-    errors = []
-    for s in model.structs:
-        for f in s.fields:
-            outer = f.type.element if f.type.kind == "optional" and f.type.element else f.type
-            for t in walk(f.type):
-                where = t.location or f.location
-                if t.kind == wire.NUMBER and not generator_knows(wire.NUMBER):
-                    if t.element is None or t.element.kind not in wire.NUMBER_ELEMENTS:
-                        errors.append(SchemaError(where, "`number` takes int64 or double: "
-                                                  "number<int64> or number<double>"))
-                if t.kind == wire.NULLABLE and not generator_knows(wire.NULLABLE):
-                    if t is not outer:
-                        errors.append(SchemaError(where, "`nullable` is only allowed as a "
-                                                  "field's outermost type or inside `optional`",
-                                                  "a vector or map element that may be null "
-                                                  "is `any`"))
-                    elif t.element is None or t.element.kind in ("optional", wire.NULLABLE):
-                        errors.append(SchemaError(where, "`nullable` needs a non-optional "
-                                                  "element type", "optional<nullable<T>> keeps "
-                                                  "absent, null and a value apart"))
-    return errors
-
-
-def _without_unknown_forms(t: TypeRef) -> TypeRef:
-    if t.kind in (wire.NULLABLE, wire.NUMBER) and not generator_knows(t.kind) and t.element:
-        return _without_unknown_forms(t.element)
-    if t.element is not None:
-        t.element = _without_unknown_forms(t.element)
-    return t
-
-
 def load(path: str, display: Optional[str] = None) -> Model:
     """Reads and validates one schema file. Returns the model as read (not linked: the tools
     look at kinds, names and keys, never at what the linker derives); raises SchemaErrors or
     SchemaError exactly as `bsongen generate` would."""
     model = schema_reader.read_schema(path, display)
-    errors = _check_forms(model)
-    if errors:
-        raise SchemaErrors(errors)
-    probe = copy.deepcopy(model)
-    for s in probe.structs:
-        for f in s.fields:
-            f.type = _without_unknown_forms(f.type)
-    linker.link(probe)
+    linker.link(copy.deepcopy(model))  # the linker's verdict; it fills in what it derives
     return model
 
 

@@ -27,10 +27,9 @@ BSON_ALIASES: dict[int, str] = {
 ALL_TAGS = frozenset(BSON_ALIASES.values()) | {"binData/uuid"}
 UUID_TAG = "binData/uuid"
 
-# Schema forms the code generator is gaining (issue 13): `nullable<T>` (a T or null, null kept)
+# The schema forms infer emits for mixed data (issue 13): `nullable<T>` (a T or null, null kept)
 # and `number<int64>` / `number<double>` (a widened number that writes back the BSON type it was
-# read as). The tools read, emit and describe them; see schemas.py for how they are validated
-# while the generator's catalog does not know them yet.
+# read as).
 NULLABLE = "nullable"
 NUMBER = "number"
 NUMBER_ELEMENTS = ("int64", "double")
