@@ -15,7 +15,6 @@
 #include <string>
 #include <vector>
 
-#include "bsongen/detail/value_wire.hpp"
 #include "bsongen/detail/utf8.hpp"
 #include "bsongen/document.hpp"
 #include "bsongen/document_view.hpp"
@@ -573,68 +572,6 @@ class decoder {
 };
 
 }  // namespace
-
-namespace detail {
-
-struct value_adopter {
-  static void adopt(value& out, const node& n, arena_ptr a) noexcept {
-    out.node_ = n;
-    out.node_.key = nullptr;
-    out.node_.key_size = 0;
-    out.arena_ = std::move(a);
-  }
-};
-
-// `e` is an error of a wrapper document whose element's value (at `header_size` in it) is the one
-// at p in the caller's input: moves it into st.err with that input's offset and the value's path.
-[[gnu::cold, gnu::noinline]] void rebase_value_error(decode_state& st, const std::uint8_t* p,
-                                                     std::size_t header_size, error& e) {
-  e.offset = st.offset(p) + (e.offset > header_size ? e.offset - header_size : 0);
-  if (e.path.starts_with('.')) e.path.erase(0, 1);
-  st.err = std::move(e);
-}
-
-const std::uint8_t* decode_any_value(decode_state& st, std::uint8_t type, const std::uint8_t* p,
-                                     const std::uint8_t* end, value& out) {
-  // skip_value finds the value's extent without reading past `end`, and reports a malformed
-  // value the way every generated codec does (offset from st.origin, path relative to the value).
-  const std::uint8_t* const next = skip_value(st, type, p, end);
-  if (next == nullptr) return nullptr;
-  const auto value_size = static_cast<std::size_t>(next - p);
-  // The value becomes the only element of a document with an empty key, decoded by the generic
-  // decoder into an arena that also keeps that document's bytes (the nodes point into them).
-  constexpr std::size_t header_size = 4 + 1 + 1;  // length, type byte, the empty key's NUL
-  const std::size_t size = header_size + value_size + 1;
-  if (size > static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max())) [[unlikely]] {
-    return fail(st, error_code::too_large, p, "value does not fit in a BSON document");
-  }
-  arena_ptr a(arena::create(default_block_resource(), size * 4 + 64, true));
-  auto* copy = static_cast<std::uint8_t*>(a->allocate(size, 8));
-  store_i32_le(copy, static_cast<std::int32_t>(size));
-  copy[4] = type;
-  copy[5] = 0;
-  std::memcpy(copy + header_size, p, value_size);
-  copy[size - 1] = 0;
-
-  decode_options options;
-  options.validate_utf8 = st.validate_utf8;
-  // The wrapper stands for the document holding the value (st.depth levels are open on its path,
-  // that one included), so the value's own nesting gets the levels st.max_depth leaves.
-  options.max_depth = st.max_depth - std::min(st.depth, st.max_depth) + 1;
-  container root{};
-  scratch_lease scratch;
-  decoder<true> d(copy, size, copy, options, a.get(), scratch.get());
-  if (!d.run(&root)) [[unlikely]] {
-    // skip_value accepted the value, so this is a disagreement between the two validators; still
-    // reported in the generated codecs' terms: offset in the caller's input, path below the value.
-    rebase_value_error(st, p, header_size, d.failure());
-    return nullptr;
-  }
-  value_adopter::adopt(out, root.elements[0], std::move(a));
-  return next;
-}
-
-}  // namespace detail
 
 result<document> decode_document(std::span<const std::uint8_t> bytes, const decode_options& options) {
   if (!envelope_ok(bytes, options)) [[unlikely]] return check_envelope(bytes, options).error();
