@@ -40,14 +40,41 @@ struct codec_impl<::shop::order_status>
     }
     return {};
   }
-  // Sorted by name for binary search.
-  static constexpr std::array<std::pair<std::string_view, ::shop::order_status>, 5> names = {{
-      {"canceled", ::shop::order_status::cancelled},
-      {"delivered", ::shop::order_status::delivered},
-      {"paid", ::shop::order_status::paid},
-      {"pending", ::shop::order_status::pending},
-      {"shipped", ::shop::order_status::shipped},
-  }};
+  // The enumerator stored as `name`: a switch on the length, then whole-name compares.
+  static constexpr bool from_name(std::string_view name, ::shop::order_status& out) noexcept {
+    switch (name.size()) {
+      case 4:
+        if (name == "paid") {
+          out = ::shop::order_status::paid;
+          return true;
+        }
+        return false;
+      case 7:
+        if (name == "pending") {
+          out = ::shop::order_status::pending;
+          return true;
+        }
+        if (name == "shipped") {
+          out = ::shop::order_status::shipped;
+          return true;
+        }
+        return false;
+      case 8:
+        if (name == "canceled") {
+          out = ::shop::order_status::cancelled;
+          return true;
+        }
+        return false;
+      case 9:
+        if (name == "delivered") {
+          out = ::shop::order_status::delivered;
+          return true;
+        }
+        return false;
+      default:
+        return false;
+    }
+  }
 };
 
 template <>

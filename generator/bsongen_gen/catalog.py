@@ -116,7 +116,7 @@ class EnumStorage:
     bson_type: str
     fixed_width: Optional[int]
     codec_template: str     # takes the enum and its traits (the generated codec_impl<E>)
-    stored_as_name: bool    # traits give name_of and a sorted `names` table (else is_valid(raw))
+    stored_as_name: bool    # traits give name_of and from_name (else is_valid(raw))
 
 
 ENUM_STORAGES: dict[str, EnumStorage] = {s.storage: s for s in [

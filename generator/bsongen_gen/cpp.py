@@ -109,8 +109,8 @@ class EnumView:
     cpp_underlying: str
     values: list[EnumValueView]
     base: str                   # the runtime codec the traits complete
-    stored_as_name: bool        # name_of / names (else is_valid of a raw int32)
-    by_name: list[EnumValueView]  # values sorted by stored name's bytes (binary search)
+    stored_as_name: bool        # name_of / from_name (else is_valid of a raw int32)
+    by_size: list[tuple[int, list[EnumValueView]]]  # by the stored name's UTF-8 length
 
 
 @dataclass
@@ -191,7 +191,14 @@ def _enum(model: Model, e: Enum) -> EnumView:
         name=e.name, qualified_name=qualified(model, e.name), doc=e.doc,
         cpp_underlying=e.cpp_underlying, values=values, base=storage.codec_template,
         stored_as_name=storage.stored_as_name,
-        by_name=sorted(values, key=lambda v: v.bson_name.encode()))
+        by_size=_by_size(values))
+
+
+def _by_size(values: list[EnumValueView]) -> list[tuple[int, list[EnumValueView]]]:
+    sizes: dict[int, list[EnumValueView]] = {}
+    for v in values:
+        sizes.setdefault(len(v.bson_name.encode()), []).append(v)
+    return sorted(sizes.items())
 
 
 def _initializer(model: Model, f: Field) -> str:
