@@ -40,6 +40,7 @@
 #include <string_view>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 #include "bsongen/bson_type.hpp"
 #include "bsongen/byte_buffer.hpp"
@@ -435,6 +436,15 @@ template <class Elem>
   }
 }
 
+template <class Elem, std::size_t Width>
+[[nodiscard]] constexpr bool is_plain_fixed_codec_of_width() noexcept {
+  if constexpr (is_plain_fixed_codec<Elem>()) {
+    return Elem::fixed_size == Width;
+  } else {
+    return false;
+  }
+}
+
 // The number of elements of a canonical array (keys "0", "1", ... in order) of `width`-byte
 // values whose document is `length` bytes, or npos when no count gives that length.
 [[nodiscard]] constexpr std::size_t canonical_array_count(std::size_t length,
@@ -513,6 +523,73 @@ template <class Elem, class Out>
   return diff == 0 && ok;
 }
 
+// True when the n bytes at p are ASCII (then they are UTF-8 too); short runs take two or four
+// overlapping word loads and no loop.
+[[nodiscard]] inline bool is_ascii(const std::uint8_t* p, std::size_t n) noexcept {
+  constexpr std::uint64_t high = 0x8080808080808080ULL;
+  if (n >= 8) {
+    if (n <= 16) return ((load_u64_le(p) | load_u64_le(p + n - 8)) & high) == 0;
+    if (n <= 32) {
+      return ((load_u64_le(p) | load_u64_le(p + 8) | load_u64_le(p + n - 16) |
+               load_u64_le(p + n - 8)) & high) == 0;
+    }
+    std::uint64_t bits = 0;
+    std::size_t i = 0;
+    for (; i + 8 <= n; i += 8) bits |= load_u64_le(p + i);
+    return ((bits | load_u64_le(p + n - 8)) & high) == 0;
+  }
+  if (n >= 4) return ((load_u32_le(p) | load_u32_le(p + n - 4)) & 0x80808080U) == 0;
+  std::uint32_t bits = 0;
+  for (std::size_t i = 0; i < n; ++i) bits |= p[i];
+  return (bits & 0x80U) == 0;
+}
+
+// The string elements of an array into a vector of std::string, all inline: the common case of
+// arrays of strings, whose per-element cost is otherwise mostly calls. One run per key length
+// (indices below 1000), so each element's type byte and key are one masked word compare. Stops
+// at the first element that is not a well-formed ASCII string with the expected key (the general
+// loop then takes it, and reports what is wrong); returns where it stopped, `count` elements done.
+template <class Container>
+const std::uint8_t* decode_string_elements(const decode_state& st, const std::uint8_t* body,
+                                           const std::uint8_t* doc_end, Container& out,
+                                           std::size_t& count) {
+  constexpr std::uint64_t string_type = static_cast<std::uint8_t>(bson_type::string);
+  const std::uint8_t* const first = body;
+  const bool check_utf8 = st.validate_utf8;
+  for (std::uint32_t key_size = 2, stop = 10; stop <= table_index_keys; ++key_size, stop *= 10) {
+    const std::uint32_t header = 1 + key_size;
+    const std::uint64_t mask = (std::uint64_t{1} << (8 * header)) - 1;
+    for (; count < stop; ++count) {
+      // A string element takes at least 8 bytes (type, key, NUL, length, NUL), so the word load
+      // stays inside it when it is whole.
+      if (doc_end - body < 6 + static_cast<std::ptrdiff_t>(key_size)) return body;
+      if (((load_u64_le(body) ^ (string_type | std::uint64_t{index_key_table[count]} << 8)) &
+           mask) != 0) {
+        return body;
+      }
+      const std::uint8_t* const value = body + header;
+      const std::int32_t length = load_i32_le(value);
+      if (length < 1 || length > doc_end - value - 4 || value[4 + length - 1] != 0) return body;
+      const auto n = static_cast<std::size_t>(length - 1);
+      const std::uint8_t* const text = value + 4;
+      if (check_utf8 && !is_ascii(text, n)) return body;
+      const std::string_view s(reinterpret_cast<const char*>(text), n);
+      if (count < out.size()) {
+        assign_text(out[count], s);
+      } else {
+        out.emplace_back(s);
+      }
+      body = text + length;
+      if (count == 0 && out.capacity() < 2) {
+        // A new vector: as many strings as the rest holds if they are like the first.
+        out.reserve(1 + static_cast<std::size_t>(doc_end - body) /
+                            static_cast<std::size_t>(body - first));
+      }
+    }
+  }
+  return body;
+}
+
 template <class Elem, class Container>
 const std::uint8_t* decode_array_elements(decode_state& st, const std::uint8_t* p,
                                           const std::uint8_t* end, Container& out,
@@ -539,6 +616,13 @@ const std::uint8_t* decode_array_elements(decode_state& st, const std::uint8_t* 
   ++st.depth;
   count = 0;
   index_keys keys;
+  if constexpr (std::is_same_v<Elem, string_codec> && std::is_same_v<value_type, std::string> &&
+                growable) {
+    body = decode_string_elements(st, body, doc_end, out, count);
+    if (body < doc_end) {
+      while (keys.index() < count) keys.next();
+    }
+  }
   while (body < doc_end) {
     const std::uint8_t* const element = body;
     const std::uint8_t t = *body;
@@ -596,8 +680,11 @@ const std::uint8_t* decode_array_elements(decode_state& st, const std::uint8_t* 
 // value naming no enumerator) fails with its index in the path.
 template <class Elem, class Container>
 std::size_t array_size(const Container& v, encode_state& es) noexcept {
-  std::size_t n = 5 + index_keys_size(std::size(v)) + std::size(v);
-  for (const auto& e : v) n += Elem::size(e, es);
+  const std::size_t count = std::size(v);
+  std::size_t n = 5 + index_keys_size(count) + count;
+  // By index: a value-independent size() (numbers, bool) then folds into count * width, which
+  // iterating a vector<bool> by proxy keeps the compiler from seeing.
+  for (std::size_t i = 0; i < count; ++i) n += Elem::size(v[i], es);
   if (es.failed) [[unlikely]] {
     std::size_t i = 0;
     for (const auto& e : v) {
@@ -614,32 +701,142 @@ std::size_t array_size(const Container& v, encode_state& es) noexcept {
   return n;
 }
 
+// Calls put(element, header word, header bytes) for each element of v but the last, in order:
+// the word holds the element's type byte then its key and NUL (a store of 8 bytes there stays
+// inside the output, since another element follows). Returns the number of elements it covered;
+// the caller writes the rest (the last one, and any past ten million) byte by byte.
+template <class Elem, class Container, class Put>
+[[gnu::always_inline]] inline std::size_t put_array_headers(const Container& v, Put&& put) {
+  const std::size_t n = std::size(v);
+  if (n < 2) return 0;
+  const std::size_t last = n - 1;
+  auto it = std::begin(v);
+  std::size_t i = 0;
+  // Indices below 1000 from the table, one run per key length so the stride is a constant.
+  for (std::uint32_t key_size = 2, stop = 10; i < last && stop <= table_index_keys;
+       ++key_size, stop *= 10) {
+    for (const std::size_t end = std::min<std::size_t>(last, stop); i < end; ++i, ++it) {
+      put(*it, element_type<Elem>(*it) | std::uint64_t{index_key_table[i]} << 8, 1 + key_size);
+    }
+  }
+  if (i < last) {
+    index_keys keys;
+    while (keys.index() < i) keys.next();
+    for (; i < last && keys.size() < 8; ++i, ++it, keys.next()) {
+      put(*it, element_type<Elem>(*it) | keys.word() << 8, 1 + keys.size());
+    }
+  }
+  return i;
+}
+
+// Byte k of bit_bytes[b] is bit k of b.
+inline constexpr std::array<std::uint64_t, 256> bit_bytes = [] {
+  std::array<std::uint64_t, 256> t{};
+  for (std::size_t b = 0; b < 256; ++b) {
+    for (std::size_t k = 0; k < 8; ++k) t[b] |= static_cast<std::uint64_t>((b >> k) & 1) << (8 * k);
+  }
+  return t;
+}();
+
+// The first thousand elements of a canonical array of one-byte values (bool), values zero: what
+// bool arrays copy before storing their values, since a header per element costs more than the
+// values themselves. A class template so only sources with bool arrays build it.
+template <std::uint8_t Type>
+struct canonical_byte_array {
+  static constexpr std::size_t count = table_index_keys;
+  // Bytes of the first n elements (n <= count): type, key, NUL, value each.
+  [[nodiscard]] static constexpr std::size_t prefix_size(std::size_t n) noexcept {
+    return index_keys_size(n) + 2 * n;
+  }
+  static constexpr std::array<std::uint8_t, prefix_size(count)> bytes = [] {
+    std::array<std::uint8_t, prefix_size(count)> b{};
+    std::size_t at = 0;
+    for (std::size_t i = 0; i < count; ++i) {
+      b[at++] = Type;
+      for (std::uint32_t word = index_key_table[i]; word != 0; word >>= 8) {
+        b[at++] = static_cast<std::uint8_t>(word);
+      }
+      at += 2;  // the key's NUL and the value, both zero
+    }
+    return b;
+  }();
+};
+
 template <class Elem, class Container>
 std::uint8_t* write_array(const Container& v, std::uint8_t* out) noexcept {
   std::uint8_t* const start = out;
   out += 4;
-  const std::size_t n = std::size(v);
-  std::size_t i = 0;
-  index_keys keys;
-  for (const auto& e : v) {
-    const std::uint64_t type = element_type<Elem>(e);
-    if (i + 1 < n && keys.fits()) {
-      // The next element follows this one, so an 8-byte store of type and key stays inside the
-      // output (the value overwrites what it writes past the key).
-      store_u64_le(out, type | keys.word() << 8);
-      out += 1 + keys.size();
-    } else {
-      *out++ = static_cast<std::uint8_t>(type);
-      out = put_index_key(out, i);
+  std::size_t done = 0;
+  if constexpr (is_plain_fixed_codec_of_width<Elem, 1>()) {
+    // Copy the headers of up to a thousand elements at once, then store the value bytes, one run
+    // per key length so each value's offset steps by a constant.
+    using skeleton = canonical_byte_array<Elem::type>;
+    const std::size_t n = std::min(std::size(v), skeleton::count);
+    std::memcpy(out, skeleton::bytes.data(), skeleton::prefix_size(n));
+    std::size_t i = 0;
+    if constexpr (std::is_same_v<Container, std::vector<bool>> && std::is_same_v<Elem, bool_codec>) {
+#if defined(__GLIBCXX__)
+      // libstdc++ keeps a vector<bool>'s bits in 64-bit words from begin()._M_p: eight values
+      // at a time from a byte of them, spread to bytes by a table.
+      static_assert(sizeof(std::_Bit_type) == 8);
+      const std::_Bit_type* words = v.begin()._M_p;
+      for (std::size_t key_size = 2, stop = 10; i < n; ++key_size, stop *= 10) {
+        const std::size_t stride = 2 + key_size;
+        std::uint8_t* value = out + skeleton::prefix_size(i) + 1 + key_size;
+        const std::size_t end = std::min(n, stop);
+        for (; i < end && (i % 8 != 0 || end - i < 8); ++i, value += stride) {
+          *value = static_cast<std::uint8_t>((words[i / 64] >> (i % 64)) & 1);
+        }
+        for (; end - i >= 8; i += 8, value += 8 * stride) {
+          const std::uint64_t bytes = bit_bytes[(words[i / 64] >> (i % 64)) & 0xFF];
+          for (std::size_t k = 0; k < 8; ++k) {
+            value[k * stride] = static_cast<std::uint8_t>(bytes >> (8 * k));
+          }
+        }
+        for (; i < end; ++i, value += stride) {
+          *value = static_cast<std::uint8_t>((words[i / 64] >> (i % 64)) & 1);
+        }
+      }
+#endif
     }
-    if constexpr (is_plain_fixed_codec<Elem>()) {
-      Elem::store_fixed(e, out);
-      out += Elem::fixed_size;
-    } else {
-      out = Elem::write(e, out);
+    auto it = std::begin(v);
+    std::advance(it, static_cast<std::ptrdiff_t>(i));
+    for (std::size_t key_size = 2, stop = 10; i < n; ++key_size, stop *= 10) {
+      std::uint8_t* value = out + skeleton::prefix_size(i) + 1 + key_size;
+      for (const std::size_t end = std::min(n, stop); i < end; ++i, ++it) {
+        Elem::store_fixed(*it, value);
+        value += 2 + key_size;
+      }
     }
-    ++i;
-    keys.next();
+    out += skeleton::prefix_size(n);
+    done = n;
+  } else if constexpr (is_plain_fixed_codec<Elem>()) {
+    done = put_array_headers<Elem>(v, [&](const auto& e, std::uint64_t header, std::size_t size) {
+      store_u64_le(out, header);
+      Elem::store_fixed(e, out + size);
+      out += size + Elem::fixed_size;
+    });
+  } else if constexpr (std::is_same_v<Elem, string_codec>) {
+    done = put_array_headers<Elem>(v, [&](const auto& e, std::uint64_t header, std::size_t size) {
+      store_u64_le(out, header);
+      const std::string_view text(e);
+      store_i32_le(out + size, static_cast<std::int32_t>(text.size() + 1));
+      copy_bytes(reinterpret_cast<char*>(out + size + 4), text.data(), text.size());
+      out[size + 4 + text.size()] = 0;
+      out += size + 5 + text.size();
+    });
+  } else {
+    done = put_array_headers<Elem>(v, [&](const auto& e, std::uint64_t header, std::size_t size) {
+      store_u64_le(out, header);
+      out = Elem::write(e, out + size);
+    });
+  }
+  auto it = std::begin(v);
+  std::advance(it, static_cast<std::ptrdiff_t>(done));
+  for (std::size_t i = done; it != std::end(v); ++it, ++i) {
+    *out++ = element_type<Elem>(*it);
+    out = put_index_key(out, i);
+    out = Elem::write(*it, out);
   }
   *out++ = 0;
   store_i32_le(start, static_cast<std::int32_t>(out - start));
@@ -823,19 +1020,22 @@ struct map_codec {
         st.error_located = true;
         return nullptr;
       }
+      // Keys usually arrive sorted (encoders write std::map in order): insert at the end first.
       if constexpr (recycles) {
         if (!old.empty()) {
           auto node = old.extract(old.begin());
           node.key().assign(key.data(), key.size());
           body = decode_member<Elem>(st, elem_type, body, doc_end, node.mapped(), false);
           if (body == nullptr) return fail_in_element(st, element, key);
-          auto inserted = out.insert(std::move(node));
-          if (!inserted.inserted) inserted.position->second = std::move(inserted.node.mapped());
+          const auto at = out.insert(out.end(), std::move(node));
+          // A repeated key leaves the node with us: the last value wins.
+          if (!node.empty()) at->second = std::move(node.mapped());
           continue;
         }
       }
-      auto [slot, inserted] = out.try_emplace(typename V::key_type(key));
-      body = decode_member<Elem>(st, elem_type, body, doc_end, slot->second, inserted);
+      const std::size_t before = out.size();
+      const auto slot = out.try_emplace(out.end(), typename V::key_type(key));
+      body = decode_member<Elem>(st, elem_type, body, doc_end, slot->second, out.size() != before);
       if (body == nullptr) return fail_in_element(st, element, key);
     }
     --st.depth;

@@ -282,6 +282,35 @@ using null_codec = unit_codec<bson_type::null>;
 using min_key_codec = unit_codec<bson_type::min_key>;
 using max_key_codec = unit_codec<bson_type::max_key>;
 
+// n bytes from src to dst, inline for the short runs keys and strings mostly are (a libc memcpy
+// call costs more than the copy for them).
+inline void copy_bytes(char* dst, const char* src, std::size_t n) noexcept {
+  if (n > 32) {
+    std::memcpy(dst, src, n);
+  } else if (n >= 16) {
+    std::memcpy(dst, src, 16);
+    std::memcpy(dst + n - 16, src + n - 16, 16);
+  } else if (n >= 8) {
+    std::memcpy(dst, src, 8);
+    std::memcpy(dst + n - 8, src + n - 8, 8);
+  } else if (n >= 4) {
+    std::memcpy(dst, src, 4);
+    std::memcpy(dst + n - 4, src + n - 4, 4);
+  } else {
+    for (std::size_t i = 0; i < n; ++i) dst[i] = src[i];
+  }
+}
+
+// out = s, without std::string::assign's out-of-line call when the size stays the same (a reused
+// member decoded from similar input).
+inline void assign_text(std::string& out, std::string_view s) {
+  if (out.size() == s.size()) {
+    copy_bytes(out.data(), s.data(), s.size());
+  } else {
+    out.assign(s.data(), s.size());
+  }
+}
+
 // UTF-8 strings: std::string (owning, keeps its capacity when decoded into again) or
 // std::string_view (points into the input, which must outlive it).
 template <bson_type Type>
@@ -308,6 +337,8 @@ struct basic_string_codec {
     if (p != nullptr) {
       if constexpr (std::is_same_v<V, std::string_view>) {
         out = s;
+      } else if constexpr (std::is_same_v<V, std::string>) {
+        assign_text(out, s);
       } else {
         out.assign(s.data(), s.size());
       }
@@ -465,7 +496,7 @@ struct enum_int32_codec : fixed_width_codec_base<bson_type::int32, 4> {
   }
 };
 
-// Enums stored as their names: Traits supplies name_of(E) and a sorted `names` table.
+// Enums stored as their names: Traits supplies name_of(E) and from_name(name, E&) -> bool.
 template <class E, class Traits>
 struct enum_string_codec {
   static constexpr std::uint8_t type = static_cast<std::uint8_t>(bson_type::string);
@@ -482,15 +513,7 @@ struct enum_string_codec {
     std::string_view s;
     const std::uint8_t* next = read_string(st, p, end, s);
     if (next == nullptr) return nullptr;
-    const auto& names = Traits::names;
-    const auto it = std::lower_bound(names.begin(), names.end(), s,
-                                     [](const auto& entry, std::string_view k) {
-                                       return entry.first < k;
-                                     });
-    if (it == names.end() || it->first != s) {
-      return fail_enum_value(st, p, s, Traits::enum_name);
-    }
-    out = it->second;
+    if (!Traits::from_name(s, out)) return fail_enum_value(st, p, s, Traits::enum_name);
     return next;
   }
 };
