@@ -27,6 +27,7 @@
 
 #include "array_cases.hpp"
 #include "bench_data.hpp"
+#include "bsongen/detail/unpooled_decode.hpp"
 #include "bsongen/document.hpp"
 #include "seed_cases.hpp"
 
@@ -100,14 +101,17 @@ void register_generic_encode(const std::string& case_name, const document& built
 }
 
 // `check` receives the document decoded once before timing and aborts on a wrong result.
+using decode_fn = result<document> (*)(std::span<const std::uint8_t>, const decode_options&);
+
 template <class Check>
 void register_generic_decode(const std::string& case_name, const std::string& impl,
-                             std::span<const std::uint8_t> bytes, decode_options options, Check check) {
-  register_row(case_name, impl, "decode", [case_name, impl, bytes, options, check](benchmark::State& state) {
+                             std::span<const std::uint8_t> bytes, decode_options options, Check check,
+                             decode_fn decode = &decode_document) {
+  register_row(case_name, impl, "decode", [case_name, impl, bytes, options, check, decode](benchmark::State& state) {
     const std::string row = row_name(case_name, impl, "decode");
     check(decode_or_fail(bytes, row, options), row);
     for (auto _ : state) {
-      result<document> r = decode_document(bytes, options);
+      result<document> r = decode(bytes, options);
       benchmark::DoNotOptimize(r);
       benchmark::ClobberMemory();
     }
@@ -118,7 +122,6 @@ void register_generic_decode(const std::string& case_name, const std::string& im
 decode_options nopool_options() {
   decode_options o;
   o.memory = std::pmr::new_delete_resource();
-  o.pooled = false;
   return o;
 }
 
@@ -154,7 +157,8 @@ void register_seed_rows() {
     };
     register_generic_decode(c.name, "generic", c.bytes.span(), {}, check);
     if (c.name == "oid_1000" || c.name == "dec128_1000") {
-      register_generic_decode(c.name, "generic_nopool", c.bytes.span(), nopool_options(), check);
+      register_generic_decode(c.name, "generic_nopool", c.bytes.span(), nopool_options(), check,
+                              &detail::decode_document_unpooled);
     }
   });
   const oid_string_case& os = cases.oid_string;

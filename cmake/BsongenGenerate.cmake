@@ -191,9 +191,10 @@ function(_bsongen_generate_from_headers target output_dir output_name)
 
   # The library's flags, one argument per line (bsongen-scan's @file format): no quoting needed
   # for paths with spaces, and generator expressions in them are evaluated per configuration.
-  # Definitions that evaluate to nothing are dropped (a bare -D would take the next argument).
-  set(includes "$<TARGET_PROPERTY:${target},INCLUDE_DIRECTORIES>")
-  set(definitions "$<FILTER:$<TARGET_PROPERTY:${target},COMPILE_DEFINITIONS>,EXCLUDE,^$>")
+  # Entries that evaluate to nothing (e.g. nlohmann_json's `$<$<NOT:$<BOOL:ON>>:...>`) are dropped:
+  # each would be a bare -D or -I that swallows the next line.
+  set(includes "$<FILTER:$<TARGET_PROPERTY:${target},INCLUDE_DIRECTORIES>,INCLUDE,.>")
+  set(definitions "$<FILTER:$<TARGET_PROPERTY:${target},COMPILE_DEFINITIONS>,INCLUDE,.>")
   set(standard "$<TARGET_PROPERTY:${target},CXX_STANDARD>")
   set(args_file "${output_dir}/${output_name}-$<CONFIG>.scan-args")
   file(GENERATE OUTPUT "${args_file}" CONTENT

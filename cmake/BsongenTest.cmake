@@ -1,7 +1,7 @@
 # bsongen_add_test(<name> SOURCES files... LABELS labels... [LIBRARIES libs...])
 # One GoogleTest executable named after the unit it covers; every test in it is discovered into
 # ctest with the given labels (the stable contract: runtime, generic, corpus, interop, generator,
-# generated, scanner, fuzz, hostile).
+# generated, scanner, fuzz, hostile, tools).
 include(GoogleTest)
 function(bsongen_add_test name)
   cmake_parse_arguments(ARG "" "" "SOURCES;LABELS;LIBRARIES;PROPERTIES" ${ARGN})
@@ -21,10 +21,17 @@ function(bsongen_add_test name)
   gtest_discover_tests(${name} PROPERTIES ${ARG_PROPERTIES} DISCOVERY_TIMEOUT 60)
   # Labels are set from a file ctest reads after the discovered cases: passed through
   # gtest_discover_tests' PROPERTIES, a list such as "runtime;corpus" is flattened to its first item.
+  # Hostile-input tests live beside the unit they attack, in suites named `hostile_<unit>` or
+  # `<unit>_hostile`; those cases get the `hostile` label on top of the executable's labels.
   set(labels_file "${CMAKE_CURRENT_BINARY_DIR}/${name}_labels.cmake")
   file(WRITE "${labels_file}"
     "if(DEFINED ${name}_TESTS)\n"
     "  set_tests_properties(\${${name}_TESTS} PROPERTIES LABELS \"${ARG_LABELS}\")\n"
+    "  foreach(test IN LISTS ${name}_TESTS)\n"
+    "    if(test MATCHES \"(^|/)(hostile_[A-Za-z0-9_]*|[A-Za-z0-9_]*_hostile)\\\\.\")\n"
+    "      set_tests_properties(\"\${test}\" PROPERTIES LABELS \"${ARG_LABELS};hostile\")\n"
+    "    endif()\n"
+    "  endforeach()\n"
     "endif()\n")
   set_property(DIRECTORY APPEND PROPERTY TEST_INCLUDE_FILES "${labels_file}")
 endfunction()

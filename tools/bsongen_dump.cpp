@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -22,15 +23,19 @@ constexpr int exit_usage = 2;
 constexpr std::string_view usage_text =
     "usage: bsongen-dump [--relaxed | --canonical] FILE.bson\n"
     "       bsongen-dump --from-json FILE.json [-o OUT.bson]\n"
+    "       bsongen-dump --from-json FILE.json --relaxed | --canonical\n"
     "\n"
     "Prints each document of a BSON file (concatenated documents, as mongodump writes them) as\n"
-    "one line of MongoDB Extended JSON v2, or converts Extended JSON documents (one per line, or\n"
-    "simply concatenated) to such a BSON file. FILE '-' reads standard input.\n"
+    "one line of MongoDB Extended JSON v2, or converts Extended JSON documents (one per line,\n"
+    "simply concatenated, or the elements of one JSON array as mongoexport --jsonArray writes)\n"
+    "to such a BSON file. FILE '-' reads standard input.\n"
     "\n"
     "  --relaxed      relaxed Extended JSON: plain JSON numbers and ISO dates (the default)\n"
     "  --canonical    canonical Extended JSON: every BSON type kept\n"
-    "  --from-json    read Extended JSON, write BSON\n"
-    "  -o OUT.bson    where --from-json writes (default: standard output)\n"
+    "  --from-json    read Extended JSON, write BSON; with --relaxed or --canonical, print each\n"
+    "                 document as one line of that Extended JSON instead (the types the BSON\n"
+    "                 conversion chose, e.g. 1 -> int32, 3000000000 -> int64, 1.0 -> double)\n"
+    "  -o OUT.bson    where --from-json writes BSON (default: standard output)\n"
     "  -h, --help     this text\n"
     "\n"
     "Exit status: 0 success, 1 corrupt input or I/O failure (documents before the bad one are\n"
@@ -38,19 +43,25 @@ constexpr std::string_view usage_text =
 
 struct options {
   bsongen::extjson_mode mode = bsongen::extjson_mode::relaxed;
+  bool mode_given = false;  // with --from-json: print Extended JSON lines instead of BSON
   bool from_json = false;
   std::string input;
   std::string output;
 };
 
 int usage_error(std::string_view message) {
-  std::fprintf(stderr, "bsongen-dump: %.*s\n%.*s", static_cast<int>(message.size()), message.data(),
+  const std::string shown = bsongen::printable(message);
+  std::fprintf(stderr, "bsongen-dump: %s\n%.*s", shown.c_str(),
                static_cast<int>(usage_text.size()), usage_text.data());
   return exit_usage;
 }
 
+// Everything that reaches stderr from the data or the command line goes through
+// bsongen::printable (error::to_string() already does): keys and file names may hold terminal
+// escape sequences.
 void report(const std::string& source, const bsongen::error& e) {
-  std::fprintf(stderr, "bsongen-dump: %s: %s\n", source.c_str(), e.to_string().c_str());
+  std::fprintf(stderr, "bsongen-dump: %s: %s\n", bsongen::printable(source).c_str(),
+               e.to_string().c_str());
 }
 
 // Closes an owned FILE* on scope exit; standard streams are borrowed.
@@ -84,8 +95,8 @@ file_handle open_input(const std::string& path) {
 int dump(const options& opts) {
   file_handle in = open_input(opts.input);
   if (in.get() == nullptr) {
-    std::fprintf(stderr, "bsongen-dump: cannot open %s: %s\n", opts.input.c_str(),
-                 std::strerror(errno));
+    std::fprintf(stderr, "bsongen-dump: cannot open %s: %s\n",
+                 bsongen::printable(opts.input).c_str(), std::strerror(errno));
     return exit_data_error;
   }
   bsongen::document_stream_reader reader(in.get());
@@ -129,56 +140,148 @@ bool read_all(std::FILE* f, std::string& text) {
   }
 }
 
+bool is_json_space(char c) noexcept { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+
+std::size_t skip_json_space(std::string_view text, std::size_t pos) noexcept {
+  while (pos < text.size() && is_json_space(text[pos])) ++pos;
+  return pos;
+}
+
+// Where --from-json sends each converted document: a BSON stream (the file, or standard output),
+// or one Extended JSON line per document on standard output.
+class json_input_sink {
+ public:
+  explicit json_input_sink(const options& opts)
+      : opts_(opts),
+        json_lines_(opts.mode_given),
+        to_stdout_(json_lines_ || opts.output.empty() || opts.output == "-"),
+        out_(to_stdout_ ? stdout : std::fopen(opts.output.c_str(), "wb"), !to_stdout_),
+        stream_(out_.get()) {}
+
+  [[nodiscard]] bool opened() const noexcept { return out_.get() != nullptr; }
+  [[nodiscard]] std::string name() const {
+    return to_stdout_ ? std::string("standard output") : opts_.output;
+  }
+
+  // Writes one converted document; false (after reporting) when the output fails.
+  bool put(std::span<const std::uint8_t> bson) {
+    if (!json_lines_) {
+      if (auto w = stream_.write_bytes(bson); !w) {
+        report(name(), w.error());
+        return false;
+      }
+      return true;
+    }
+    // The bytes come from the converter, which only produces valid BSON.
+    auto view = bsongen::document_view::from_bytes(bson);
+    if (!view) {
+      report(opts_.input, view.error());
+      return false;
+    }
+    line_.clear();
+    bsongen::append_extjson(*view, line_, opts_.mode);
+    line_ += '\n';
+    if (std::fwrite(line_.data(), 1, line_.size(), out_.get()) != line_.size()) {
+      std::fprintf(stderr, "bsongen-dump: writing standard output failed: %s\n",
+                   std::strerror(errno));
+      return false;
+    }
+    return true;
+  }
+
+  bool close() noexcept { return out_.close(); }
+
+ private:
+  const options& opts_;
+  bool json_lines_;
+  bool to_stdout_;
+  file_handle out_;
+  bsongen::document_stream_writer stream_;
+  std::string line_;
+};
+
+// Reports a problem in the JSON text at `offset` (characters from its start) for document `index`.
+void report_json(const options& opts, std::size_t index, std::size_t offset, std::string message,
+                 bsongen::error_code code = bsongen::error_code::json_syntax) {
+  bsongen::error e(code, "document " + std::to_string(index) + ": " + std::move(message), offset);
+  report(opts.input, e);
+}
+
 int from_json(const options& opts) {
   file_handle in = open_input(opts.input);
   if (in.get() == nullptr) {
-    std::fprintf(stderr, "bsongen-dump: cannot open %s: %s\n", opts.input.c_str(),
-                 std::strerror(errno));
+    std::fprintf(stderr, "bsongen-dump: cannot open %s: %s\n",
+                 bsongen::printable(opts.input).c_str(), std::strerror(errno));
     return exit_data_error;
   }
   std::string text;
   if (!read_all(in.get(), text)) {
-    std::fprintf(stderr, "bsongen-dump: reading %s failed: %s\n", opts.input.c_str(),
-                 std::strerror(errno));
+    std::fprintf(stderr, "bsongen-dump: reading %s failed: %s\n",
+                 bsongen::printable(opts.input).c_str(), std::strerror(errno));
     return exit_data_error;
   }
-  const bool to_stdout = opts.output.empty() || opts.output == "-";
-  file_handle out(to_stdout ? stdout : std::fopen(opts.output.c_str(), "wb"), !to_stdout);
-  if (out.get() == nullptr) {
-    std::fprintf(stderr, "bsongen-dump: cannot create %s: %s\n", opts.output.c_str(),
-                 std::strerror(errno));
+  json_input_sink sink(opts);
+  if (!sink.opened()) {
+    std::fprintf(stderr, "bsongen-dump: cannot create %s: %s\n",
+                 bsongen::printable(opts.output).c_str(), std::strerror(errno));
     return exit_data_error;
   }
-  bsongen::document_stream_writer stream(out.get());
+  const std::string_view json(text);
   bsongen::writer bson;
-  std::size_t pos = 0;
+  std::size_t pos = skip_json_space(json, 0);
+  // A JSON array holds the documents as its elements (mongoexport --jsonArray); otherwise they
+  // follow one another, separated by white space only.
+  const bool in_array = pos < json.size() && json[pos] == '[';
+  if (in_array) pos = skip_json_space(json, pos + 1);
+  bool array_closed = false;
   int status = exit_ok;
-  for (std::size_t index = 0;; ++index) {
-    while (pos < text.size() &&
-           (text[pos] == ' ' || text[pos] == '\t' || text[pos] == '\n' || text[pos] == '\r')) {
-      ++pos;
+  std::size_t index = 0;
+  for (;; ++index) {
+    if (in_array && pos < json.size() && json[pos] == ']' && index == 0) {
+      array_closed = true;
+      pos = skip_json_space(json, pos + 1);
     }
-    if (pos == text.size()) break;
+    if (array_closed || pos == json.size()) break;
     bson.clear();
-    auto consumed = bsongen::extjson_to_bson_prefix(std::string_view(text).substr(pos), bson);
+    auto consumed = bsongen::extjson_to_bson_prefix(json.substr(pos), bson);
     if (!consumed) {
       bsongen::error e = std::move(consumed).error();
       e.offset += pos;
       e.message = "document " + std::to_string(index) + ": " + e.message;
       report(opts.input, e);
-      std::fprintf(stderr, "bsongen-dump: %zu document(s) written before the error\n", index);
       status = exit_data_error;
       break;
     }
-    if (auto w = stream.write_bytes(bson.bytes()); !w) {
-      report(opts.output.empty() ? "-" : opts.output, w.error());
-      return exit_data_error;
+    if (!sink.put(bson.bytes())) return exit_data_error;
+    pos = skip_json_space(json, pos + *consumed);
+    if (!in_array) continue;
+    if (pos < json.size() && json[pos] == ',') {
+      pos = skip_json_space(json, pos + 1);
+    } else if (pos < json.size() && json[pos] == ']') {
+      array_closed = true;
+      pos = skip_json_space(json, pos + 1);
+      ++index;
+      break;
+    } else {
+      report_json(opts, index + 1, pos, "expected , or ] after a document in the JSON array");
+      ++index;
+      status = exit_data_error;
+      break;
     }
-    pos += *consumed;
   }
-  if (!out.close()) {
+  if (status == exit_ok && in_array && !array_closed) {
+    report_json(opts, index, pos, "the JSON array is not closed with ]");
+    status = exit_data_error;
+  } else if (status == exit_ok && pos != json.size()) {
+    report_json(opts, index, pos, "text after the JSON array");
+    status = exit_data_error;
+  }
+  if (status != exit_ok) {
+    std::fprintf(stderr, "bsongen-dump: %zu document(s) written before the error\n", index);
+  }
+  if (!sink.close()) {
     std::fprintf(stderr, "bsongen-dump: writing %s failed: %s\n",
-                 to_stdout ? "standard output" : opts.output.c_str(), std::strerror(errno));
+                 bsongen::printable(sink.name()).c_str(), std::strerror(errno));
     return exit_data_error;
   }
   return status;
@@ -213,8 +316,9 @@ int main(int argc, char** argv) {
     }
   }
   if (opts.input.empty()) return usage_error("no input file (use - for standard input)");
-  if (opts.from_json && mode_given)
-    return usage_error("--relaxed/--canonical apply to BSON input only");
+  opts.mode_given = mode_given;
+  if (opts.from_json && mode_given && !opts.output.empty())
+    return usage_error("-o writes BSON; --from-json with --relaxed/--canonical prints JSON lines");
   if (!opts.from_json && !opts.output.empty()) return usage_error("-o applies to --from-json only");
   return opts.from_json ? from_json(opts) : dump(opts);
 }

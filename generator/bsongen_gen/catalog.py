@@ -145,3 +145,7 @@ SCHEMA_ALIASES = {
 
 def type_byte(bson_type: Optional[str]) -> Optional[int]:
     return None if bson_type is None else BSON_TYPES[bson_type]
+
+
+# The largest std::array (`array` kind) size a model may give.
+MAX_ARRAY_SIZE = 1 << 16

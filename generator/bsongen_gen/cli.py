@@ -1,4 +1,5 @@
-"""Command line: bsongen generate | model | inputs. Exit codes: 0 ok, 1 schema error, 2 usage."""
+"""Command line: bsongen generate | model | inputs, and the tools (tools/commands.py: scan, dump,
+infer, jsonschema, diff). Exit codes: 0 ok, 1 error in the input, 2 usage."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from typing import Optional
 
 from . import GENERATOR_VERSION, linker, model as model_module, render, schema_reader
 from .diagnostics import SchemaError, SchemaErrors
+from .tools import commands as tool_commands
 
 EXIT_OK, EXIT_SCHEMA_ERROR, EXIT_USAGE = 0, 1, 2
 
@@ -47,6 +49,7 @@ def _parser() -> argparse.ArgumentParser:
     mod.add_argument("schema", metavar="SCHEMA")
     mod.add_argument("--source-root", metavar="DIR")
     sub.add_parser("inputs", help="list the generator's own files (build dependencies)")
+    tool_commands.add_parsers(sub)
     return p
 
 
@@ -82,10 +85,16 @@ def _write_if_changed(path: str, text: str) -> None:
 
 
 def main(argv: Optional[list[str]] = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    status = tool_commands.delegated(argv)  # scan / dump: the helper's own command line
+    if status is not None:
+        return status
     args = _parser().parse_args(argv)
     if args.command is None:
         _parser().print_help(sys.stderr)
         return EXIT_USAGE
+    if args.command in tool_commands.COMMANDS:
+        return tool_commands.run(args)
     if args.command == "inputs":
         package = os.path.dirname(os.path.abspath(__file__))
         files = sorted(os.path.join(package, f) for f in os.listdir(package) if f.endswith(".py"))

@@ -17,7 +17,7 @@ from .model import NAMED_KIND, Enum, EnumValue, Field, Model, Struct, TypeRef
 
 UNKNOWN_FIELD_POLICIES = ("skip", "reject", "capture")
 DUPLICATE_KEY_POLICIES = ("last_wins", "reject")
-MAX_ARRAY_SIZE = 1 << 16
+MAX_ARRAY_SIZE = catalog.MAX_ARRAY_SIZE
 INT32_RANGE = (-(1 << 31), (1 << 31) - 1)
 _CPP_SPELLING = re.compile(r"^[A-Za-z0-9_:<>, *&]+$")
 

@@ -27,7 +27,8 @@ _TOKEN = re.compile(r"\s*(?:(?P<name>[A-Za-z_][A-Za-z0-9_]*(?:::[A-Za-z_][A-Za-z
                     r"(?P<number>[0-9]+)|(?P<punct>[<>,?]))")
 _CONTAINER_SPELLINGS = {"vector": "vector", "std::vector": "vector", "array": "array",
                         "std::array": "array", "optional": "optional", "std::optional": "optional",
-                        "map": "map", "std::map": "map", "std::unordered_map": "map"}
+                        "map": "map", "std::map": "map", "std::unordered_map": "map",
+                        "nullable": "nullable", "number": "number"}
 _MAP_KEY_SPELLINGS = ("string", "std::string")
 
 

@@ -6,6 +6,7 @@
 // Exit status: 0 model written; 1 the headers did not parse or hold something bsongen cannot map
 // (every problem printed as file:line:col: error: ...); 2 bad command line or unwritable output.
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -19,6 +20,7 @@
 #include <vector>
 
 #include "scan_headers.hpp"
+#include "type_catalog.hpp"
 
 namespace bsongen::scan {
 namespace {
@@ -121,6 +123,14 @@ std::optional<options> parse_command_line(int argc, char** argv, bool& exit_now)
       parsed.request.include_dirs.push_back(value);
     } else if (starts("-D")) {
       if (!value_of("-D", value)) return std::nullopt;
+      // A name never starts with '-': a bare -D (an empty definition written into an arguments
+      // file) would otherwise swallow the next option, and what follows that becomes a header.
+      if (value.empty() || value[0] == '-' || value[0] == '=') {
+        std::cerr << "bsongen-scan: error: -D needs NAME or NAME=VALUE, got "
+                  << (value.empty() ? std::string("nothing") : "'" + value + "'")
+                  << " (an empty definition?)\n";
+        return std::nullopt;
+      }
       parsed.request.definitions.push_back(value);
     } else if (starts("--std")) {
       if (!value_of("--std", parsed.request.language_standard)) return std::nullopt;
@@ -191,8 +201,13 @@ nlohmann::ordered_json to_json(const type_ref& type) {
   nlohmann::ordered_json out;
   out["kind"] = type.kind;
   if (!type.cpp.empty()) out["cpp"] = type.cpp;
-  if (type.kind == "struct" || type.kind == "enum") out["name"] = type.name;
-  if (type.kind == "array") out["size"] = type.size;
+  const type_catalog& catalog = type_catalog::built_in();
+  const auto& definitions = catalog.definition_kinds();
+  if (std::find(definitions.begin(), definitions.end(), type.kind) != definitions.end())
+    out["name"] = type.name;
+  if (const container_kind* container = catalog.container(type.kind);
+      container != nullptr && container->has_size)
+    out["size"] = type.size;
   if (!type.element.empty()) out["element"] = to_json(type.element.front());
   return out;
 }

@@ -26,6 +26,8 @@
 #include <string_view>
 #include <utility>
 
+#include "type_catalog.hpp"
+
 namespace bsongen::scan {
 namespace {
 
@@ -98,58 +100,8 @@ std::optional<std::string> enclosing_namespace(const clang::Decl* decl) {
   return out;
 }
 
-// The largest std::array the generator accepts (MAX_ARRAY_SIZE in generator/bsongen_gen/linker.py).
-constexpr std::uint64_t max_array_size = std::uint64_t{1} << 16;
-
-// The default C++ type of each model kind (docs/intermediate-model.md); a type_ref carries `cpp`
-// only when the member's spelling differs.
-std::string default_spelling(const type_ref& ref, const std::string& element_spelling) {
-  static const std::map<std::string, std::string, std::less<>> scalars = {
-      {"double", "double"},
-      {"string", "std::string"},
-      {"javascript", "std::string"},
-      {"int32", "std::int32_t"},
-      {"int64", "std::int64_t"},
-      {"bool", "bool"},
-      {"datetime", "bsongen::datetime"},
-      {"object_id", "bsongen::object_id"},
-      {"decimal128", "bsongen::decimal128"},
-      {"binary", "bsongen::binary"},
-      {"uuid", "std::array<std::uint8_t, 16>"},
-      {"timestamp", "bsongen::timestamp"},
-      {"regex", "bsongen::regex"},
-      {"null", "std::nullptr_t"},
-      {"min_key", "bsongen::min_key"},
-      {"max_key", "bsongen::max_key"},
-      {"code_with_scope", "bsongen::code_with_scope"},
-      {"raw_document", "bsongen::raw_document"},
-      {"any", "bsongen::value"},
-  };
-  if (auto it = scalars.find(ref.kind); it != scalars.end()) return it->second;
-  if (ref.kind == "vector") return "std::vector<" + element_spelling + ">";
-  if (ref.kind == "array")
-    return "std::array<" + element_spelling + ", " + std::to_string(ref.size) + ">";
-  if (ref.kind == "optional") return "std::optional<" + element_spelling + ">";
-  if (ref.kind == "map") return "std::map<std::string, " + element_spelling + ">";
-  return {};  // struct and enum: their own name, never a `cpp`
-}
-
-// The runtime's value types, matched by qualified name.
-const std::map<std::string, std::string, std::less<>>& runtime_kinds() {
-  static const std::map<std::string, std::string, std::less<>> kinds = {
-      {"bsongen::object_id", "object_id"},
-      {"bsongen::decimal128", "decimal128"},
-      {"bsongen::binary", "binary"},
-      {"bsongen::timestamp", "timestamp"},
-      {"bsongen::regex", "regex"},
-      {"bsongen::min_key", "min_key"},
-      {"bsongen::max_key", "max_key"},
-      {"bsongen::code_with_scope", "code_with_scope"},
-      {"bsongen::raw_document", "raw_document"},
-      {"bsongen::value", "any"},
-  };
-  return kinds;
-}
+// The kinds, their C++ spellings, emptiability and limits: the generator's type catalogue.
+const type_catalog& catalog() { return type_catalog::built_in(); }
 
 // What mapping one (sub)type produced: the model reference and the exact C++ spelling of the type,
 // from which the enclosing type composes its own spelling.
@@ -395,10 +347,12 @@ class model_builder {
           built.omit_empty = true;
         } else if (m.name == "capture_unknown") {
           capture = true;
-        } else if (m.name == "as" && (m.value == "javascript" || m.value == "uuid")) {
+        } else if (m.name == "as" && catalog().scalar(m.value) != nullptr) {
           as_kind = m.value;
         } else if (m.name == "as") {
-          error(m.attr->getLocation(), "BSONGEN_AS(%0) on field '%1': expected javascript or uuid")
+          error(m.attr->getLocation(),
+                "BSONGEN_AS(%0) on field '%1': '%0' is not a scalar kind of the type catalogue "
+                "(generator/bsongen_gen/catalog.py)")
               << m.value << member_name;
           member_ok = false;
         } else {
@@ -451,7 +405,7 @@ class model_builder {
         }
         continue;  // the capture member is not a field of the document
       }
-      if (built.required && built.type.kind == "optional") {
+      if (built.required && is_optional(member->getType().getCanonicalType())) {
         error(member->getLocation(),
               "field '%0' of '%1' is BSONGEN_REQUIRED but std::optional: an optional field may be "
               "absent")
@@ -459,15 +413,14 @@ class model_builder {
         ok = false;
         continue;
       }
-      static const std::set<std::string, std::less<>> emptiable = {"string", "vector", "map",
-                                                                   "binary", "raw_document"};
-      const type_ref& value_type =
-          built.type.kind == "optional" ? built.type.element.front() : built.type;
-      if (built.omit_empty && emptiable.count(value_type.kind) == 0) {
+      const type_ref& value_type = is_optional(member->getType().getCanonicalType())
+                                       ? built.type.element.front()
+                                       : built.type;
+      if (built.omit_empty && !catalog().emptiable(value_type.kind)) {
         error(member->getLocation(),
               "field '%0' of '%1' is BSONGEN_OMIT_EMPTY but its type %2 has no empty value "
-              "(string, vector, map, binary, raw_document have)")
-            << member_name << qualified << member->getType();
+              "(%3 have)")
+            << member_name << qualified << member->getType() << catalog().emptiable_kinds();
         ok = false;
         continue;
       }
@@ -485,7 +438,9 @@ class model_builder {
   }
 
   // Maps one member type (or a part of it). On failure returns nullopt and says which part failed
-  // and why; `as_kind` (BSONGEN_AS) applies to the type under any std::optional.
+  // and why. `as_kind` (BSONGEN_AS) applies to the type under any std::optional: a member whose
+  // C++ type is that kind's default (std::string for javascript, std::array<std::uint8_t, 16> for
+  // uuid) maps to it instead of the type's own kind.
   std::optional<mapped_type> map_type(clang::QualType written, const std::string& as_kind,
                                       std::optional<mapping_error>& failure,
                                       bool outermost = true) {
@@ -497,13 +452,21 @@ class model_builder {
     if (type.isVolatileQualified()) return fail("volatile members are not supported");
     type = type.getUnqualifiedType();
 
+    if (!as_kind.empty() && !is_optional(type)) {
+      const scalar_kind* target = catalog().scalar(as_kind);  // checked with the marker
+      std::optional<mapping_error> own_failure;
+      std::optional<mapped_type> own = map_type(written, "", own_failure, outermost);
+      if (!own || own->spelling != target->cpp)
+        return fail("BSONGEN_AS(" + as_kind + ") needs a " + target->cpp + " member");
+      return mapped_type{{target->kind, "", "", 0, {}}, std::move(own->spelling)};
+    }
+
     if (type->isReferenceType()) return fail("references are not supported; store the value");
     if (type->isPointerType() || type->isMemberPointerType())
       return fail("pointers are not supported; store the value (std::optional for absence)");
     if (type->isArrayType()) return fail("C arrays are not supported; use std::array");
 
     if (const auto* enum_type = type->getAs<clang::EnumType>()) {
-      if (!as_kind.empty()) return fail("BSONGEN_AS(" + as_kind + ") does not apply to an enum");
       const clang::EnumDecl* decl = enum_type->getDecl()->getDefinition();
       if (decl == nullptr) return fail("the enum is declared but not defined");
       if (decl->getIdentifier() == nullptr)
@@ -513,18 +476,15 @@ class model_builder {
                          decl->getQualifiedNameAsString()};
     }
 
-    if (const auto* builtin = type->getAs<clang::BuiltinType>()) {
-      if (!as_kind.empty())
-        return fail("BSONGEN_AS(" + as_kind + ") does not apply to " + type.getAsString());
+    if (const auto* builtin = type->getAs<clang::BuiltinType>())
       return map_builtin(type, builtin, fail);
-    }
 
     const clang::CXXRecordDecl* record = type->getAsCXXRecordDecl();
     if (record == nullptr) return fail("bsongen cannot map this kind of type");
     const std::string name = name_without_inline_namespaces(record);
     const clang::ClassTemplateSpecializationDecl* spec = specialization_of(type);
 
-    if (name == "std::optional" && spec != nullptr) {
+    if (is_optional(type)) {
       // The model's optional means "the key may be absent or null": a field-level notion.
       if (!outermost)
         return fail(
@@ -532,26 +492,24 @@ class model_builder {
             "element cannot be absent");
       auto element = map_argument(spec, 0, as_kind, failure);
       if (!element) return std::nullopt;
-      return compose("optional", std::move(*element), "std::optional<", ">");
-    }
-    if (as_kind == "javascript") {
-      auto text = map_record(type, record, name, spec, failure);
-      if (!text) return std::nullopt;
-      if (text->ref.kind != "string" || !text->ref.cpp.empty())
-        return fail("BSONGEN_AS(javascript) needs a std::string member");
-      text->ref.kind = "javascript";
-      return text;
-    }
-    if (as_kind == "uuid") {
-      if (name != "std::array" || spec == nullptr)
-        return fail("BSONGEN_AS(uuid) needs a std::array<std::uint8_t, 16> member");
-      const auto& args = spec->getTemplateArgs();
-      clang::QualType byte = args[0].getAsType().getCanonicalType();
-      if (args[1].getAsIntegral() != 16 || !byte->isSpecificBuiltinType(clang::BuiltinType::UChar))
-        return fail("BSONGEN_AS(uuid) needs a std::array<std::uint8_t, 16> member");
-      return mapped_type{{"uuid", "", "", 0, {}}, "std::array<std::uint8_t, 16>"};
+      const container_kind* optional = catalog().container_for_template("std::optional");
+      if (optional == nullptr) return fail("the type catalogue has no kind for std::optional");
+      return compose(*optional, std::move(*element), "std::optional<", ">");
     }
     return map_record(type, record, name, spec, failure);
+  }
+
+  static bool is_optional(clang::QualType type) {
+    const auto* spec = specialization_of(type);
+    return spec != nullptr && name_without_inline_namespaces(spec) == "std::optional";
+  }
+
+  // A member of this spelling maps to the catalogue's first scalar kind with that default C++ type.
+  template <class Fail>
+  std::optional<mapped_type> scalar_spelled(std::string spelling, Fail&& fail) {
+    const scalar_kind* kind = catalog().scalar_for_spelling(spelling);
+    if (kind == nullptr) return fail("the type catalogue has no kind for " + spelling);
+    return mapped_type{{kind->kind, "", "", 0, {}}, std::move(spelling)};
   }
 
   template <class Fail>
@@ -560,11 +518,11 @@ class model_builder {
     using clang::BuiltinType;
     switch (builtin->getKind()) {
       case BuiltinType::Bool:
-        return mapped_type{{"bool", "", "", 0, {}}, "bool"};
+        return scalar_spelled("bool", fail);
       case BuiltinType::Double:
-        return mapped_type{{"double", "", "", 0, {}}, "double"};
+        return scalar_spelled("double", fail);
       case BuiltinType::NullPtr:
-        return mapped_type{{"null", "", "", 0, {}}, "std::nullptr_t"};
+        return scalar_spelled("std::nullptr_t", fail);
       case BuiltinType::Float:
         return fail("float would lose digits decoding a BSON double; use double");
       case BuiltinType::LongDouble:
@@ -590,25 +548,26 @@ class model_builder {
     if (!type->isIntegerType()) return fail("bsongen cannot map this builtin type");
     const auto bits = static_cast<unsigned>(context_.getTypeSize(type));
     const bool is_signed = type->isSignedIntegerType();
-    // Unsigned integers map to the smallest BSON integer that holds every value: uint8/uint16
-    // -> int32, uint32 -> int64. uint64 has no lossless BSON type, so it is refused rather than
-    // letting an encoder meet values it cannot represent.
-    std::string kind;
-    if (bits <= 32 && (is_signed || bits < 32))
-      kind = "int32";
-    else if (bits <= 64 && (is_signed || bits < 64))
-      kind = "int64";
-    else if (bits == 64)
+    // An integer maps to the narrowest kind whose default C++ type is a signed std::intN_t
+    // holding every value (int32 for int8..int32 and uint8/uint16, int64 for int64 and uint32).
+    // uint64 has no lossless BSON type, so it is refused rather than letting an encoder meet
+    // values it cannot represent.
+    const unsigned value_bits = is_signed ? bits : bits + 1;
+    const scalar_kind* kind = nullptr;
+    for (unsigned width = 8; width <= 64 && kind == nullptr; width *= 2) {
+      if (width >= value_bits)
+        kind = catalog().scalar_for_spelling("std::int" + std::to_string(width) + "_t");
+    }
+    if (kind == nullptr && !is_signed && bits == 64)
       return fail("64-bit unsigned integers have no lossless BSON type; use std::int64_t");
-    else
-      return fail("integers wider than 64 bits have no BSON type");
+    if (kind == nullptr) return fail("integers wider than 64 bits have no BSON type");
     // The fixed-width name when the type is the one <cstdint> aliases (on LP64, `long` is
     // std::int64_t but `long long` is a distinct type that must keep its own spelling).
     std::string spelling = type.getAsString(context_.getPrintingPolicy());
     if (context_.hasSameType(type, context_.getIntTypeForBitwidth(bits, is_signed ? 1U : 0U)))
       spelling = std::string(is_signed ? "std::int" : "std::uint") + std::to_string(bits) + "_t";
-    type_ref ref{kind, "", "", 0, {}};
-    if (spelling != default_spelling(ref, "")) ref.cpp = spelling;
+    type_ref ref{kind->kind, "", "", 0, {}};
+    if (spelling != kind->cpp) ref.cpp = spelling;
     return mapped_type{std::move(ref), spelling};
   }
 
@@ -628,13 +587,14 @@ class model_builder {
   // (before + element's spelling + after) is not the kind's default. The spelling is built here,
   // after `element` arrived: built at the call site it could read a moved-from element (argument
   // evaluation order is unspecified; clang and g++ differ).
-  static mapped_type compose(const char* kind, mapped_type element, std::string_view before,
-                             std::string_view after, std::uint64_t size = 0) {
-    type_ref ref{kind, "", "", size, {}};
+  static mapped_type compose(const container_kind& kind, mapped_type element,
+                             std::string_view before, std::string_view after,
+                             std::uint64_t size = 0) {
+    type_ref ref{kind.kind, "", "", size, {}};
     std::string spelling = std::string(before) + element.spelling + std::string(after);
     const std::string element_spelling = std::move(element.spelling);
     ref.element.push_back(std::move(element.ref));
-    if (spelling != default_spelling(ref, element_spelling)) ref.cpp = spelling;
+    if (spelling != catalog().default_spelling(ref, element_spelling)) ref.cpp = spelling;
     return mapped_type{std::move(ref), std::move(spelling)};
   }
 
@@ -659,8 +619,11 @@ class model_builder {
       failure = mapping_error{type, std::move(reason)};
       return std::nullopt;
     };
-    if (auto it = runtime_kinds().find(name); it != runtime_kinds().end())
-      return mapped_type{{it->second, "", "", 0, {}}, name};
+    // The runtime's value types (bsongen::object_id, ...), by the catalogue's spelling.
+    if (spec == nullptr) {
+      if (const scalar_kind* kind = catalog().scalar_for_spelling(name))
+        return mapped_type{{kind->kind, "", "", 0, {}}, name};
+    }
 
     if (spec != nullptr) {
       const auto& args = spec->getTemplateArgs();
@@ -668,34 +631,46 @@ class model_builder {
         if (!is_plain_char(args[0]) || !is_std(args[1], "std::char_traits") ||
             !is_std(args[2], "std::allocator"))
           return fail("only std::string (char, the default traits and allocator) is supported");
-        return mapped_type{{"string", "", "", 0, {}}, "std::string"};
+        return scalar_spelled("std::string", fail);
       }
       if (name == "std::basic_string_view") {
         if (!is_plain_char(args[0]) || !is_std(args[1], "std::char_traits"))
           return fail("only std::string_view (char) is supported");
-        return mapped_type{{"string", "std::string_view", "", 0, {}}, "std::string_view"};
+        // A view into the input: the kind of std::string, spelled as the view.
+        auto text = scalar_spelled("std::string", fail);
+        if (text) text->ref.cpp = text->spelling = "std::string_view";
+        return text;
       }
       if (name == "std::vector") {
+        const container_kind* vector = catalog().container_for_template(name);
+        if (vector == nullptr) return fail("the type catalogue has no kind for " + name);
         if (!is_std(args[1], "std::allocator"))
           return fail("std::vector with a custom allocator is not supported");
         auto element = map_argument(spec, 0, "", failure);
         if (!element) return std::nullopt;
-        return compose("vector", std::move(*element), "std::vector<", ">");
+        return compose(*vector, std::move(*element), "std::vector<", ">");
       }
       if (name == "std::array") {
+        const container_kind* array = catalog().container_for_template(name);
+        if (array == nullptr) return fail("the type catalogue has no kind for " + name);
         const std::uint64_t size = args[1].getAsIntegral().getZExtValue();
-        if (size == 0 || size > max_array_size)
-          return fail("std::array needs a size from 1 to " + std::to_string(max_array_size));
+        const std::uint64_t max_size = catalog().max_array_size();
+        if (size == 0 || size > max_size)
+          return fail("std::array needs a size from 1 to " + std::to_string(max_size));
         auto element = map_argument(spec, 0, "", failure);
         if (!element) return std::nullopt;
-        return compose("array", std::move(*element), "std::array<",
+        return compose(*array, std::move(*element), "std::array<",
                        ", " + std::to_string(size) + ">", size);
       }
       if (name == "std::map" || name == "std::unordered_map") {
+        const container_kind* map = catalog().container_for_template("std::map");
+        if (map == nullptr || map->leading_args.size() != 1)
+          return fail("the type catalogue has no kind for std::map<key, T>");
+        const std::string& key_spelling = map->leading_args.front();
         std::optional<mapping_error> key_failure;
         auto key = map_argument(spec, 0, "", key_failure);
-        if (!key || key->ref.kind != "string" || !key->ref.cpp.empty())
-          return fail("map keys must be std::string (BSON keys are strings)");
+        if (!key || key->spelling != key_spelling)
+          return fail("map keys must be " + key_spelling + " (BSON keys are strings)");
         std::string extra;
         if (name == "std::map") {
           const auto& compare = args[2];
@@ -715,7 +690,7 @@ class model_builder {
         }
         auto element = map_argument(spec, 1, "", failure);
         if (!element) return std::nullopt;
-        return compose("map", std::move(*element), name + "<std::string, ", extra + ">");
+        return compose(*map, std::move(*element), name + "<" + key_spelling + ", ", extra + ">");
       }
       if (name == "std::chrono::time_point") return map_time_point(spec, fail);
     }
@@ -739,11 +714,13 @@ class model_builder {
     return fail("'" + name + "' is not marked BSONGEN_DOCUMENT");
   }
 
-  // Any std::chrono::time_point of system_clock: datetime, with `cpp` unless it is
-  // bsongen::datetime (milliseconds).
+  // Any std::chrono::time_point of system_clock: the kind of bsongen::datetime (milliseconds, as
+  // runtime/core's types.hpp defines it), with `cpp` unless it is that one.
   template <class Fail>
   std::optional<mapped_type> map_time_point(const clang::ClassTemplateSpecializationDecl* spec,
                                             Fail&& fail) {
+    const scalar_kind* datetime = catalog().scalar_for_spelling("bsongen::datetime");
+    if (datetime == nullptr) return fail("the type catalogue has no kind for bsongen::datetime");
     const auto& args = spec->getTemplateArgs();
     const clang::CXXRecordDecl* clock = args[0].getAsType()->getAsCXXRecordDecl();
     if (clock == nullptr || name_without_inline_namespaces(clock) != "std::chrono::system_clock")
@@ -759,7 +736,7 @@ class model_builder {
 
     std::string spelling;
     if (context_.hasSameType(rep, int64) && num == 1 && den == 1000) {
-      spelling = "bsongen::datetime";
+      spelling = datetime->cpp;
     } else if (is_clock_time_point(clock, clang::QualType(spec->getTypeForDecl(), 0))) {
       spelling = "std::chrono::system_clock::time_point";
     } else {
@@ -769,8 +746,8 @@ class model_builder {
                  rep_spelling + ", std::ratio<" + std::to_string(num) + ", " + std::to_string(den) +
                  ">>>";
     }
-    type_ref ref{"datetime", "", "", 0, {}};
-    if (spelling != default_spelling(ref, "")) ref.cpp = spelling;
+    type_ref ref{datetime->kind, "", "", 0, {}};
+    if (spelling != datetime->cpp) ref.cpp = spelling;
     return mapped_type{std::move(ref), spelling};
   }
 

@@ -7,6 +7,8 @@ usage: bsongen_dump_test.py BSONGEN_DUMP BENCH_DATA_DIR
    dumped to canonical Extended JSON lines, converted back with --from-json, the bytes must equal
    the original file; each canonical line must load in bson.json_util to the value pymongo decodes
    from the original; the default (relaxed) dump must round-trip through --from-json too.
+   --from-json with --canonical prints the canonical lines straight from the JSON; a JSON array of
+   documents (mongoexport --jsonArray) reads like the same documents one per line.
 2. A corrupt document in the middle: the documents before it are printed, stderr names its index
    and byte offset, the exit status is 1. A truncated file likewise. Usage errors exit 2.
 3. Interop on the driver benchmark documents: pymongo decodes our --from-json BSON of each file
@@ -142,6 +144,46 @@ def round_trip_pymongo_file(tmp):
           "concatenated JSON documents")
 
 
+def json_to_json_lines_and_arrays(tmp):
+    docs = sample_documents()
+    original = b"".join(bson.encode(d, codec_options=CODEC) for d in docs)
+    path = os.path.join(tmp, "lines.bson")
+    with open(path, "wb") as f:
+        f.write(original)
+    canonical = run("--canonical", path).stdout
+    relaxed = run("--relaxed", path).stdout
+
+    # Relaxed text in, canonical lines out: the types the BSON conversion chose, in one step.
+    direct = run("--from-json", "-", "--canonical", stdin=relaxed)
+    via_bson = run("--canonical", "-", stdin=run("--from-json", "-", stdin=relaxed).stdout)
+    check(direct.returncode == 0 and direct.stdout == via_bson.stdout,
+          "--from-json --canonical equals --from-json then --canonical: " + direct.stderr.decode())
+    check(run("--from-json", "-", "--canonical", stdin=canonical).stdout == canonical,
+          "canonical lines are a fixed point of --from-json --canonical")
+    check(run("--from-json", "-", "--relaxed", stdin=canonical).stdout == relaxed,
+          "--from-json --relaxed prints the relaxed lines")
+
+    # A JSON array of the same documents, with white space around its parts.
+    array = b"[\n  " + b",\n  ".join(canonical.splitlines()) + b"\n]\n"
+    as_bson = run("--from-json", "-", stdin=array)
+    check(as_bson.returncode == 0 and as_bson.stdout == original,
+          "a JSON array converts to the documents' exact bytes: " + as_bson.stderr.decode())
+    check(run("--from-json", "-", "--canonical", stdin=array).stdout == canonical,
+          "a JSON array prints one line per element")
+    empty = run("--from-json", "-", stdin=b" [ ] ")
+    check(empty.returncode == 0 and empty.stdout == b"", "an empty JSON array is no documents")
+
+    for text, offset, what in ((b'[{"a": 1} {"b": 2}]', 10, "expected , or ]"),
+                               (b'[{"a": 1},', 10, "not closed"),
+                               (b'[{"a": 1}] {"b": 2}', 11, "text after the JSON array")):
+        r = run("--from-json", "-", stdin=text)
+        err = r.stderr.decode()
+        check(r.returncode == 1 and r.stdout == bson.encode({"a": 1}),
+              "bad array %r: exit 1 after the first document" % text)
+        check(what in err and "byte %d" % offset in err and "document 1" in err,
+              "bad array %r explained with index and offset: %s" % (text, err))
+
+
 def corrupt_and_truncated(tmp):
     docs = [bson.encode({"n": i}) for i in range(4)]
     corrupt = bytearray(docs[2])
@@ -172,10 +214,39 @@ def corrupt_and_truncated(tmp):
     check("document 1" in bad_json.stderr.decode() and "at b" in bad_json.stderr.decode(),
           "JSON error names index and path: " + bad_json.stderr.decode())
 
+    # Issue 11 item 10: --from-json writes only BSON the library reads back with its default
+    # limits: 100 levels, counted alike in text and bytes.
+    def nested(levels, inner=b"1"):
+        return b'{"a":' * levels + inner + b"}" * levels
+
+    hundred = run("--from-json", "-", stdin=nested(99, b'{"$date":{"$numberLong":"1"}}'))
+    check(hundred.returncode == 0, "100 levels convert: " + hundred.stderr.decode())
+    back = run("-", stdin=hundred.stdout)
+    check(back.returncode == 0, "and dump back: " + back.stderr.decode())
+    too_deep = run("--from-json", "-", stdin=nested(101))
+    check(too_deep.returncode == 1 and b"too_deep" in too_deep.stderr
+          and b"(byte 500)" in too_deep.stderr,
+          "101 levels are refused when converting: " + too_deep.stderr.decode())
+
+    # Issue 11 item 14: key bytes reach stderr escaped; offsets count from the start of the input.
+    hostile = (b'{"ok": 1}\n'
+               b'{"\\u001b]0;owned\\u0007\\u001b[2J": {"$numberInt": 5}}\n')
+    r = run("--from-json", "-", stdin=hostile)
+    err = r.stderr
+    check(r.returncode == 1, "hostile key rejected")
+    check(all(b >= 0x20 or b == 0x0A for b in err), "no raw control byte on stderr: %r" % err)
+    check(b"\\x1b]0;owned\\x07\\x1b[2J" in err, "the key is shown escaped: %r" % err)
+    check(b"document 1" in err and b"(byte %d)" % (hostile.index(b'{"$numberInt"')) in err,
+          "offset of the wrapper in the whole input: %r" % err)
+    trailing = run("--from-json", "-", stdin=b'{"a": 1} x')
+    check(trailing.returncode == 1 and b"(byte 9)" in trailing.stderr,
+          "trailing text reported at its offset: " + trailing.stderr.decode())
+
     check(run("--help").returncode == 0, "--help exits 0")
     check(run().returncode == 2, "no arguments exit 2")
     check(run("--nonsense", path).returncode == 2, "unknown option exits 2")
-    check(run("--canonical", "--from-json", path).returncode == 2, "conflicting options exit 2")
+    check(run("--canonical", "--from-json", path, "-o", os.path.join(tmp, "x.bson")).returncode
+          == 2, "-o with a JSON output mode exits 2")
     check(run(os.path.join(tmp, "missing.bson")).returncode == 1, "missing file exits 1")
 
 
@@ -213,6 +284,7 @@ if __name__ == "__main__":
     DUMP, BENCH_DATA = sys.argv[1], sys.argv[2]
     with tempfile.TemporaryDirectory() as tmp:
         round_trip_pymongo_file(tmp)
+        json_to_json_lines_and_arrays(tmp)
         corrupt_and_truncated(tmp)
         if os.path.isdir(BENCH_DATA):
             bench_data_interop(tmp)

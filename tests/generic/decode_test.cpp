@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "bson_builder.hpp"
+#include "bsongen/detail/unpooled_decode.hpp"
 #include "bsongen/document.hpp"
 #include "bsongen/pool.hpp"
 
@@ -233,24 +234,33 @@ TEST(decode, hundred_thousand_levels_fail_cleanly_without_deep_recursion) {
   EXPECT_FALSE(validate_document(bytes));
 }
 
-TEST(decode, depth_limit_is_configurable_and_the_loop_needs_no_stack) {
+TEST(decode, depth_limit_is_configurable_up_to_max_depth_limit) {
   decode_options deep;
-  deep.max_depth = 200'000;
-  const std::vector<std::uint8_t> bytes = nested(100'000);
+  deep.max_depth = 200'000;  // acts as max_depth_limit
+  const std::vector<std::uint8_t> bytes = nested(max_depth_limit - 1);  // max_depth_limit levels
   result<document> r = decode_document(bytes, deep);
   ASSERT_TRUE(r) << r.error().to_string();
   EXPECT_TRUE(validate_document(bytes, deep));
+  // One more level is refused whatever the option says, at the element that opens it.
+  expect_error(nested(max_depth_limit), error_code::too_deep, path_of(max_depth_limit),
+               4 + 7 * (max_depth_limit - 1), deep);
   decode_options shallow;
   shallow.max_depth = 3;
   expect_error(nested(3), error_code::too_deep, "a.a.a", 4 + 7 * 2, shallow);
-  // The decoded chain is as deep as the input.
+  // 0 accepts nothing: the outermost document is already one level.
+  decode_options none;
+  none.max_depth = 0;
+  expect_error(document_of(bson_builder()), error_code::too_deep, "", 0, none);
+  // The decoded chain is as deep as the input; copies and comparisons walk it.
   std::size_t depth = 0;
   value_ref v = (*r)["a"];
   while (v) {
     ++depth;
     v = v["a"];
   }
-  EXPECT_EQ(depth, 100'000u);
+  EXPECT_EQ(depth, max_depth_limit - 1);
+  const document copy = *r;
+  EXPECT_EQ(copy, *r);
 }
 
 TEST(decode, size_limit_is_checked_before_anything_else) {
@@ -263,14 +273,14 @@ TEST(decode, size_limit_is_checked_before_anything_else) {
   expect_error({0xFF, 0xFF, 0xFF, 0x7F, 0}, error_code::too_large, "", 0);
 }
 
-TEST(decode, unpooled_mode_decodes_the_same_document) {
+TEST(decode, unpooled_baseline_decodes_the_same_document) {
+  // detail::decode_document_unpooled: the benchmark's generic_nopool row.
   decode_options nopool;
   nopool.memory = std::pmr::new_delete_resource();
-  nopool.pooled = false;
   bson_builder inner;
   inner.u8(0x02).cstr("t").str("text").u8(0x07).cstr("id").raw(std::string(12, '\x01'));
   const auto bytes = document_of(bson_builder().u8(0x03).cstr("d").doc(inner).u8(0x12).cstr("n").i64(5));
-  result<document> a = decode_document(bytes, nopool);
+  result<document> a = detail::decode_document_unpooled(bytes, nopool);
   result<document> b = decode_document(bytes);
   ASSERT_TRUE(a && b);
   EXPECT_EQ(*a, *b);

@@ -52,15 +52,23 @@ TEST(document, missing_keys_are_falsy_and_accessors_say_why) {
   }
 }
 
-TEST(document, duplicate_keys_are_kept_and_find_returns_the_first) {
+TEST(document, duplicate_keys_are_kept_and_lookups_return_the_last) {
   document d;
-  d.append("k", 1).append("k", 2);
-  ASSERT_EQ(d.size(), 2u);
-  EXPECT_EQ(d["k"].as_int32(), 1);
-  EXPECT_EQ(d.at(1).as_int32(), 2);
+  d.append("k", 1).append("other", 0).append("k", 2);
+  ASSERT_EQ(d.size(), 3u);
+  EXPECT_EQ(d["k"].as_int32(), 2);
+  EXPECT_EQ(d.find("k").as_int32(), 2);
+  EXPECT_EQ(d.ref()["k"].as_int32(), 2);       // document_ref
+  EXPECT_EQ(value(d)["k"].as_int32(), 2);      // value_access
+  EXPECT_EQ(d.at(0).as_int32(), 1);            // iteration shows both, in order
+  std::vector<int> seen;
+  for (element e : d) {
+    if (e.key() == "k") seen.push_back(e.as_int32());
+  }
+  EXPECT_EQ(seen, (std::vector<int>{1, 2}));
 }
 
-TEST(document, set_replaces_the_first_match_or_appends) {
+TEST(document, set_replaces_the_last_match_or_appends) {
   document d{{"a", 1}, {"b", 2}};
   d.set("a", "now a string");
   d.set("c", 3.5);
@@ -68,6 +76,13 @@ TEST(document, set_replaces_the_first_match_or_appends) {
   EXPECT_EQ(d["a"].as_string(), "now a string");
   EXPECT_EQ(d.at(0).key(), "a");
   EXPECT_EQ(d["c"].as_double(), 3.5);
+  // With a repeated key, set() changes the element lookups see.
+  document dup;
+  dup.append("k", 1).append("k", 2);
+  dup.set("k", 3);
+  EXPECT_EQ(dup.at(0).as_int32(), 1);
+  EXPECT_EQ(dup.at(1).as_int32(), 3);
+  EXPECT_EQ(dup["k"].as_int32(), 3);
 }
 
 TEST(document, equality_compares_keys_order_types_and_values) {
@@ -101,6 +116,61 @@ TEST(document, copy_from_a_nested_reference_makes_an_independent_document) {
   document inner(outer["n"].as_document());
   outer.clear();
   EXPECT_EQ(inner, (document{{"a", 1}, {"b", "two"}}));
+}
+
+// ---- depth: the generic path does not recurse (decision 2) ----
+
+// `levels` documents and arrays alternating below the returned one, built by moving each level
+// into the next (no copies): {"d": [{"d": [... {"leaf": leaf} ...]}]}.
+document deep_chain(std::size_t levels, int leaf) {
+  value inner = document{{"leaf", leaf}};
+  for (std::size_t i = 0; i < levels; ++i) {
+    if (i % 2 == 0) {
+      inner = array{std::move(inner)};
+    } else {
+      inner = document{{"d", std::move(inner)}};
+    }
+  }
+  return document{{"d", std::move(inner)}};
+}
+
+TEST(document_hostile, two_hundred_thousand_levels_copy_compare_and_destroy_without_recursion) {
+  const document a = deep_chain(200'000, 1);
+  const document same = deep_chain(200'000, 1);
+  const document other = deep_chain(200'000, 2);  // differs only at the bottom
+  EXPECT_TRUE(a == same);
+  EXPECT_FALSE(a == other);
+  const document copy = a;  // deep copy
+  EXPECT_TRUE(copy == a);
+  const value as_value = copy["d"];  // value_ref -> owning value: a deep copy of 200,000 levels
+  EXPECT_TRUE(as_value == a["d"]);
+  EXPECT_FALSE(as_value == other["d"]);
+  document assigned;
+  assigned = other;
+  EXPECT_TRUE(assigned == other);
+  // Encoding agrees with equality: equal documents, equal bytes.
+  EXPECT_EQ(encode_document(copy).to_vector(), encode_document(a).to_vector());
+  // Destruction of all of them (end of scope) must not recurse either.
+}
+
+TEST(document_hostile, copies_and_comparisons_walk_through_code_with_scope_scopes) {
+  // Each level copies its scope (javascript_with_scope holds a document by value), so this stays
+  // at a depth where building is cheap; it checks that the walks enter scopes and come back.
+  auto chain = [](int leaf) {
+    document scope{{"x", leaf}};
+    for (int i = 0; i < 1'000; ++i) {
+      document next{{"before", i}};
+      next.append("s", javascript_with_scope{"f()", std::move(scope)});
+      next.append("after", i);
+      scope = std::move(next);
+    }
+    return scope;
+  };
+  const document a = chain(1);
+  const document copy = a;
+  EXPECT_TRUE(copy == a);
+  EXPECT_FALSE(copy == chain(2));
+  EXPECT_EQ(encode_document(copy).to_vector(), encode_document(a).to_vector());
 }
 
 }  // namespace

@@ -141,9 +141,13 @@ TEST(encode, deep_documents_encode_without_recursion) {
   const byte_buffer bytes = encode_document(deep);
   EXPECT_EQ(bytes.size(), encoded_size(deep));
   EXPECT_EQ(bytes.size(), 200'001u * 7 + 5 + 5 - 5 + 200'001u * 1);
+  // No decode option reaches that deep (max_depth_limit), but the bytes are well formed up to it.
   decode_options options;
   options.max_depth = 300'000;
-  EXPECT_TRUE(validate_document(bytes, options));
+  result<void> r = validate_document(bytes, options);
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().code, error_code::too_deep);
+  EXPECT_EQ(r.error().offset, 4 + 7 * (max_depth_limit - 1));
 }
 
 }  // namespace

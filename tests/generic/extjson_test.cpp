@@ -294,10 +294,11 @@ TEST(extjson_errors, non_objects_nul_keys_and_limits) {
   for (int i = 0; i < 200; ++i) deep += R"({"a":)";
   deep += "1";
   for (int i = 0; i < 200; ++i) deep += "}";
-  // 128 objects open; the 129th, the value of the 128th "a", is one too many.
+  // 100 objects open (decode_options' default limit); the 101st, the value of the 100th "a", is
+  // one too many, as it is for decode_document.
   std::string path = "a";
-  for (int i = 1; i < 128; ++i) path += ".a";
-  expect_error(deep, error_code::too_deep, path);
+  for (int i = 1; i < 100; ++i) path += ".a";
+  EXPECT_EQ(expect_error(deep, error_code::too_deep, path).offset, 500u);
 
   extjson_parse_options small;
   small.max_size = 32;
@@ -314,6 +315,204 @@ TEST(extjson_errors, deep_nesting_stops_at_the_cap_whatever_the_option_says) {
   auto r = extjson_to_bson(deep, unlimited);
   ASSERT_FALSE(r);
   EXPECT_EQ(r.error().code, error_code::too_deep);
+}
+
+// Issue 11 item 10: the limit counts BSON levels, as decode_options::max_depth does.
+TEST(extjson_parser, depth_counts_the_levels_of_the_bson_not_of_the_json) {
+  extjson_parse_options two;
+  two.max_depth = 2;
+  // Two levels of BSON, however many JSON objects write its values.
+  for (const char* text : {
+           R"({"a": {"b": 1}})",
+           R"({"a": {"$date": {"$numberLong": "1"}}})",
+           R"({"a": {"b": {"$date": {"$numberLong": "1"}}}})",
+           R"({"a": {"b": {"$dbPointer": {"$ref": "c",)"
+           R"( "$id": {"$oid": "56e1fc72e0c917e9c4714161"}}}}})",
+           R"({"a": {"b": {"$binary": {"base64": "AQI=", "subType": "00"}}}})",
+           R"({"a": {"b": {"$timestamp": {"t": 1, "i": 2}}}})",
+           R"({"a": {"b": {"$regex": "p", "$options": "i"}}})",
+           R"j({"a": {"$code": "f()", "$scope": {"x": {"$numberInt": "1"}}}})j",
+           R"({"a": [{"$minKey": 1}, {"$numberLong": "5"}]})",
+       }) {
+    SCOPED_TRACE(text);
+    auto r = extjson_to_bson(text, two);
+    ASSERT_TRUE(r) << r.error().to_string();
+    decode_options decode;
+    decode.max_depth = 2;
+    EXPECT_TRUE(decode_document(r->span(), decode));
+  }
+  // Three levels: a document, array or $scope one level further, or a query operator document
+  // that stays a document.
+  for (const char* text : {
+           R"({"a": {"b": {}}})",
+           R"({"a": {"b": []}})",
+           R"({"a": [[1]]})",
+           R"j({"a": {"$code": "f()", "$scope": {"x": {}}}})j",
+           R"j({"a": {"$code": "f()", "$scope": {"x": {"$code": "g()", "$scope": {}}}}})j",
+           R"({"a": {"b": {"$regex": {"$regularExpression": {"pattern": "p", "options": ""}},)"
+           R"( "$options": "i"}}})",
+           R"({"a": {"b": {"$ref": "c", "$id": 1}}})",
+           R"({"a": {"b": {"$type": "string"}}})",
+           R"({"a": {"b": {"$regex": {"$regularExpression": {"pattern": "p", "options": ""}}}}})",
+       }) {
+    SCOPED_TRACE(text);
+    auto r = extjson_to_bson(text, two);
+    ASSERT_FALSE(r);
+    EXPECT_EQ(r.error().code, error_code::too_deep) << r.error().to_string();
+    extjson_parse_options three;
+    three.max_depth = 3;
+    auto deeper = extjson_to_bson(text, three);
+    ASSERT_TRUE(deeper) << deeper.error().to_string();
+    decode_options decode;
+    decode.max_depth = 2;
+    EXPECT_FALSE(decode_document(deeper->span(), decode));
+  }
+  // The error names the container that is one level too deep, where its '{' is.
+  const std::string text = R"({"a": {"b": {"c": 1}}})";
+  auto r = extjson_to_bson(text, two);
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().path, "a.b");
+  EXPECT_EQ(r.error().offset, text.find("{\"c\""));
+  EXPECT_EQ(r.error().message, "nesting exceeds the depth limit of 2");
+}
+
+// Issue 11 item 12: wrappers are written as documents before they shrink to their value, which
+// overflowed a caller buffer of exactly the size of the BSON.
+TEST(extjson_parser, a_caller_buffer_of_exactly_the_bson_size_is_enough) {
+  const std::string text =
+      R"j({"_id": {"$oid": "56e1fc72e0c917e9c4714161"}, "n": {"$numberLong": "7"},)j"
+      R"j( "d": {"$date": {"$numberLong": "1"}},)j"
+      R"j( "b": {"$binary": {"base64": "AQID", "subType": "00"}},)j"
+      R"j( "a": [{"$numberInt": "1"}, {"$minKey": 1}], "t": {"$timestamp": {"t": 1, "i": 2}}})j";
+  auto expected = extjson_to_bson(text);
+  ASSERT_TRUE(expected) << expected.error().to_string();
+  const std::size_t n = expected->size();
+  std::vector<std::uint8_t> buffer(n + 2);
+  {
+    writer out(std::span<std::uint8_t>(buffer.data(), n));
+    auto r = extjson_to_bson(text, out);
+    ASSERT_TRUE(r) << r.error().to_string();
+    EXPECT_EQ(out.size(), n);
+    EXPECT_FALSE(out.overflowed());
+    EXPECT_EQ(std::memcmp(buffer.data(), expected->data(), n), 0);
+  }
+  {
+    // After bytes already written: the room left is what counts.
+    writer out(std::span<std::uint8_t>(buffer.data(), n + 2));
+    out.put_u8(1);
+    out.put_u8(2);
+    ASSERT_TRUE(extjson_to_bson(text, out));
+    EXPECT_EQ(out.size(), n + 2);
+    EXPECT_EQ(std::memcmp(buffer.data() + 2, expected->data(), n), 0);
+  }
+  {
+    // One byte short: buffer_too_small with the size needed, and the writer as it was.
+    writer out(std::span<std::uint8_t>(buffer.data(), n));
+    out.put_u8(9);
+    auto r = extjson_to_bson(text, out);
+    ASSERT_FALSE(r);
+    EXPECT_EQ(r.error().code, error_code::buffer_too_small);
+    EXPECT_NE(r.error().message.find(std::to_string(n) + " bytes"), std::string::npos)
+        << r.error().to_string();
+    EXPECT_EQ(out.size(), 1u);
+    EXPECT_FALSE(out.overflowed()) << "a failed conversion left the writer overflowed";
+    // The same writer still takes a document that fits.
+    ASSERT_TRUE(extjson_to_bson(R"({"a": {"$numberInt": "1"}})", out));
+    EXPECT_EQ(out.size(), 1u + 12u);
+  }
+  {
+    // An error of the text itself is reported as such, not as the buffer's.
+    writer out(std::span<std::uint8_t>(buffer.data(), 8));
+    auto r = extjson_to_bson(R"({"a": "a long string", "b": {"$numberInt": "x"}})", out);
+    ASSERT_FALSE(r);
+    EXPECT_EQ(r.error().code, error_code::json_invalid) << r.error().to_string();
+  }
+}
+
+// Issue 11 item 13: valid JSON numbers that simdjson refuses.
+TEST(extjson_parser, numbers_beyond_int64_are_doubles_and_beyond_double_a_range_error) {
+  auto doc = parse_extjson(
+      R"({"below": -9223372036854775809, "min": -9223372036854775808,)"
+      R"( "above": 9223372036854775808,)"
+      R"( "u64": 18446744073709551616, "huge": -123456789012345678901234567890123456789,)"
+      R"( "tiny": 1e-400, "neg_tiny": -1e-400, "max": 1.7976931348623157e308,)"
+      R"( "sub": 4.9406564584124654e-324})");
+  ASSERT_TRUE(doc) << doc.error().to_string();
+  EXPECT_EQ((*doc)["below"].type(), bson_type::double_);
+  EXPECT_EQ((*doc)["below"].as_double(), -9223372036854775808.0);
+  EXPECT_EQ((*doc)["min"].type(), bson_type::int64);
+  EXPECT_EQ((*doc)["min"].as_int64(), std::numeric_limits<std::int64_t>::min());
+  EXPECT_EQ((*doc)["above"].as_double(), 9223372036854775808.0);
+  EXPECT_EQ((*doc)["u64"].as_double(), 18446744073709551616.0);
+  EXPECT_EQ((*doc)["huge"].as_double(), -1.2345678901234568e38);
+  EXPECT_EQ((*doc)["tiny"].as_double(), 0.0);
+  EXPECT_TRUE(std::signbit((*doc)["neg_tiny"].as_double()));
+  EXPECT_EQ((*doc)["max"].as_double(), std::numeric_limits<double>::max());
+  EXPECT_EQ((*doc)["sub"].as_double(), std::numeric_limits<double>::denorm_min());
+
+  for (const char* big : {"1e400", "-1e400", "1.7976931348623159e308", "1e99999999999999999999"}) {
+    const std::string text = std::string(R"({"x": [1, )") + big + "]}";
+    const error e = expect_error(text, error_code::inexact, "x.1");
+    EXPECT_EQ(e.offset, text.find(big)) << e.to_string();
+    EXPECT_NE(e.message.find("beyond the range of a double"), std::string::npos);
+  }
+  const error wrapped =
+      expect_error(R"({"x": {"$numberDouble": "-1e400"}})", error_code::inexact, "x");
+  EXPECT_NE(wrapped.message.find("$numberDouble"), std::string::npos);
+  // Still not numbers.
+  for (const char* bad : {"-", "01", "1.", ".5", "1e", "+1", "0x10", "1e+"}) {
+    SCOPED_TRACE(bad);
+    expect_error(std::string(R"({"x": )") + bad + "}", error_code::json_syntax, "x");
+  }
+}
+
+// Issue 11 item 14 and the stage-1 offsets: where simdjson says only what kind of problem it
+// found, the error still points at it.
+TEST(extjson_errors, structural_errors_point_at_where_the_text_goes_wrong) {
+  struct expected {
+    std::string text;
+    std::size_t offset;
+    std::string message;
+  };
+  const std::vector<expected> cases = {
+      {R"({"a": 1} x)", 9, "text continues after the document"},
+      {R"({"a": 1},)", 8, "text continues after the document"},
+      {R"({"a": 1}])", 8, "text continues after the document"},
+      {R"({"a": 1} {)", 9, "text continues after the document"},
+      {R"({"a": 1}   "x)", 11, "text continues after the document"},
+      {R"({"a": [1, 2)", 11, "the text ends inside the array that opens at byte 6"},
+      {R"({"a": {"b": 1)", 13, "the text ends inside the object that opens at byte 6"},
+      {"{", 1, "the text ends inside the object that opens at byte 0"},
+      {R"({"a": [1}])", 8, "'}' does not close the array that opens at byte 6"},
+      {R"({"a": "x)", 6, "a string is not closed"},
+      {R"({"a": 1, "b)", 9, "a string is not closed"},
+      {"{\"a\": \"x\xff\"}", 8, "the text is not valid UTF-8"},
+      {"{\"a\": \"x\x01\"}", 8, "a string holds an unescaped control character"},
+      {"  ", 2, "the text holds no JSON value"},
+  };
+  for (const expected& c : cases) {
+    SCOPED_TRACE(c.text);
+    auto r = extjson_to_bson(c.text);
+    ASSERT_FALSE(r);
+    EXPECT_EQ(r.error().code, error_code::json_syntax) << r.error().to_string();
+    EXPECT_EQ(r.error().offset, c.offset) << r.error().to_string();
+    EXPECT_EQ(r.error().message, c.message) << r.error().to_string();
+  }
+  // An error before the break is the one reported, with its path.
+  const error first = expect_error(R"({"a": {"$numberInt": "x"}, "b": [1, 2)",
+                                   error_code::json_invalid, "a");
+  EXPECT_EQ(first.offset, 6u);
+  EXPECT_EQ(expect_error(R"({"a": tru, "b": "\u00e9)", error_code::json_syntax, "a").offset, 6u);
+  EXPECT_EQ(expect_error("{\"a\": 01, \"b\": \"\xff\"}", error_code::json_syntax, "a").offset, 6u);
+  EXPECT_EQ(expect_error(R"({"a": 01} {"b": 1})", error_code::json_syntax, "a").offset, 6u);
+  // A bad value in an array is named by its index.
+  EXPECT_EQ(expect_error(R"({"a": [1, tru]})", error_code::json_syntax, "a.1").offset, 10u);
+  EXPECT_EQ(expect_error(R"({"a": [1, "\x"]})", error_code::json_syntax, "a.1").offset, 10u);
+  // Through the prefix reader the offsets are the same.
+  writer out;
+  auto r = extjson_to_bson_prefix(R"({"a": [1, 2)", out);
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().offset, 11u);
 }
 
 // Hostile text: every prefix of a document full of wrappers, and random byte mutations of it,

@@ -7,6 +7,9 @@
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <string_view>
+
+#include <sys/mman.h>
 
 #include "bsongen/document.hpp"
 
@@ -103,6 +106,57 @@ TEST(value, accessors_reject_the_wrong_type) {
   const value_ref missing;
   EXPECT_FALSE(missing);
   EXPECT_THROW((void)missing.type(), exception);
+}
+
+// ---- sizes beyond int32 (issue 11.7) ----
+
+// A read-only view of `size` bytes that are never touched: an anonymous MAP_NORESERVE mapping
+// costs address space only, so a 4 GiB + 16 byte "string" needs no memory. The checks under test
+// must refuse it before reading or copying a byte (reading would fault in zero pages, copying
+// would allocate 4 GiB: either would show as a slow or killed test, not a pass).
+class huge_view {
+ public:
+  explicit huge_view(std::size_t size) : size_(size) {
+    void* p = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (p != MAP_FAILED) data_ = static_cast<const char*>(p);
+  }
+  huge_view(const huge_view&) = delete;
+  huge_view& operator=(const huge_view&) = delete;
+  ~huge_view() {
+    if (data_ != nullptr) ::munmap(const_cast<char*>(data_), size_);
+  }
+  [[nodiscard]] bool mapped() const noexcept { return data_ != nullptr; }
+  [[nodiscard]] std::string_view view() const noexcept { return {data_, size_}; }
+
+ private:
+  const char* data_ = nullptr;
+  std::size_t size_;
+};
+
+error_code thrown_code(auto&& build) {
+  try {
+    build();
+  } catch (const exception& e) {
+    return e.error().code;
+  }
+  return error_code::ok;
+}
+
+TEST(value_hostile, parts_longer_than_bson_sizes_are_refused_when_built) {
+  constexpr std::size_t four_gib_and_16 = (std::size_t{1} << 32) + 16;
+  huge_view huge(four_gib_and_16);
+  if (!huge.mapped()) GTEST_SKIP() << "no 4 GiB of address space for the mapping";
+  const std::string_view text = huge.view();
+  // Stored as uint32, this string used to become a 16-byte one and encode without error.
+  EXPECT_EQ(thrown_code([&] { value v(text); }), error_code::too_large);
+  document d;
+  EXPECT_EQ(thrown_code([&] { d.append(text, 1); }), error_code::too_large);  // a key
+  EXPECT_EQ(thrown_code([&] { d.set(text, 1); }), error_code::too_large);
+  EXPECT_TRUE(d.empty());
+  // Just past the bound, and at it (which only a 2 GiB copy could show accepted: not tried).
+  const std::string_view over = text.substr(0, max_part_size + 1);
+  EXPECT_EQ(thrown_code([&] { value v(over); }), error_code::too_large);
+  EXPECT_EQ(thrown_code([&] { document{{over, 1}}; }), error_code::too_large);
 }
 
 }  // namespace

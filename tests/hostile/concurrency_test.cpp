@@ -87,8 +87,21 @@ TEST(concurrency, object_ids_are_unique_across_threads_and_children_forked_meanw
 
   // Children fork while the parent's threads are generating: each child generates from two
   // threads of its own and sends its ids back through a pipe.
+  //
+  // A child of a multithreaded process can only rely on locks no other thread held at the fork.
+  // glibc's malloc makes its own locks fork-safe, sanitizer allocators do not (a child then hangs
+  // in its first allocation, about one run in three under ASan). So the forks happen only while
+  // every generating thread is past its start-up allocations and none can exit: the threads
+  // signal `generating` once their storage is reserved and wait for `forks_done` before leaving.
+  std::atomic<int> generating{0};
+  std::atomic<bool> forks_done{false};
   std::vector<std::pair<pid_t, int>> forked;
   std::thread forker([&] {
+    struct mark_done {
+      std::atomic<bool>& done;
+      ~mark_done() { done = true; }  // also when an ASSERT below returns early
+    } guard{forks_done};
+    while (generating.load() < thread_count) std::this_thread::yield();
     for (int c = 0; c < children; ++c) {
       int fds[2];
       ASSERT_EQ(::pipe(fds), 0);
@@ -117,7 +130,9 @@ TEST(concurrency, object_ids_are_unique_across_threads_and_children_forked_meanw
   run_in_threads([&](int t) {
     auto& ids = per_thread_ids[static_cast<std::size_t>(t)];
     ids.reserve(per_thread);
+    ++generating;
     for (int i = 0; i < per_thread; ++i) ids.push_back(object_id::generate());
+    while (!forks_done.load()) std::this_thread::yield();
   });
   forker.join();
 

@@ -12,6 +12,7 @@
 
 #include "bson_builder.hpp"
 #include "bsongen/document.hpp"
+#include "bsongen/detail/wire.hpp"
 #include "bsongen/document_view.hpp"
 
 namespace bsongen {
@@ -122,6 +123,60 @@ TEST(hostile_decode, trailing_bytes_after_the_document_are_rejected_where_they_s
 TEST(hostile_decode, nul_type_byte_before_the_declared_end_is_an_invalid_length) {
   // 0A000000 00 0000 0000 00: the first element's type byte is the terminator, 5 bytes early.
   expect_rejected({0x0A, 0, 0, 0, 0, 0, 0, 0, 0, 0}, {error_code::invalid_length, "", 4});
+}
+
+TEST(hostile_decode, the_wire_rules_frame_the_outermost_document_as_the_generic_decoder_does) {
+  // open_document at depth 0 is how generated decoders start: same code, message and offset.
+  const auto good = small_document();
+  auto trailing = good;
+  trailing.push_back(0);
+  auto unterminated = good;
+  unterminated.back() = 1;
+  const std::vector<std::vector<std::uint8_t>> inputs = {
+      {}, {5, 0, 0}, with_declared_length(good, 4), with_declared_length(good, 13), unterminated};
+  for (const auto& bytes : inputs) {
+    SCOPED_TRACE(bytes.size());
+    auto generic = validate_document(bytes);
+    ASSERT_FALSE(generic);
+    detail::decode_state st;
+    st.origin = bytes.data();
+    const std::uint8_t* body = nullptr;
+    const std::uint8_t* doc_end = nullptr;
+    ASSERT_FALSE(detail::open_document(st, bytes.data(), bytes.data() + bytes.size(), body, doc_end));
+    EXPECT_EQ(st.err.code, generic.error().code) << st.err.to_string();
+    EXPECT_EQ(st.err.offset, generic.error().offset) << st.err.to_string();
+    EXPECT_EQ(st.err.message, generic.error().message);
+  }
+  // Empty input: a clear message, not "runs past the end of its document".
+  EXPECT_EQ(validate_document(std::vector<std::uint8_t>{}).error().message,
+            "input has 0 bytes, a document needs at least 5");
+}
+
+TEST(hostile_decode, skip_value_points_at_the_element_as_the_generic_decoder_does) {
+  // {"v": {"s": string of length 50 in 4 bytes}}: the generic decoder reports "v.s" at 11.
+  const auto inner = document_of(bytes_builder().u8(0x02).cstr("s").i32(50).raw("abc"));
+  const auto bytes = document_of(bytes_builder().u8(0x03).cstr("v").append(inner));
+  auto generic = validate_document(bytes);
+  ASSERT_FALSE(generic);
+  EXPECT_EQ(generic.error().offset, 11u);
+  detail::decode_state st;
+  st.origin = bytes.data();
+  st.depth = 1;
+  const std::uint8_t* end = bytes.data() + bytes.size() - 1;
+  ASSERT_EQ(detail::skip_value(st, 0x03, bytes.data() + 7, end, bytes.data() + 4), nullptr);
+  // (The codes still differ: truncated here, invalid_length there; the generated side owns that.)
+  EXPECT_EQ(st.err.offset, 11u);  // the nested element "s"
+  EXPECT_EQ(st.err.path, "s");
+  // An error about the value itself points at the element passed in.
+  const auto bad_length = document_of(bytes_builder().u8(0x03).cstr("v").i32(3).u8(0));
+  detail::decode_state st2;
+  st2.origin = bad_length.data();
+  st2.depth = 1;
+  ASSERT_EQ(detail::skip_value(st2, 0x03, bad_length.data() + 7, bad_length.data() + bad_length.size() - 1,
+                               bad_length.data() + 4),
+            nullptr);
+  EXPECT_EQ(st2.err.offset, 4u);
+  EXPECT_EQ(validate_document(bad_length).error().offset, 4u);
 }
 
 // ---- embedded documents ----
@@ -346,26 +401,32 @@ TEST(hostile_decode, one_hundred_thousand_levels_stop_at_the_depth_limit) {
   expect_rejected(bytes, {error_code::too_deep, repeated_path(100), 7 * 99 + 4});
 }
 
-TEST(hostile_decode, one_hundred_thousand_levels_decode_without_recursion_when_allowed) {
-  const auto bytes = nested_documents(100000);
+TEST(hostile_decode, no_option_raises_the_depth_limit_beyond_max_depth_limit) {
   decode_options deep;
-  deep.max_depth = 100000;
-  expect_accepted(bytes, deep);
+  deep.max_depth = 100000;  // acts as max_depth_limit
+  const auto at_limit = nested_documents(max_depth_limit);
+  expect_accepted(at_limit, deep);
 
-  auto d = decode_document(bytes, deep);
+  auto d = decode_document(at_limit, deep);
   ASSERT_TRUE(d);
   std::size_t levels = 1;
   for (document_ref level = *d; !level.empty(); ++levels) level = level["a"].as_document();
-  EXPECT_EQ(levels, 100000u);
+  EXPECT_EQ(levels, max_depth_limit);
 
-  auto view = document_view::from_bytes(bytes, deep);
+  auto view = document_view::from_bytes(at_limit, deep);
   ASSERT_TRUE(view);
   levels = 1;
   for (document_view level = *view; !level.empty(); ++levels) level = level["a"].as_document();
-  EXPECT_EQ(levels, 100000u);
+  EXPECT_EQ(levels, max_depth_limit);
 
-  deep.max_depth = 99999;
-  expect_rejected(bytes, {error_code::too_deep, repeated_path(99999), 7 * 99998 + 4}, deep);
+  // 100,000 levels stop where the cap stops them, without recursion.
+  const auto bytes = nested_documents(100000);
+  expect_rejected(bytes, {error_code::too_deep, repeated_path(max_depth_limit), 7 * (max_depth_limit - 1) + 4},
+                  deep);
+  deep.max_depth = 999;
+  expect_rejected(bytes, {error_code::too_deep, repeated_path(999), 7 * 998 + 4}, deep);
+  deep.max_depth = 0;
+  expect_rejected(bytes, {error_code::too_deep, "", 0}, deep);
 }
 
 TEST(hostile_decode, depth_counts_code_with_scope_scopes) {
@@ -393,13 +454,61 @@ TEST(hostile_decode, duplicate_keys_are_kept_in_order_and_re_encode_unchanged) {
   auto d = decode_document(bytes);
   ASSERT_TRUE(d);
   ASSERT_EQ(d->size(), 2u);
-  EXPECT_EQ((*d)["k"].as_int32(), 1);
-  EXPECT_EQ(d->at(1).as_string(), "two");
+  EXPECT_EQ((*d)["k"].as_string(), "two");  // the last one wins
+  EXPECT_EQ(d->at(0).as_int32(), 1);
   EXPECT_EQ(encode_document(*d).to_vector(), bytes);
   auto view = document_view::from_bytes(bytes);
   ASSERT_TRUE(view);
   EXPECT_EQ(view->count(), 2u);
-  EXPECT_EQ((*view)["k"].as_int32(), 1);
+  EXPECT_EQ((*view)["k"].as_string(), "two");
+}
+
+TEST(hostile_decode, duplicate_keys_rejected_on_request_at_the_second_occurrence) {
+  decode_options reject;
+  reject.duplicate_keys = duplicate_key_policy::reject;
+  // {"a": 1, "k": 1, "b": null, "k": "two", "a": 2}: "k" repeats first, at element 4 + 7 + 7 + 3.
+  const auto flat = document_of(bytes_builder()
+                                    .u8(0x10).cstr("a").i32(1)
+                                    .u8(0x10).cstr("k").i32(1)
+                                    .u8(0x0A).cstr("b")
+                                    .u8(0x02).cstr("k").str("two")
+                                    .u8(0x10).cstr("a").i32(2));
+  expect_accepted(flat);
+  expect_rejected(flat, {error_code::duplicate_field, "k", 4 + 7 + 7 + 3}, reject);
+
+  // Nested: {"d": {"x": 1, "y": [1, 1], "x": 2}}: arrays' keys are not checked ("0", "0" would
+  // pass too); the path names the repeated key below its document.
+  const auto inner = document_of(bytes_builder()
+                                     .u8(0x10).cstr("x").i32(1)
+                                     .u8(0x04).cstr("y")
+                                     .append(document_of(bytes_builder().u8(0x10).cstr("0").i32(1).u8(0x10).cstr("0").i32(1)))
+                                     .u8(0x10).cstr("x").i32(2));
+  const auto nested = document_of(bytes_builder().u8(0x03).cstr("d").append(inner));
+  // "d" at 4, its document at 7, "x" at 11, "y" at 18 (an array of 19 bytes), "x" again at 40.
+  expect_rejected(nested, {error_code::duplicate_field, "d.x", 40}, reject);
+
+  // The same key in different documents is no duplicate; nor are keys that only share a prefix.
+  const auto distinct = document_of(bytes_builder()
+                                        .u8(0x10).cstr("x").i32(1)
+                                        .u8(0x03).cstr("d").append(document_of(bytes_builder().u8(0x10).cstr("x").i32(1)))
+                                        .u8(0x10).cstr("xx").i32(1)
+                                        .u8(0x10).cstr("").i32(1));
+  expect_accepted(distinct, reject);
+}
+
+TEST(hostile_decode, one_repeat_among_a_hundred_thousand_keys_is_found) {
+  // 100,000 keys in one document, all distinct but one repeat at the very end: the check must
+  // find it (and not take quadratic time, which would show as a test timeout).
+  decode_options reject;
+  reject.duplicate_keys = duplicate_key_policy::reject;
+  reject.max_size = 64 * 1024 * 1024;
+  bytes_builder body;
+  std::size_t last_element = 0;
+  for (int i = 0; i < 100'000; ++i) body.u8(0x0A).cstr("key" + std::to_string(i));
+  last_element = 4 + body.size();
+  body.u8(0x0A).cstr("key77");
+  const auto bytes = document_of(body);
+  expect_rejected(bytes, {error_code::duplicate_field, "key77", last_element}, reject);
 }
 
 // ---- regex options ----

@@ -179,5 +179,47 @@ TEST(hostile_generated, unknown_field_in_a_rejecting_struct_names_its_path) {
   expect_rejected<shop::order>(bytes, {error_code::unknown_field, "items.0.surprise", surprise});
 }
 
+// Issue 11 item 14: input too short to hold a document said "document runs past the end of its
+// document"; it says what it got, as the generic decoder does.
+TEST(hostile_generated, input_shorter_than_a_document_says_so) {
+  const std::vector<std::uint8_t> bytes = {0x05, 0x00, 0x00, 0x00, 0x00};
+  for (std::size_t n = 0; n < 5; ++n) {
+    SCOPED_TRACE(n);
+    auto r = decode<shop::order>(std::span<const std::uint8_t>(bytes.data(), n));
+    ASSERT_FALSE(r);
+    EXPECT_EQ(r.error().code, error_code::truncated);
+    EXPECT_EQ(r.error().offset, 0u);
+    EXPECT_EQ(r.error().message,
+              "input has " + std::to_string(n) + " bytes, a document needs at least 5");
+    auto generic = decode_document(std::span<const std::uint8_t>(bytes.data(), n));
+    ASSERT_FALSE(generic);
+    EXPECT_EQ(generic.error().message, r.error().message);
+  }
+}
+
+// Issue 11 item 12: encode into a caller buffer that is too small leaves the writer as it was
+// (codec.hpp's contract), so the same writer still takes a document that fits.
+TEST(hostile_generated, failed_encode_into_a_caller_buffer_leaves_the_writer_as_it_was) {
+  shop::order o{};
+  o.number = 42;
+  const auto needed = encoded_size(o);
+  ASSERT_TRUE(needed);
+  std::vector<std::uint8_t> storage(*needed + 3);
+  writer w{std::span<std::uint8_t>(storage)};
+  w.put_u8(0xAB);
+  w.put_u8(0xCD);
+  w.put_u8(0xEF);
+  w.put_u8(0x01);  // now one byte short of the order
+  auto r = encode(o, w);
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().code, error_code::buffer_too_small);
+  EXPECT_EQ(w.size(), 4u);
+  EXPECT_FALSE(w.overflowed());
+  w.truncate(3);
+  ASSERT_TRUE(encode(o, w)) << "the writer stayed unusable after the failed encode";
+  EXPECT_FALSE(w.overflowed());
+  EXPECT_EQ(w.size(), storage.size());
+}
+
 }  // namespace
 }  // namespace bsongen

@@ -100,12 +100,60 @@ TEST(Writer, CallerBufferNeverGrowsAndReportsOverflow) {
   w.put_i32(8);
   EXPECT_FALSE(w.overflowed());
   EXPECT_EQ(w.data(), storage.data());
-  EXPECT_EQ(w.extend(1), nullptr);
+  w.put_u8(1);
   EXPECT_TRUE(w.overflowed());
   w.put_i64(1);  // a no-op after overflow, never a write past the span
   EXPECT_EQ(w.size(), 8u);
   w.clear();
   EXPECT_FALSE(w.overflowed());
+}
+
+// The contract encoders rely on (codec.hpp, encode_document, extjson_to_bson): an extend that
+// does not fit changes nothing, so a failed encode leaves the writer as it was.
+TEST(Writer, ExtendThatDoesNotFitChangesNothing) {
+  std::array<std::uint8_t, 8> storage{};
+  writer w{std::span<std::uint8_t>(storage)};
+  w.put_i32(7);
+  EXPECT_EQ(w.extend(5), nullptr);
+  EXPECT_EQ(w.size(), 4u);
+  EXPECT_FALSE(w.overflowed());
+  std::uint8_t* p = w.extend(4);  // what still fits, fits
+  ASSERT_EQ(p, storage.data() + 4);
+  EXPECT_EQ(w.size(), 8u);
+}
+
+TEST(Writer, AfterAPutOverflowsNothingMoreIsWrittenUntilRewound) {
+  std::array<std::uint8_t, 8> storage{};
+  writer w{std::span<std::uint8_t>(storage)};
+  w.put_u8(1);
+  const writer::mark before = w.position();
+  w.put_i64(2);  // 8 bytes do not fit in the 7 left
+  EXPECT_TRUE(w.overflowed());
+  w.put_u8(3);  // would fit, but the stream already has a hole
+  EXPECT_EQ(w.extend(1), nullptr);
+  w.truncate(0);  // shrinking does not end the overflow either
+  w.put_u8(4);
+  EXPECT_EQ(w.size(), 0u);
+  EXPECT_TRUE(w.overflowed());
+  w.rewind(before);
+  EXPECT_FALSE(w.overflowed());
+  EXPECT_EQ(w.size(), 1u);
+  w.put_u8(5);
+  EXPECT_EQ(w.size(), 2u);
+  EXPECT_EQ(storage[1], 5);
+}
+
+TEST(Writer, MovedFromWriterIsEmptyAndGrowable) {
+  writer a;
+  a.put_i32(1);
+  writer b = std::move(a);
+  EXPECT_EQ(b.size(), 4u);
+  EXPECT_EQ(a.size(), 0u);  // NOLINT(bugprone-use-after-move): the state is specified
+  EXPECT_EQ(a.capacity(), 0u);
+  a.put_i32(2);  // writes into a buffer of its own, never into b's
+  EXPECT_EQ(a.size(), 4u);
+  EXPECT_EQ(detail::load_i32_le(b.data()), 1);
+  EXPECT_NE(a.data(), b.data());
 }
 
 TEST(Writer, TakeMovesBytesOut) {

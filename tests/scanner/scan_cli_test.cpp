@@ -167,6 +167,40 @@ TEST_F(scan_cli, command_line_mistakes_exit_with_2) {
             std::string::npos);
 }
 
+// A -D whose value starts with '-' is an empty definition that swallowed the next option (as a
+// build writing empty generator-expression results used to do), not a macro name.
+TEST_F(scan_cli, a_definition_that_looks_like_an_option_exits_with_2) {
+  scan_output dash = scan({"-D", "-x", "-o", "model.json"});
+  EXPECT_EQ(dash.exit_code, 2);
+  EXPECT_NE(dash.err.find("-D needs NAME or NAME=VALUE, got '-x'"), std::string::npos) << dash.err;
+  EXPECT_FALSE(std::filesystem::exists(dir_.path() / "model.json"));
+
+  // The arguments file bsongen_generate(HEADERS) wrote for a target whose definitions were all
+  // empty: the bare -D took "--std", and "c++20" was read as a header.
+  write_text(dir_.path() / "empty-definitions.args", "-D\n--std\nc++20\n");
+  scan_output bare = scan({"@empty-definitions.args", "-o", "model.json"});
+  EXPECT_EQ(bare.exit_code, 2);
+  EXPECT_NE(bare.err.find("got '--std'"), std::string::npos) << bare.err;
+  EXPECT_EQ(bare.err.find("c++20"), std::string::npos) << bare.err;
+  write_text(dir_.path() / "two-definitions.args", "-D\n-D\n--std\nc++20\n");
+  scan_output two = scan({"@two-definitions.args", "-o", "model.json"});
+  EXPECT_EQ(two.exit_code, 2);
+  EXPECT_NE(two.err.find("got '-D'"), std::string::npos) << two.err;
+
+  scan_output empty = scan({"-D", "", "-o", "model.json"});
+  EXPECT_EQ(empty.exit_code, 2);
+  EXPECT_NE(empty.err.find("-D needs NAME or NAME=VALUE, got nothing"), std::string::npos)
+      << empty.err;
+  scan_output no_name = scan({"-D=1", "-o", "model.json"});
+  EXPECT_EQ(no_name.exit_code, 2);
+  EXPECT_NE(no_name.err.find("got '=1'"), std::string::npos) << no_name.err;
+  EXPECT_FALSE(std::filesystem::exists(dir_.path() / "model.json"));
+
+  // Values may start with '-'; only the name may not.
+  ASSERT_EQ(scan({"-D", "APP_WITH_EXTRA=-1", "-o", "model.json"}).exit_code, 0);
+  EXPECT_EQ(model()["structs"][1]["fields"].size(), 2U);
+}
+
 TEST_F(scan_cli, unwritable_output_exits_with_2) {
   scan_output run = scan({"-o", "no/such/dir/model.json"});
   EXPECT_EQ(run.exit_code, 2);

@@ -46,15 +46,12 @@ result<void> decode(std::span<const std::uint8_t> bytes, void* out, bool fresh,
   st.origin = bytes.data();
   st.max_depth = std::min(options.max_depth, max_depth_limit);
   st.validate_utf8 = options.validate_utf8;
-  st.reject_duplicates = options.duplicate_keys == duplicate_key_policy::reject;
-  if (bytes.size() >= 4) {
-    const std::int32_t declared = load_i32_le(bytes.data());
-    if (declared >= 5 && static_cast<std::size_t>(declared) > options.max_size) [[unlikely]] {
-      return over_size_limit_error(static_cast<std::size_t>(declared), options.max_size);
-    }
-    if (declared >= 5 && static_cast<std::size_t>(declared) < bytes.size()) [[unlikely]] {
-      return trailing_bytes_error(bytes.size(), static_cast<std::size_t>(declared));
-    }
+  st.duplicate_keys = options.duplicate_keys;
+  // The outermost framing, with the generic decoder's verdicts (one function gives both).
+  if (bytes.size() < 5 || load_i32_le(bytes.data()) < 5 ||
+      static_cast<std::size_t>(load_i32_le(bytes.data())) != bytes.size() ||
+      bytes.size() > options.max_size || bytes[bytes.size() - 1] != 0) [[unlikely]] {
+    return envelope_error(bytes.data(), bytes.size(), options.max_size);
   }
   const std::uint8_t* const end = f.decode(st, bytes.data(), bytes.data() + bytes.size(), out, fresh);
   release_value_memory(st);

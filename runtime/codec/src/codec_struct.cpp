@@ -37,7 +37,7 @@ const std::uint8_t* decode_out_of_order(decode_state& st, const std::uint8_t* el
   }
   const std::uint64_t bit = std::uint64_t{1} << (index % 64);
   const bool again = (seen[index / 64] & bit) != 0;
-  if (again && (table.reject_duplicates || st.reject_duplicates)) {
+  if (again && (table.reject_duplicates || st.duplicate_keys == duplicate_key_policy::reject)) {
     return fail_duplicate_field(st, element, key);
   }
   seen[index / 64] |= bit;

@@ -1,6 +1,100 @@
 #include "bsongen/error.hpp"
 
+#include <cstdint>
+
 namespace bsongen {
+namespace {
+
+constexpr char hex_digits[] = "0123456789abcdef";
+
+void append_hex(std::string& out, std::uint32_t v, int digits) {
+  for (int shift = (digits - 1) * 4; shift >= 0; shift -= 4) out += hex_digits[(v >> shift) & 0xF];
+}
+
+// Code points that are valid but change how a terminal or editor shows the text around them:
+// C1 controls (U+009B is a CSI), soft hyphen, invisible and bidirectional formatting marks
+// ("Trojan Source"), line and paragraph separators, the BOM, interlinear annotations, tags.
+bool hidden_code_point(std::uint32_t cp) noexcept {
+  return (cp >= 0x80 && cp <= 0x9F) || cp == 0xAD || cp == 0x061C || cp == 0x180E ||
+         (cp >= 0x200B && cp <= 0x200F) || (cp >= 0x2028 && cp <= 0x202E) ||
+         (cp >= 0x2060 && cp <= 0x206F) || cp == 0xFEFF || (cp >= 0xFFF9 && cp <= 0xFFFB) ||
+         (cp >= 0xE0000 && cp <= 0xE007F);
+}
+
+// The length of the valid UTF-8 sequence at s[i] (2..4 bytes, RFC 3629) and its code point, or 0.
+std::size_t utf8_sequence(std::string_view s, std::size_t i, std::uint32_t& cp) noexcept {
+  const auto b0 = static_cast<unsigned char>(s[i]);
+  std::size_t n = 0;
+  std::uint32_t min = 0;
+  if (b0 >= 0xC2 && b0 <= 0xDF) {
+    n = 2, cp = b0 & 0x1Fu, min = 0x80;
+  } else if (b0 >= 0xE0 && b0 <= 0xEF) {
+    n = 3, cp = b0 & 0x0Fu, min = 0x800;
+  } else if (b0 >= 0xF0 && b0 <= 0xF4) {
+    n = 4, cp = b0 & 0x07u, min = 0x10000;
+  } else {
+    return 0;
+  }
+  if (i + n > s.size()) return 0;
+  for (std::size_t k = 1; k < n; ++k) {
+    const auto b = static_cast<unsigned char>(s[i + k]);
+    if ((b & 0xC0) != 0x80) return 0;
+    cp = cp << 6 | (b & 0x3Fu);
+  }
+  if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return 0;
+  return n;
+}
+
+}  // namespace
+
+void append_printable(std::string& out, std::string_view text) {
+  std::size_t i = 0;
+  while (i < text.size()) {
+    // Runs of printable ASCII, the usual whole string, are copied at once.
+    std::size_t run = i;
+    while (run < text.size() && text[run] >= 0x20 && text[run] < 0x7F && text[run] != '\\') ++run;
+    out.append(text, i, run - i);
+    i = run;
+    if (i == text.size()) break;
+    const auto c = static_cast<unsigned char>(text[i]);
+    if (c == '\\') {
+      out += "\\\\";
+      ++i;
+    } else if (c == '\n') {
+      out += "\\n";
+      ++i;
+    } else if (c == '\t') {
+      out += "\\t";
+      ++i;
+    } else if (c == '\r') {
+      out += "\\r";
+      ++i;
+    } else if (c < 0x80) {  // the other C0 controls and DEL
+      out += "\\x";
+      append_hex(out, c, 2);
+      ++i;
+    } else if (std::uint32_t cp = 0; std::size_t n = utf8_sequence(text, i, cp)) {
+      if (hidden_code_point(cp)) {
+        out += cp > 0xFFFF ? "\\U" : "\\u";
+        append_hex(out, cp, cp > 0xFFFF ? 8 : 4);
+      } else {
+        out.append(text, i, n);
+      }
+      i += n;
+    } else {  // a byte that starts no valid UTF-8 sequence
+      out += "\\x";
+      append_hex(out, c, 2);
+      ++i;
+    }
+  }
+}
+
+std::string printable(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  append_printable(out, text);
+  return out;
+}
 
 std::string_view describe(error_code code) noexcept {
   switch (code) {
@@ -67,12 +161,12 @@ std::string error::to_string() const {
   std::string out(name(code));
   if (!path.empty()) {
     out += " at ";
-    out += path;
+    append_printable(out, path);
   }
   out += " (byte ";
   out += std::to_string(offset);
   out += "): ";
-  out += message.empty() ? std::string(describe(code)) : message;
+  append_printable(out, message.empty() ? describe(code) : std::string_view(message));
   return out;
 }
 

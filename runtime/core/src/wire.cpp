@@ -22,8 +22,51 @@ std::nullptr_t fail_type(decode_state& st, bson_type expected, std::uint8_t actu
                   std::string(type_name(static_cast<bson_type>(actual))));
 }
 
+error envelope_error(const std::uint8_t* p, std::size_t size, std::size_t max_size) {
+  if (size < 5) {
+    return error(error_code::truncated,
+                 "input has " + std::to_string(size) + " bytes, a document needs at least 5", 0);
+  }
+  const std::int32_t declared = load_i32_le(p);
+  if (declared < 5) {
+    return error(error_code::invalid_length,
+                 "document length " + std::to_string(declared) + " is below the minimum of 5", 0);
+  }
+  const auto length = static_cast<std::size_t>(declared);
+  if (length > max_size) {
+    return error(error_code::too_large,
+                 "document length " + std::to_string(length) + " exceeds the limit of " +
+                     std::to_string(max_size) + " bytes",
+                 0);
+  }
+  if (length > size) {
+    return error(error_code::truncated,
+                 "document declares " + std::to_string(length) + " bytes but the input has " +
+                     std::to_string(size),
+                 size);
+  }
+  if (length < size) {
+    return error(error_code::trailing_bytes,
+                 std::to_string(size - length) + " bytes follow the document's declared end", length);
+  }
+  if (p[length - 1] != 0) {
+    return error(error_code::missing_terminator, "document does not end with a NUL byte", length - 1);
+  }
+  return error();
+}
+
 std::nullptr_t fail_document(decode_state& st, const std::uint8_t* p, std::int64_t length,
                              std::int64_t available) {
+  if (st.depth == 0 && p == st.origin) {
+    // The outermost document: the same verdicts as the generic decoder's envelope check.
+    error e = envelope_error(p, static_cast<std::size_t>(available), static_cast<std::size_t>(-1));
+    if (e.code != error_code::ok) {
+      st.err = std::move(e);
+      return nullptr;
+    }
+    return fail(st, error_code::too_deep, p,
+                "nesting deeper than the limit of " + std::to_string(st.max_depth));
+  }
   if (available < 5) return fail_truncated(st, p, "document");
   if (length < 5) {
     return fail(st, error_code::invalid_length, p,
@@ -72,8 +115,9 @@ void fail_encode(encode_state& es, error_code code, std::string message) {
 
 namespace {
 
-const std::uint8_t* skip_document(decode_state& st, const std::uint8_t* p, const std::uint8_t* end,
-                                  bool is_array) {
+// On failure inside the document st.depth stays at its level (one above the caller's): skip_value
+// tells errors about a value from errors inside its nested elements that way.
+const std::uint8_t* skip_document(decode_state& st, const std::uint8_t* p, const std::uint8_t* end) {
   const std::uint8_t* body;
   const std::uint8_t* doc_end;
   if (!open_document(st, p, end, body, doc_end)) return nullptr;
@@ -83,10 +127,7 @@ const std::uint8_t* skip_document(decode_state& st, const std::uint8_t* p, const
     std::string_view key;
     const std::uint8_t* const element = body;
     if (!read_element_header(st, body, doc_end, type, key)) return nullptr;
-    if (!is_array && st.validate_utf8 && !is_valid_utf8(key.data(), key.size())) {
-      return fail(st, error_code::invalid_utf8, element, "key is not valid UTF-8");
-    }
-    body = skip_value(st, type, body, doc_end);
+    body = skip_value(st, type, body, doc_end, element);
     if (body == nullptr) {
       st.err.prepend_path(key);
       return nullptr;
@@ -109,16 +150,17 @@ const std::uint8_t* read_code_with_scope(decode_state& st, const std::uint8_t* p
                                          const std::uint8_t*& scope) {
   if (end - p < 4) return fail_truncated(st, p, "javascriptWithScope");
   const std::int32_t total = load_i32_le(p);
-  if (total < 14) {
+  if (total < rule_of(bson_type::javascript_with_scope).width) {
     return fail(st, error_code::invalid_length, p,
-                "javascriptWithScope length " + std::to_string(total) + " is below 14");
+                "javascriptWithScope length " + std::to_string(total) + " is below " +
+                    std::to_string(rule_of(bson_type::javascript_with_scope).width));
   }
   if (total > end - p) return fail_truncated(st, p, "javascriptWithScope");
   const std::uint8_t* const stop = p + total;
   scope = read_string(st, p + 4, stop, code);
   if (scope == nullptr) return nullptr;
   // The scope must fill the rest exactly: open_document checks it fits before `stop`.
-  const std::uint8_t* next = skip_document(st, scope, stop, false);
+  const std::uint8_t* next = skip_document(st, scope, stop);
   if (next == nullptr) return nullptr;
   if (next != stop) {
     return fail(st, error_code::invalid_length, p,
@@ -127,64 +169,60 @@ const std::uint8_t* read_code_with_scope(decode_state& st, const std::uint8_t* p
   return next;
 }
 
-const std::uint8_t* skip_value(decode_state& st, std::uint8_t type, const std::uint8_t* p,
-                               const std::uint8_t* end) {
+namespace {
+
+const std::uint8_t* skip_value_at(decode_state& st, std::uint8_t type, const std::uint8_t* p,
+                                  const std::uint8_t* end) {
   std::string_view text;
-  switch (static_cast<bson_type>(type)) {
-    case bson_type::double_:
-    case bson_type::datetime:
-    case bson_type::timestamp:
-    case bson_type::int64:
-      return need(st, p, end, 8, type_name(static_cast<bson_type>(type)));
-    case bson_type::int32:
-      return need(st, p, end, 4, "int32");
-    case bson_type::decimal128:
-      return need(st, p, end, 16, "decimal128");
-    case bson_type::object_id:
-      return need(st, p, end, 12, "objectId");
-    case bson_type::boolean:
-      if (end - p < 1) return fail_truncated(st, p, "bool");
-      if (*p > 1) return fail(st, error_code::invalid_bool, p, "boolean byte " + std::to_string(*p));
-      return p + 1;
-    case bson_type::undefined:
-    case bson_type::null:
-    case bson_type::min_key:
-    case bson_type::max_key:
-      return p;
-    case bson_type::string:
-    case bson_type::javascript:
-    case bson_type::symbol:
+  const value_rule& rule = rule_of(type);
+  switch (rule.layout) {
+    case value_layout::fixed:
+      if (static_cast<std::size_t>(end - p) < rule.width) return fail_truncated(st, p, rule.name);
+      if (type == static_cast<std::uint8_t>(bson_type::boolean) && *p > 1) return fail_invalid_bool(st, p);
+      return p + rule.width;
+    case value_layout::string:
       return read_string(st, p, end, text);
-    case bson_type::document:
-      return skip_document(st, p, end, false);
-    case bson_type::array:
-      return skip_document(st, p, end, true);
-    case bson_type::binary: {
-      if (end - p < 5) return fail_truncated(st, p, "binary");
+    case value_layout::document:
+      return skip_document(st, p, end);
+    case value_layout::binary: {
+      if (end - p < rule.width) return fail_truncated(st, p, "binary");
       const std::int32_t length = load_i32_le(p);
       if (length < 0) return fail(st, error_code::invalid_length, p, "negative binary length");
       if (length > end - p - 5) return fail_truncated(st, p, "binary");
-      if (p[4] == static_cast<std::uint8_t>(binary_subtype::binary_old) &&
-          (length < 4 || load_i32_le(p + 5) != length - 4)) {
+      if (p[4] == static_cast<std::uint8_t>(binary_subtype::binary_old) && !old_binary_prefix_ok(p + 5, length)) {
         return fail(st, error_code::invalid_length, p, "binary subtype 2 inner length disagrees");
       }
       return p + 5 + length;
     }
-    case bson_type::regex: {
+    case value_layout::regex: {
       const std::uint8_t* next = read_cstring(st, p, end, text);
       return next == nullptr ? nullptr : read_cstring(st, next, end, text);
     }
-    case bson_type::db_pointer: {
+    case value_layout::db_pointer: {
       const std::uint8_t* next = read_string(st, p, end, text);
       return next == nullptr ? nullptr : need(st, next, end, 12, "dbPointer");
     }
-    case bson_type::javascript_with_scope: {
+    case value_layout::code_with_scope: {
       const std::uint8_t* scope = nullptr;
       return read_code_with_scope(st, p, end, text, scope);
     }
+    case value_layout::none:
+      break;
   }
-  return fail(st, error_code::invalid_type, p - 1,
+  return fail(st, error_code::invalid_type, p,
               "element type byte " + std::to_string(type) + " is not a BSON type");
+}
+
+}  // namespace
+
+const std::uint8_t* skip_value(decode_state& st, std::uint8_t type, const std::uint8_t* p,
+                               const std::uint8_t* end, const std::uint8_t* element) {
+  const std::size_t depth = st.depth;
+  const std::uint8_t* next = skip_value_at(st, type, p, end);
+  // An error about this value (not inside a nested element, which left st.depth deeper) points
+  // at its element (README, "Errors").
+  if (next == nullptr && element != nullptr && st.depth == depth) [[unlikely]] st.err.offset = st.offset(element);
+  return next;
 }
 
 }  // namespace bsongen::detail

@@ -54,39 +54,54 @@ enum class special : std::uint8_t {
 };
 static_assert(static_cast<unsigned>(special::count_) <= 32, "convert_wrapper keeps a 32-bit mask");
 
-struct special_name {
-  std::string_view key;
-  special kind;
-};
-constexpr std::array<special_name, 20> special_names{{
-    {"$oid", special::oid},
-    {"$symbol", special::symbol},
-    {"$numberInt", special::number_int},
-    {"$numberLong", special::number_long},
-    {"$numberDouble", special::number_double},
-    {"$numberDecimal", special::number_decimal},
-    {"$binary", special::binary},
-    {"$type", special::type},
-    {"$code", special::code},
-    {"$scope", special::scope},
-    {"$timestamp", special::timestamp},
-    {"$regularExpression", special::regular_expression},
-    {"$dbPointer", special::db_pointer},
-    {"$date", special::date},
-    {"$minKey", special::min_key},
-    {"$maxKey", special::max_key},
-    {"$undefined", special::undefined},
-    {"$uuid", special::uuid},
-    {"$regex", special::regex},
-    {"$options", special::options},
-}};
-
+// One length switch and at most four fixed-size compares: runs for every '$' key.
 special classify(std::string_view key) noexcept {
   if (key.size() < 4 || key[0] != '$') return special::none;
-  for (const special_name& s : special_names) {
-    if (s.key == key) return s.kind;
+  auto is = [key](const auto& name) {
+    return key.size() == sizeof name - 1 && std::memcmp(key.data(), name, sizeof name - 1) == 0;
+  };
+  switch (key.size()) {
+    case 4:
+      return is("$oid") ? special::oid : special::none;
+    case 5:
+      return is("$date")   ? special::date
+             : is("$code") ? special::code
+             : is("$type") ? special::type
+             : is("$uuid") ? special::uuid
+                           : special::none;
+    case 6:
+      return is("$scope") ? special::scope : is("$regex") ? special::regex : special::none;
+    case 7:
+      return is("$binary")   ? special::binary
+             : is("$symbol") ? special::symbol
+             : is("$minKey") ? special::min_key
+             : is("$maxKey") ? special::max_key
+                             : special::none;
+    case 8:
+      return is("$options") ? special::options : special::none;
+    case 10:
+      return is("$numberInt")   ? special::number_int
+             : is("$timestamp") ? special::timestamp
+             : is("$undefined") ? special::undefined
+             : is("$dbPointer") ? special::db_pointer
+                                : special::none;
+    case 11:
+      return is("$numberLong") ? special::number_long : special::none;
+    case 13:
+      return is("$numberDouble") ? special::number_double : special::none;
+    case 14:
+      return is("$numberDecimal") ? special::number_decimal : special::none;
+    case 18:
+      return is("$regularExpression") ? special::regular_expression : special::none;
+    default:
+      return special::none;
   }
-  return special::none;
+}
+
+// Keys that make their object a type wrapper or an error: every special key but $type, $regex
+// and $options, which are also query operators ({"$type": "string"}, {"$regex": {...}}).
+constexpr bool makes_wrapper(special s) noexcept {
+  return s != special::none && s != special::type && s != special::regex && s != special::options;
 }
 
 // Wrappers that must be the object's only key.
@@ -99,13 +114,68 @@ constexpr std::array<special, 14> single_key_wrappers{
     special::min_key,       special::max_key,
     special::undefined,     special::uuid};
 
+// Text from the input, quoted for a message; long text is cut (a message stays short whatever
+// the input holds).
 std::string quoted(std::string_view s) {
+  constexpr std::size_t shown = 64;
   std::string out;
-  out.reserve(s.size() + 2);
   out += '\'';
-  out.append(s);
+  out.append(s.substr(0, shown));
   out += '\'';
+  if (s.size() > shown) out += "... (" + std::to_string(s.size()) + " bytes)";
   return out;
+}
+
+enum class number_status : std::uint8_t { ok, overflow, malformed };
+
+// Whether a decimal number that from_chars found out of range is too large (rather than too
+// small): the sign of its decimal exponent, from the digits and the exponent part.
+bool beyond_double_max(std::string_view s) {
+  std::size_t i = s[0] == '-' ? 1 : 0;
+  std::int64_t scale = 0;  // the power of ten of the first nonzero digit, roughly
+  bool nonzero = false;
+  for (; i < s.size() && s[i] >= '0' && s[i] <= '9'; ++i) {
+    if (s[i] != '0') nonzero = true;
+    if (nonzero) ++scale;
+  }
+  if (i < s.size() && s[i] == '.') {
+    for (++i; i < s.size() && s[i] >= '0' && s[i] <= '9'; ++i) {
+      if (nonzero) continue;
+      if (s[i] != '0') nonzero = true;
+      else --scale;
+    }
+  }
+  std::int64_t exponent = 0;
+  if (i < s.size() && (s[i] == 'e' || s[i] == 'E')) {
+    ++i;
+    const bool negative = i < s.size() && s[i] == '-';
+    if (i < s.size() && (s[i] == '-' || s[i] == '+')) ++i;
+    for (; i < s.size() && s[i] >= '0' && s[i] <= '9'; ++i) {
+      if (exponent < 1'000'000'000) exponent = exponent * 10 + (s[i] - '0');  // saturates
+    }
+    if (negative) exponent = -exponent;
+  }
+  return scale + exponent > 0;
+}
+
+// A decimal number (JSON number syntax, or a $numberDouble string) to the nearest double. A
+// magnitude below the smallest subnormal becomes a zero of its sign, as JSON parsers do; one
+// above the largest double is `overflow`: infinity is no approximation of it.
+number_status to_double(std::string_view s, double& out) {
+  if (s.empty()) return number_status::malformed;
+  // Decimal notation only: from_chars alone would also take "inf", "nan" and hex-free words.
+  for (const char c : s) {
+    if (!((c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E'))
+      return number_status::malformed;
+  }
+  const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
+  if (end != s.data() + s.size()) return number_status::malformed;
+  if (ec == std::errc::result_out_of_range) {
+    if (beyond_double_max(s)) return number_status::overflow;
+    out = s[0] == '-' ? -0.0 : 0.0;
+    return number_status::ok;
+  }
+  return ec == std::errc() ? number_status::ok : number_status::malformed;
 }
 
 std::string describe_type(const view_element& e) { return std::string(type_name(e.type())); }
@@ -123,20 +193,17 @@ std::optional<Int> parse_decimal_integer(std::string_view s) {
   return v;
 }
 
-std::optional<double> parse_number_double(std::string_view s) {
-  if (s == "Infinity") return std::numeric_limits<double>::infinity();
-  if (s == "-Infinity") return -std::numeric_limits<double>::infinity();
-  if (s == "NaN") return std::numeric_limits<double>::quiet_NaN();
-  if (s.empty()) return std::nullopt;
-  // Decimal notation only: from_chars alone would also take "inf", "nan" and hex-free words.
-  for (const char c : s) {
-    if (!((c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E'))
-      return std::nullopt;
+number_status parse_number_double(std::string_view s, double& v) {
+  if (s == "Infinity") {
+    v = std::numeric_limits<double>::infinity();
+  } else if (s == "-Infinity") {
+    v = -std::numeric_limits<double>::infinity();
+  } else if (s == "NaN") {
+    v = std::numeric_limits<double>::quiet_NaN();
+  } else {
+    return to_double(s, v);
   }
-  double v = 0;
-  const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-  if (ec != std::errc() || end != s.data() + s.size()) return std::nullopt;
-  return v;
+  return number_status::ok;
 }
 
 int hex_digit(char c) noexcept {
@@ -295,8 +362,31 @@ bool extjson_builder::fail(error_code code, std::string message, std::size_t off
   return false;
 }
 
+bool extjson_builder::fail_value(error_code code, std::string message, std::size_t offset) {
+  if (failure_.code == error_code::ok && !frames_.empty() && frames_.back().is_array &&
+      !out_.overflowed()) {
+    // Its element is not written yet: name its index as begin_element would.
+    fail(code, std::move(message), offset);
+    if (!failure_.path.empty()) failure_.path += '.';
+    failure_.path += std::to_string(frames_.back().count);
+    return false;
+  }
+  return fail(code, std::move(message), offset);
+}
+
 bool extjson_builder::overflow(std::size_t offset) {
   return fail(error_code::buffer_too_small, "the output buffer cannot hold the BSON", offset);
+}
+
+bool extjson_builder::too_deep(std::size_t offset) {
+  return fail(error_code::too_deep,
+              "nesting exceeds the depth limit of " + std::to_string(options_.max_depth), offset);
+}
+
+bool extjson_builder::grown_too_large(std::size_t offset) {
+  return fail(error_code::too_large,
+              "document grows past the limit of " + std::to_string(options_.max_size) + " bytes",
+              offset);
 }
 
 void extjson_builder::reject(error_code code, std::string message, std::size_t offset) {
@@ -329,6 +419,10 @@ std::size_t extjson_builder::begin_element(bson_type type, std::size_t offset) {
   frame& f = frames_.back();
   ++f.count;
   if (f.is_array) {
+    if (out_.size() + 1 + 11 > f.key_limit) [[unlikely]] {
+      grown_too_large(offset);
+      return npos;
+    }
     const std::size_t pos = out_.size();
     char index[12];
     const auto end = std::to_chars(index, index + sizeof index, f.count - 1).ptr;
@@ -349,7 +443,20 @@ bool extjson_builder::key(std::string_view k, std::size_t offset) {
                 offset);
   }
   frame& f = frames_.back();
-  if (!k.empty() && k[0] == '$') f.has_dollar_key = true;
+  special kind = special::none;
+  if (!k.empty() && k[0] == '$') [[unlikely]] {
+    f.has_dollar_key = true;
+    kind = classify(k);
+    if (makes_wrapper(kind)) {
+      f.counts = false;
+      f.key_limit = npos;  // its keys vanish into the value
+    }
+  }
+  f.last_key = static_cast<std::uint8_t>(kind);
+  // An ordinary key: this object is a document (or an error), never a wrapper, so it is too deep
+  // if it is over the depth limit, and its key counts towards the size.
+  if (kind == special::none && out_.size() + k.size() + 2 > f.key_limit) [[unlikely]]
+    return f.over ? too_deep(f.json_offset) : grown_too_large(offset);
   pending_type_pos_ = out_.size();
   key_pending_ = true;
   out_.put_u8(0);  // the type byte, set when the value arrives
@@ -359,21 +466,53 @@ bool extjson_builder::key(std::string_view k, std::size_t offset) {
   return true;
 }
 
-bool extjson_builder::begin_object(std::size_t offset) {
-  if (frames_.size() >= options_.max_depth) {
-    return fail(error_code::too_deep,
-                "nesting exceeds the depth limit of " + std::to_string(options_.max_depth), offset);
+[[gnu::always_inline]] inline bool extjson_builder::open_frame(bool is_array,
+                                                               std::size_t element_start,
+                                                               std::size_t offset) {
+  if (frames_.empty()) {
+    // The outermost object: level 1; the growth check counts from here.
+    const std::size_t start = out_.size();
+    const std::size_t room = std::numeric_limits<std::size_t>::max() - start - wrapper_slack;
+    size_end_ = start + wrapper_slack + std::min(options_.max_size, room);
+    const bool over = options_.max_depth == 0;
+    frames_.push_back({element_start, start, offset, over ? 0 : size_end_, 0, 1, is_array, false,
+                       false, true, over, 0});
+    out_.put_i32(0);
+    if (out_.overflowed()) [[unlikely]]
+      return overflow(offset);
+    return over ? too_deep(offset) : true;
   }
+  if (frames_.size() >= json_depth_cap) [[unlikely]] {
+    return fail(error_code::too_deep,
+                "JSON nesting exceeds " + std::to_string(json_depth_cap) + " levels", offset);
+  }
+  const frame& parent = frames_.back();
+  // Inside a type wrapper the containers are no level, except $scope's value, a document at the
+  // wrapper's level.
+  const std::uint32_t level = parent.level + (parent.counts ? 1 : 0);
+  const bool counts =
+      parent.counts || parent.last_key == static_cast<std::uint8_t>(special::scope);
+  const bool over = counts && level > options_.max_depth;
+  const std::size_t key_limit = over ? 0 : counts ? size_end_ : npos;
+  frames_.push_back({element_start, out_.size(), offset, key_limit, 0, level, is_array, false,
+                     false, counts, over, 0});
+  out_.put_i32(0);
+  if (out_.overflowed()) [[unlikely]]
+    return overflow(offset);
+  // An object one level too deep may still be a type wrapper (key() and end_object() decide);
+  // an array cannot.
+  if (over && is_array) [[unlikely]]
+    return too_deep(offset);
+  return true;
+}
+
+bool extjson_builder::begin_object(std::size_t offset) {
   std::size_t element_start = npos;
   if (!frames_.empty() || finished_) {
     element_start = begin_element(bson_type::document, offset);
     if (element_start == npos) return false;
   }
-  frames_.push_back({element_start, out_.size(), offset, 0, false, false, false});
-  out_.put_i32(0);
-  if (out_.overflowed()) [[unlikely]]
-    return overflow(offset);
-  return true;
+  return open_frame(false, element_start, offset);
 }
 
 bool extjson_builder::begin_array(std::size_t offset) {
@@ -381,17 +520,9 @@ bool extjson_builder::begin_array(std::size_t offset) {
     return fail(error_code::json_invalid,
                 "an Extended JSON document must be a JSON object, not an array", offset);
   }
-  if (frames_.size() >= options_.max_depth) {
-    return fail(error_code::too_deep,
-                "nesting exceeds the depth limit of " + std::to_string(options_.max_depth), offset);
-  }
   const std::size_t element_start = begin_element(bson_type::array, offset);
   if (element_start == npos) return false;
-  frames_.push_back({element_start, out_.size(), offset, 0, true, false, false});
-  out_.put_i32(0);
-  if (out_.overflowed()) [[unlikely]]
-    return overflow(offset);
-  return true;
+  return open_frame(true, element_start, offset);
 }
 
 bool extjson_builder::close_container(std::size_t offset) {
@@ -402,9 +533,7 @@ bool extjson_builder::close_container(std::size_t offset) {
   const std::size_t length = out_.size() - f.body_start;
   if (length > options_.max_size ||
       length > static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max())) {
-    return fail(error_code::too_large,
-                "document grows past the limit of " + std::to_string(options_.max_size) + " bytes",
-                offset);
+    return grown_too_large(offset);
   }
   out_.patch_i32(f.body_start, static_cast<std::int32_t>(length));
   return true;
@@ -412,8 +541,12 @@ bool extjson_builder::close_container(std::size_t offset) {
 
 bool extjson_builder::end_object(std::size_t offset) {
   if (!close_container(offset)) return false;
-  const frame f = frames_.back();
+  const frame& f = frames_.back();  // convert_wrapper and fail leave frames_ as it is
   if (f.has_dollar_key && !convert_wrapper(f)) return false;
+  if (f.over && out_.data()[f.element_start] == static_cast<std::uint8_t>(bson_type::document))
+      [[unlikely]] {
+    return too_deep(f.json_offset);  // it stayed a document
+  }
   frames_.pop_back();
   if (frames_.empty()) finished_ = true;
   return true;
@@ -426,6 +559,16 @@ bool extjson_builder::end_array(std::size_t offset) {
 }
 
 bool extjson_builder::string_value(std::string_view s, std::size_t offset) {
+  // A long string is checked before it is written (a short one's overshoot is caught at the next
+  // key, element or close). Strings inside type wrappers shrink ("$numberLong": "0000...1"
+  // becomes 8 bytes): those are checked when the wrapper has become its value.
+  if (s.size() > 4096 && !frames_.empty() && frames_.back().counts &&
+      frames_.back().last_key == 0 && out_.size() + s.size() + 5 > size_end_) [[unlikely]] {
+    return fail_value(error_code::too_large,
+                      "document grows past the limit of " + std::to_string(options_.max_size) +
+                          " bytes",
+                      offset);
+  }
   if (begin_element(bson_type::string, offset) == npos) return false;
   out_.put_i32(static_cast<std::int32_t>(s.size() + 1));
   out_.put_bytes(s.data(), s.size());
@@ -439,10 +582,7 @@ bool extjson_builder::int64_value(std::int64_t v, std::size_t offset) {
   const std::size_t pos = begin_element(fits_int32 ? bson_type::int32 : bson_type::int64, offset);
   if (pos == npos) return false;
   frame& f = frames_.back();
-  if (f.has_dollar_key && !f.is_array &&
-      std::strcmp(reinterpret_cast<const char*>(out_.data() + pos + 1), "$date") == 0) {
-    f.date_is_bare_number = true;
-  }
+  if (f.last_key == static_cast<std::uint8_t>(special::date)) f.date_is_bare_number = true;
   if (fits_int32) {
     out_.put_i32(static_cast<std::int32_t>(v));
   } else {
@@ -462,30 +602,32 @@ bool extjson_builder::double_value(double v, std::size_t offset) {
   const std::size_t pos = begin_element(bson_type::double_, offset);
   if (pos == npos) return false;
   frame& f = frames_.back();
-  if (f.has_dollar_key && !f.is_array &&
-      std::strcmp(reinterpret_cast<const char*>(out_.data() + pos + 1), "$date") == 0) {
-    f.date_is_bare_number = true;
-  }
+  if (f.last_key == static_cast<std::uint8_t>(special::date)) f.date_is_bare_number = true;
   out_.put_f64(v);
   return true;
 }
 
 bool extjson_builder::number_text(std::string_view raw, std::size_t offset) {
-  const char* first = raw.data();
-  const char* last = raw.data() + raw.size();
   if (raw.find_first_of(".eE") == std::string_view::npos) {
     std::int64_t i = 0;
-    const auto [end, ec] = std::from_chars(first, last, i);
-    if (ec == std::errc() && end == last) return int64_value(i, offset);
-    // An integer beyond int64 becomes the nearest double, as JSON's number model has it.
+    const auto [end, ec] = std::from_chars(raw.data(), raw.data() + raw.size(), i);
+    if (ec == std::errc() && end == raw.data() + raw.size()) return int64_value(i, offset);
+    // The Extended JSON spec: an integer no BSON integer type holds exactly is read as a double,
+    // even if that loses precision.
   }
   double d = 0;
-  const auto [end, ec] = std::from_chars(first, last, d);
-  if (ec != std::errc() || end != last) {
-    return fail(error_code::json_invalid,
-                "number " + std::string(raw) + " is outside the range of a double", offset);
+  switch (to_double(raw, d)) {
+    case number_status::ok:
+      return double_value(d, offset);
+    case number_status::overflow:
+      return fail_value(error_code::inexact,
+                        "number " + quoted(raw) +
+                            " is beyond the range of a double (1.7976931348623157E+308)",
+                        offset);
+    case number_status::malformed:
+      break;
   }
-  return double_value(d, offset);
+  return fail_value(error_code::json_syntax, "malformed number " + quoted(raw), offset);
 }
 
 bool extjson_builder::bool_value(bool v, std::size_t offset) {
@@ -598,9 +740,17 @@ bool extjson_builder::convert_wrapper(const frame& f) {
       }
       case special::number_double: {
         if (!need_string()) return false;
-        const auto d = parse_number_double(v.as_string());
-        if (!d) return invalid("$numberDouble " + quoted(v.as_string()) + " is not a double");
-        scratch_.put_f64(*d);
+        double d = 0;
+        const number_status status = parse_number_double(v.as_string(), d);
+        if (status == number_status::overflow) {
+          return fail(error_code::inexact,
+                      "$numberDouble " + quoted(v.as_string()) +
+                          " is beyond the range of a double (1.7976931348623157E+308)",
+                      at);
+        }
+        if (status != number_status::ok)
+          return invalid("$numberDouble " + quoted(v.as_string()) + " is not a double");
+        scratch_.put_f64(d);
         result_type = bson_type::double_;
         break;
       }

@@ -17,13 +17,23 @@
 // On Demand rather than DOM: within 6% of it, and it walks the text in place, so
 // current_location() gives the character offsets our errors report; the DOM keeps no positions.
 //
-// Limits that follow from simdjson: the text is copied into a padded, reused thread-local buffer
-// (On Demand reads up to SIMDJSON_PADDING bytes past the end); nesting is capped at 1024 levels
-// whatever extjson_parse_options::max_depth says, which also bounds this file's recursion.
+// Limits that follow from simdjson: the text is copied into a padded thread-local buffer (On
+// Demand reads up to SIMDJSON_PADDING bytes past the end); the parser's index takes about 5.7
+// bytes per byte of text, the copy one more. Both are kept per thread for the next parse while
+// they serve text up to retained_text_size, and released after a larger one. JSON nesting is
+// capped at detail::json_depth_cap (below simdjson's 1024), which bounds this file's recursion.
+//
+// Error positions: simdjson's first stage (run by iterate()) reports the kind of problem, not
+// where. stage1_error() finds the place: the first byte of bad UTF-8, the opening quote of an
+// unclosed string, the first byte after the document; and for a structure that breaks (text that
+// ends inside the document, a ']' closing a '{') it parses the text up to the break with the
+// missing closers added, so an earlier error in the text is the one reported.
 
 #include <algorithm>
 #include <cstring>
+#include <limits>
 #include <string>
+#include <vector>
 
 #include "bsongen/detail/extjson_builder.hpp"
 #include "bsongen/detail/utf8.hpp"
@@ -45,7 +55,11 @@ namespace {
 
 namespace od = simdjson::ondemand;
 
-constexpr std::size_t simdjson_depth_cap = 1024;
+constexpr std::size_t npos = std::string_view::npos;
+
+// Text up to this size leaves its parser state (about 7 MiB at this size) to the thread for the
+// next parse; larger text releases it afterwards.
+constexpr std::size_t retained_text_size = 1024 * 1024;
 
 // Per-thread parser and padded copy of the text, reused so a steady stream of parses allocates
 // only when a document is bigger than every one before it.
@@ -57,6 +71,21 @@ struct parse_state {
 parse_state& thread_state() {
   thread_local parse_state state;
   return state;
+}
+
+void release_if_large(parse_state& state) {
+  if (state.parser.capacity() > retained_text_size ||
+      state.padded.capacity() > retained_text_size + simdjson::SIMDJSON_PADDING) {
+    state.parser = od::parser{};
+    std::string().swap(state.padded);  // (assigning an empty string would keep the capacity)
+  }
+}
+
+bool is_space(char c) noexcept { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+
+std::size_t skip_space(std::string_view text, std::size_t i) noexcept {
+  while (i < text.size() && is_space(text[i])) ++i;
+  return i;
 }
 
 std::size_t first_invalid_utf8(std::string_view text) {
@@ -78,16 +107,100 @@ std::size_t first_invalid_utf8(std::string_view text) {
   return text.size();
 }
 
-// Where simdjson's first stage stopped: it reports the kind of problem, not the place.
-std::size_t locate_stage1_error(simdjson::error_code code, std::string_view text) {
-  if (code == simdjson::UTF8_ERROR) return first_invalid_utf8(text);
-  if (code == simdjson::UNESCAPED_CHARS) {
-    for (std::size_t i = 0; i < text.size(); ++i) {
-      const auto c = static_cast<unsigned char>(text[i]);
-      if (c < 0x20 && c != '\t' && c != '\n' && c != '\r') return i;
+// Whether `raw` is a number in JSON's grammar: -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
+bool is_json_number(std::string_view raw) {
+  std::size_t i = 0;
+  auto digits = [&] {
+    const std::size_t first = i;
+    while (i < raw.size() && raw[i] >= '0' && raw[i] <= '9') ++i;
+    return i > first;
+  };
+  if (i < raw.size() && raw[i] == '-') ++i;
+  if (i < raw.size() && raw[i] == '0') {
+    ++i;
+  } else if (!digits()) {
+    return false;
+  }
+  if (i < raw.size() && raw[i] == '.') {
+    ++i;
+    if (!digits()) return false;
+  }
+  if (i < raw.size() && (raw[i] == 'e' || raw[i] == 'E')) {
+    ++i;
+    if (i < raw.size() && (raw[i] == '+' || raw[i] == '-')) ++i;
+    if (!digits()) return false;
+  }
+  return i == raw.size();
+}
+
+// Where the structure of the text first breaks, found by matching brackets outside strings (the
+// only thing this scan decides; the parser judges everything else).
+struct structure_scan {
+  enum class outcome : std::uint8_t {
+    complete,    // one value, then only white space
+    trailing,    // one value ends at `end`, more text starts at `at`
+    unclosed,    // the text ends inside a container (`at` is the end of the text)
+    mismatched,  // the closer at `at` does not match the container that is open there
+    empty,       // nothing but white space
+  };
+  outcome result = outcome::complete;
+  std::size_t end = 0;
+  std::size_t at = 0;
+  std::vector<std::size_t> open;  // offsets of the containers open at `at`, outermost first
+  bool in_string = false;         // `at` is inside a string (its opening quote is string_start)
+  std::size_t string_start = 0;
+};
+
+// Scans for the end of the first value, or for where the structure breaks: at `stop` (a byte the
+// caller knows is bad) when it comes first.
+structure_scan scan_structure(std::string_view text, std::size_t stop = npos) {
+  using outcome = structure_scan::outcome;
+  structure_scan scan;
+  std::size_t i = skip_space(text, 0);
+  if (i == text.size()) {
+    scan.result = outcome::empty;
+    scan.at = text.size();
+    return scan;
+  }
+  for (; i < text.size() && i < stop; ++i) {
+    const char c = text[i];
+    if (scan.in_string) {
+      if (c == '\\') {
+        if (i + 1 >= stop || i + 1 >= text.size()) break;  // cut before a lone backslash
+        ++i;
+        continue;
+      }
+      if (c != '"') continue;
+      scan.in_string = false;
+    } else if (c == '"') {
+      scan.in_string = true;
+      scan.string_start = i;
+    } else if (c == '{' || c == '[') {
+      scan.open.push_back(i);
+    } else if (c == '}' || c == ']') {
+      if (scan.open.empty() || text[scan.open.back()] != (c == '}' ? '{' : '[')) {
+        scan.result = outcome::mismatched;
+        scan.at = i;
+        return scan;
+      }
+      scan.open.pop_back();
+    } else if (scan.open.empty() && !is_space(c)) {
+      // A top-level scalar: it runs to the next white space or bracket.
+      while (i + 1 < text.size() && i + 1 < stop && !is_space(text[i + 1]) && text[i + 1] != '{' &&
+             text[i + 1] != '[' && text[i + 1] != '"') {
+        ++i;
+      }
+    }
+    if (scan.open.empty() && !scan.in_string) {
+      scan.end = i + 1;
+      scan.at = skip_space(text, scan.end);
+      scan.result = scan.at == text.size() ? outcome::complete : outcome::trailing;
+      return scan;
     }
   }
-  return text.size();
+  scan.result = outcome::unclosed;
+  scan.at = std::min(i, text.size());
+  return scan;
 }
 
 std::string describe(simdjson::error_code code) {
@@ -105,10 +218,23 @@ std::string describe(simdjson::error_code code) {
   }
 }
 
+// Text from `offset` on is not the caller's (closers that stage1_error added): reaching it fails
+// with `message` at `offset`, instead of closing a container there.
+struct cut_point {
+  std::size_t offset = npos;
+  std::string message;
+};
+
+// Walks the document, calling the builder per token. `Cut`: the text has a cut_point (a parse of
+// repaired text; the common walk pays nothing for it).
+template <bool Cut>
 class walker {
  public:
-  walker(od::document& doc, detail::extjson_builder& builder, const char* base)
-      : doc_(doc), builder_(builder), base_(base) {}
+  walker(od::document& doc, detail::extjson_builder& builder, const char* base,
+         std::size_t text_size, const cut_point& cut)
+      : doc_(doc), builder_(builder), base_(base), end_offset_(text_size), cut_(cut) {}
+  // A structural error simdjson gives without a position (see syntax()), or SUCCESS.
+  [[nodiscard]] simdjson::error_code structural_error() const noexcept { return structural_; }
 
   // The top-level value: must be an object, and the text must end after it.
   bool run() {
@@ -162,14 +288,31 @@ class walker {
     if (doc_.current_location().get(p) != simdjson::SUCCESS) return end_offset_;
     return offset_of(p);
   }
-  bool syntax(simdjson::error_code e) {
-    builder_.reject(error_code::json_syntax, describe(e), here());
+  // A syntax error where the iterator stands, or for a value, at `value_at` (where it starts).
+  bool syntax(simdjson::error_code e, std::size_t value_at = npos) {
+    const std::size_t at = value_at != npos ? value_at : here();
+    if (Cut && at >= cut_.offset) return past_cut();
+    if (e == simdjson::INCOMPLETE_ARRAY_OR_OBJECT) {
+      // Found before the walk starts (the text's last bracket does not match its first), with no
+      // position: stage1_error() finds where the structure breaks.
+      structural_ = e;
+      return false;
+    }
+    if (value_at != npos) {
+      builder_.reject_value(error_code::json_syntax, describe(e), at);
+    } else {
+      builder_.reject(error_code::json_syntax, describe(e), at);
+    }
+    return false;
+  }
+  bool past_cut() {
+    builder_.reject(error_code::json_syntax, cut_.message, cut_.offset);
     return false;
   }
 
   bool invalid_literal(std::string_view expected, std::size_t at) {
-    builder_.reject(error_code::json_syntax, "invalid literal, expected " + std::string(expected),
-                    at);
+    builder_.reject_value(error_code::json_syntax,
+                          "invalid literal, expected " + std::string(expected), at);
     return false;
   }
 
@@ -184,7 +327,11 @@ class walker {
       if (!builder_.key(key, key_at)) return false;
       if (!walk_value(field.value())) return false;
     }
-    return builder_.end_object(here());
+    const std::size_t end_at = here();
+    if constexpr (Cut) {
+      if (end_at >= cut_.offset) return past_cut();
+    }
+    return builder_.end_object(end_at);
   }
 
   bool walk_array(od::array array, std::size_t at) {
@@ -194,7 +341,11 @@ class walker {
       if (auto e = std::move(item_result).get(item)) return syntax(e);
       if (!walk_value(item)) return false;
     }
-    return builder_.end_array(here());
+    const std::size_t end_at = here();
+    if constexpr (Cut) {
+      if (end_at >= cut_.offset) return past_cut();
+    }
+    return builder_.end_array(end_at);
   }
 
   bool walk_value(od::value value) {
@@ -214,29 +365,25 @@ class walker {
       }
       case od::json_type::string: {
         std::string_view s;
-        if (auto e = value.get_string().get(s)) return syntax(e);
+        if (auto e = value.get_string().get(s)) return syntax(e, at);
         return builder_.string_value(s, at);
       }
       case od::json_type::number: {
         od::number n;
-        const simdjson::error_code e = value.get_number().get(n);
-        if (e) {
-          // simdjson rejects integers beyond 64 bits; JSON allows them, and the builder turns one
-          // into the nearest double. Anything else it rejects is malformed.
-          std::string_view raw = value.raw_json_token();
-          while (!raw.empty() && (raw.back() == ' ' || raw.back() == '\t' || raw.back() == '\n' ||
-                                  raw.back() == '\r')) {
-            raw.remove_suffix(1);
-          }
-          const std::string_view digits = !raw.empty() && raw[0] == '-' ? raw.substr(1) : raw;
-          const bool big_integer = digits.size() > 19 && digits[0] != '0' &&
-                                   digits.find_first_not_of("0123456789") == std::string_view::npos;
-          if (big_integer) return builder_.number_text(raw, at);
+        if (value.get_number().get(n) == simdjson::SUCCESS) [[likely]] {
+          if (n.is_int64()) return builder_.int64_value(n.get_int64(), at);
+          if (n.is_uint64()) return builder_.uint64_value(n.get_uint64(), at);
+          return builder_.double_value(n.get_double(), at);
         }
-        if (e) return syntax(e);
-        if (n.is_int64()) return builder_.int64_value(n.get_int64(), at);
-        if (n.is_uint64()) return builder_.uint64_value(n.get_uint64(), at);
-        return builder_.double_value(n.get_double(), at);
+        // simdjson rejects integers beyond 64 bits and numbers beyond a double's range; JSON
+        // allows both. The builder reads such a number from its text: the nearest double, or
+        // a range error.
+        std::string_view raw = value.raw_json_token();
+        while (!raw.empty() && is_space(raw.back())) raw.remove_suffix(1);
+        if (Cut && at >= cut_.offset) return past_cut();
+        if (is_json_number(raw)) return builder_.number_text(raw, at);
+        builder_.reject_value(error_code::json_syntax, "malformed number", at);
+        return false;
       }
       case od::json_type::boolean: {
         bool b = false;
@@ -251,46 +398,201 @@ class walker {
         return builder_.null_value(at);
       }
     }
-    return syntax(simdjson::INCORRECT_TYPE);
+    return syntax(simdjson::INCORRECT_TYPE, at);
   }
 
   od::document& doc_;
   detail::extjson_builder& builder_;
   const char* base_;
-  std::size_t end_offset_ = 0;
-
- public:
-  void set_end(std::size_t end) noexcept { end_offset_ = end; }
+  std::size_t end_offset_;
+  const cut_point& cut_;
+  simdjson::error_code structural_ = simdjson::SUCCESS;
 };
 
-// Converts `json`, which must hold exactly one document, appending to `out`.
-result<void> convert(std::string_view json, writer& out, const extjson_parse_options& options) {
-  const std::size_t start_size = out.size();
-  extjson_parse_options limited = options;
-  limited.max_depth = std::min(options.max_depth, simdjson_depth_cap);
-  detail::extjson_builder builder(out, limited);
+// Lower bound on the BSON any accepted text makes: one byte per two ':' or ',' outside strings.
+// Each object member and array element is at least 2 bytes of BSON (type byte and key NUL) and
+// brings at most one ':' and one ','; a type wrapper brings at most 2 + 2 * (bytes of its value)
+// of them ({"$minKey": {"$numberInt": "1"}}: 2 for 0 bytes; $regularExpression: 4 for 2;
+// $dbPointer: 5 for 17; $code with $scope: 3 plus its scope's for 9 plus its scope's), and the
+// outermost document's 5 bytes absorb the rest. So text with more than 2 * max_size + 2 of them
+// cannot fit, and saying so costs one pass and no memory. Returns the offset where the count
+// passes `limit`, or npos.
+std::size_t separators_beyond(std::string_view text, std::size_t limit) {
+  std::size_t count = 0;
+  bool in_string = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_string) {
+      if (c == '\\') {
+        ++i;
+      } else if (c == '"') {
+        in_string = false;
+      }
+    } else if (c == '"') {
+      in_string = true;
+    } else if ((c == ':' || c == ',') && ++count > limit) {
+      return i;
+    }
+  }
+  return npos;
+}
 
+result<void> convert_text(std::string_view json, writer& out, const extjson_parse_options& options,
+                          const cut_point& cut, int retry);
+
+// "array that opens at byte 6": the container open where the scan stopped.
+std::string innermost(std::string_view json, const structure_scan& scan) {
+  if (scan.open.empty()) return "document";
+  const std::size_t at = scan.open.back();
+  return std::string(json[at] == '[' ? "array" : "object") + " that opens at byte " +
+         std::to_string(at);
+}
+
+// Describes a failure of simdjson's first stage (see the comment at the top). `retry` counts the
+// nested parses this takes, which stop at a few.
+error stage1_error(simdjson::error_code code, std::string_view json,
+                   const extjson_parse_options& options, int retry) {
+  using outcome = structure_scan::outcome;
+  if (code == simdjson::CAPACITY) {
+    return error(error_code::too_large, "the text is longer than the parser's 4 GiB limit", 0);
+  }
+  if (code == simdjson::MEMALLOC) {
+    return error(error_code::too_large,
+                 "no memory for the parser's index of " + std::to_string(json.size()) +
+                     " bytes of text",
+                 0);
+  }
+  // The byte at fault, when the kind of error names one.
+  std::size_t bad = npos;
+  std::string message = describe(code);
+  if (code == simdjson::UTF8_ERROR) {
+    bad = first_invalid_utf8(json);
+  } else if (code == simdjson::UNESCAPED_CHARS) {
+    bool in_string = false;
+    for (std::size_t i = 0; i < json.size() && bad == npos; ++i) {
+      const auto c = static_cast<unsigned char>(json[i]);
+      if (in_string && c < 0x20) {
+        bad = i;
+      } else if (in_string && c == '\\') {
+        ++i;
+      } else if (c == '"') {
+        in_string = !in_string;
+      }
+    }
+  }
+  structure_scan scan = scan_structure(json, bad);
+  if (code == simdjson::UNCLOSED_STRING && scan.result == outcome::unclosed && scan.in_string) {
+    bad = scan.string_start;
+    scan = scan_structure(json, bad);
+  }
+  switch (scan.result) {
+    case outcome::empty:
+      return error(error_code::json_syntax, "the text holds no JSON value", json.size());
+    case outcome::complete:
+      return error(error_code::json_syntax, message, bad == npos ? json.size() : bad);
+    case outcome::trailing: {
+      // The document itself may hold an earlier error: parse it alone first.
+      if (retry < 3) {
+        writer scratch;
+        if (auto r = convert_text(json.substr(0, scan.end), scratch, options, {}, retry + 1); !r) {
+          return std::move(r).error();
+        }
+      }
+      return error(error_code::json_syntax, "text continues after the document", scan.at);
+    }
+    case outcome::mismatched:
+      message = std::string("'") + json[scan.at] + "' does not close the " + innermost(json, scan);
+      bad = scan.at;
+      break;
+    case outcome::unclosed:
+      if (bad == npos) {
+        bad = json.size();
+        message = "the text ends inside the " + innermost(json, scan);
+      }
+      break;
+  }
+  if (retry >= 3) return error(error_code::json_syntax, message, bad);
+  // Parse the text up to the break, closed there, so that an error before the break is the one
+  // reported; an error at the break or in what was added is the break's.
+  std::string repaired(json.substr(0, scan.at));
+  if (scan.in_string) repaired += '"';
+  for (auto it = scan.open.rbegin(); it != scan.open.rend(); ++it) {
+    repaired += json[*it] == '[' ? ']' : '}';
+  }
+  writer scratch;
+  result<void> r = convert_text(repaired, scratch, options, {bad, message}, retry + 1);
+  if (!r && r.error().offset < bad) return std::move(r).error();
+  return error(error_code::json_syntax, message, bad);
+}
+
+// Converts `json`, which must hold exactly one document, appending to `out`; on error `out` may
+// hold part of it (convert() undoes that).
+result<void> convert_text(std::string_view json, writer& out, const extjson_parse_options& options,
+                          const cut_point& cut, int retry) {
+  const std::size_t max = std::numeric_limits<std::size_t>::max();
+  const std::size_t separator_limit =
+      options.max_size > (max - 2) / 2 ? max : 2 * options.max_size + 2;
+  if (json.size() > separator_limit) {
+    if (const std::size_t at = separators_beyond(json, separator_limit); at != npos) {
+      return error(error_code::too_large,
+                   "the text has more than " + std::to_string(separator_limit) +
+                       " ':' and ',' outside strings, so its BSON would exceed the limit of " +
+                       std::to_string(options.max_size) + " bytes",
+                   at);
+    }
+  }
+
+  detail::extjson_builder builder(out, options);
   parse_state& state = thread_state();
+  state.padded.reserve(json.size() + simdjson::SIMDJSON_PADDING);  // one allocation, not two
   state.padded.assign(json);
   state.padded.append(simdjson::SIMDJSON_PADDING, '\0');
   const simdjson::padded_string_view padded(state.padded.data(), json.size(), state.padded.size());
 
   od::document doc;
   bool ok = false;
-  if (auto e = state.parser.iterate(padded).get(doc)) {
-    builder.reject(error_code::json_syntax, describe(e), locate_stage1_error(e, json));
-  } else {
-    walker w(doc, builder, state.padded.data());
-    w.set_end(json.size());
-    ok = w.run() && builder.finished();
+  simdjson::error_code first_stage = state.parser.iterate(padded).get(doc);
+  if (first_stage == simdjson::SUCCESS) {
+    if (cut.offset == npos) [[likely]] {
+      walker<false> w(doc, builder, state.padded.data(), json.size(), cut);
+      ok = w.run() && builder.finished();
+      first_stage = w.structural_error();
+    } else {
+      walker<true> w(doc, builder, state.padded.data(), json.size(), cut);
+      ok = w.run() && builder.finished();
+      first_stage = w.structural_error();
+    }
   }
+  release_if_large(state);
+  if (first_stage != simdjson::SUCCESS) return stage1_error(first_stage, json, options, retry);
   if (!ok) {
-    out.truncate(start_size);
     if (builder.failure().code == error_code::ok) {
       builder.reject(error_code::json_syntax, "no JSON document in the text", 0);
     }
     return builder.failure();
   }
+  return {};
+}
+
+// convert_text, leaving `out` as it was on error. Into a caller buffer, a type wrapper is briefly
+// written in its longer document form, so text whose BSON would fit can overflow the buffer: then
+// it is converted again into memory of our own and copied if it fits.
+result<void> convert(std::string_view json, writer& out, const extjson_parse_options& options) {
+  const writer::mark start = out.position();
+  result<void> r = convert_text(json, out, options, {}, 0);
+  if (r) return r;
+  out.rewind(start);
+  if (r.error().code != error_code::buffer_too_small || !out.uses_caller_buffer()) return r;
+  writer own;
+  if (auto again = convert_text(json, own, options, {}, 0); !again) return again;
+  std::uint8_t* p = out.extend(own.size());
+  if (p == nullptr) {
+    return error(error_code::buffer_too_small,
+                 "the BSON takes " + std::to_string(own.size()) + " bytes, the buffer has " +
+                     std::to_string(out.capacity() - out.size()) + " left",
+                 0);
+  }
+  std::memcpy(p, own.data(), own.size());
   return {};
 }
 
@@ -317,16 +619,14 @@ std::size_t first_value_end(std::string_view json, std::size_t start) {
     } else if (c == '}' || c == ']') {
       if (depth == 0) return i + 1;  // unbalanced: let the parser describe it
       if (--depth == 0) return i + 1;
-    } else if (depth == 0 && c != ' ' && c != '\t' && c != '\n' && c != '\r') {
+    } else if (depth == 0 && !is_space(c)) {
       // A top-level scalar: it ends at the next white space.
       std::size_t j = i;
-      while (j < json.size() && json[j] != ' ' && json[j] != '\t' && json[j] != '\n' &&
-             json[j] != '\r')
-        ++j;
+      while (j < json.size() && !is_space(json[j])) ++j;
       return j;
     }
   }
-  return std::string_view::npos;
+  return npos;
 }
 
 }  // namespace
@@ -338,21 +638,17 @@ result<void> extjson_to_bson(std::string_view json, writer& out,
 
 result<byte_buffer> extjson_to_bson(std::string_view json, const extjson_parse_options& options) {
   writer out;
-  out.reserve(json.size());
+  out.reserve(std::min(json.size(), options.max_size));
   if (auto r = convert(json, out, options); !r) return std::move(r).error();
   return out.take();
 }
 
 result<std::size_t> extjson_to_bson_prefix(std::string_view json, writer& out,
                                            const extjson_parse_options& options) {
-  std::size_t start = 0;
-  while (start < json.size() && (json[start] == ' ' || json[start] == '\t' || json[start] == '\n' ||
-                                 json[start] == '\r')) {
-    ++start;
-  }
+  const std::size_t start = skip_space(json, 0);
   const std::size_t end = first_value_end(json, start);
   // An unterminated value: parse all that is left, so the error names what is wrong and where.
-  const std::size_t length = end == std::string_view::npos ? json.size() : end;
+  const std::size_t length = end == npos ? json.size() : end;
   if (auto r = convert(json.substr(0, length), out, options); !r) return std::move(r).error();
   return length;
 }
@@ -360,11 +656,13 @@ result<std::size_t> extjson_to_bson_prefix(std::string_view json, writer& out,
 result<document> parse_extjson(std::string_view json, const extjson_parse_options& options) {
   thread_local writer bytes;
   bytes.clear();
-  if (auto r = convert(json, bytes, options); !r) return std::move(r).error();
+  result<void> r = convert(json, bytes, options);
   decode_options decode;
   decode.max_size = options.max_size;
-  decode.max_depth = options.max_depth;  // JSON nesting bounds the BSON nesting it produced
-  return decode_document(bytes.bytes(), decode);
+  decode.max_depth = options.max_depth;  // counted alike, so what converted decodes
+  result<document> doc = r ? decode_document(bytes.bytes(), decode) : result<document>(r.error());
+  if (bytes.capacity() > retained_text_size) bytes = writer{};
+  return doc;
 }
 
 }  // namespace bsongen

@@ -15,6 +15,8 @@
 #include <string>
 #include <vector>
 
+#include "bsongen/detail/unpooled_decode.hpp"
+#include "bsongen/detail/value_wire.hpp"
 #include "bsongen/detail/utf8.hpp"
 #include "bsongen/document.hpp"
 #include "bsongen/document_view.hpp"
@@ -27,6 +29,13 @@ using detail::node;
 
 constexpr std::uint32_t no_parent = std::numeric_limits<std::uint32_t>::max();
 
+// Widths and minimum sizes come from the one table (bsongen/bson_type.hpp); the decoder's checks
+// use them as compile-time constants.
+constexpr std::size_t width_of(bson_type t) noexcept {
+  return detail::rule_of(t).layout == detail::value_layout::fixed ? detail::rule_of(t).width : 0;
+}
+constexpr std::int32_t min_size_of(bson_type t) noexcept { return detail::rule_of(t).width; }
+
 enum class frame_kind : std::uint8_t { document, array, scope };
 
 struct frame {
@@ -35,7 +44,15 @@ struct frame {
   std::uint32_t key_size;
   std::uint32_t scratch_base;  // first scratch slot of this frame's elements
   std::uint32_t parent_index;  // scratch slot of the node that receives the container
+  std::uint32_t keys_base;     // first entry of this frame's keys in decode_scratch::keys (reject)
   frame_kind kind;
+};
+
+// A key read under duplicate_key_policy::reject, and its element's position in its document.
+struct key_entry {
+  const std::uint8_t* key;
+  std::uint32_t size;
+  std::uint32_t order;
 };
 
 // The elements of the documents still open, innermost last; a closed document's run moves to
@@ -70,6 +87,7 @@ class node_stack {
 struct decode_scratch {
   node_stack nodes;
   std::vector<frame> frames;
+  std::vector<key_entry> keys;  // the open documents' keys, innermost last (reject only)
 
   // What a thread keeps between decodes: 64 Ki nodes (2 MiB) and 4 Ki frames. One unusually
   // large document (a dense 16 MiB one needs ~256 MiB of nodes) must not stay pinned on every
@@ -79,6 +97,7 @@ struct decode_scratch {
   void trim() noexcept {
     nodes.release_above(kept_nodes);
     if (frames.capacity() > kept_frames) std::vector<frame>().swap(frames);
+    if (keys.capacity() > kept_nodes) std::vector<key_entry>().swap(keys);
   }
 };
 
@@ -111,38 +130,9 @@ inline bool envelope_ok(std::span<const std::uint8_t> bytes, const decode_option
          static_cast<std::size_t>(declared) <= options.max_size && bytes[bytes.size() - 1] == 0;
 }
 
-// Why envelope_ok is false.
+// Why envelope_ok is false (the same verdict the generated decoders give).
 [[gnu::noinline, gnu::cold]] result<void> check_envelope(std::span<const std::uint8_t> bytes, const decode_options& options) {
-  if (bytes.size() < 5) {
-    return error(error_code::truncated,
-                 "input has " + count_text(bytes.size(), "bytes") + ", a document needs at least 5", 0);
-  }
-  const std::int32_t declared = detail::load_i32_le(bytes.data());
-  if (declared < 5) {
-    return error(error_code::invalid_length,
-                 "document length " + std::to_string(declared) + " is below the minimum of 5", 0);
-  }
-  const auto length = static_cast<std::size_t>(declared);
-  if (length > options.max_size) {
-    return error(error_code::too_large,
-                 "document length " + std::to_string(length) + " exceeds the limit of " +
-                     std::to_string(options.max_size) + " bytes",
-                 0);
-  }
-  if (length > bytes.size()) {
-    return error(error_code::truncated,
-                 "document declares " + count_text(length, "bytes") + " but the input has " +
-                     std::to_string(bytes.size()),
-                 bytes.size());
-  }
-  if (length < bytes.size()) {
-    return error(error_code::trailing_bytes,
-                 count_text(bytes.size() - length, "bytes") + " follow the document's declared end", length);
-  }
-  if (bytes[length - 1] != 0) {
-    return error(error_code::missing_terminator, "document does not end with a NUL byte", length - 1);
-  }
-  return {};
+  return detail::envelope_error(bytes.data(), bytes.size(), options.max_size);
 }
 
 // The key's terminating NUL, searched 8 bytes at a time, or nullptr when the key runs into the
@@ -178,12 +168,51 @@ class decoder {
   // Reads and validates `base`; nodes point at the same offsets in `copy` (Build only), which
   // holds the same bytes. Reading the caller's bytes rather than the fresh copy avoids stalling
   // on the copy's stores.
+  // `origin` is where error offsets count from (the outermost input); `depth_base` the levels open
+  // around `base` that the frame stack does not hold (see run_value).
   decoder(const std::uint8_t* base, std::size_t size, const std::uint8_t* copy, const decode_options& options,
-          detail::arena* a, decode_scratch& scratch)
-      : base_(base), copy_(copy), size_(size), options_(options), arena_(a), scratch_(scratch) {}
+          detail::arena* a, decode_scratch& scratch, const std::uint8_t* origin = nullptr,
+          std::size_t depth_base = 0)
+      : base_(base), copy_(copy), origin_(origin != nullptr ? origin : base), size_(size), options_(options),
+        arena_(a), scratch_(scratch), max_depth_(std::min(options.max_depth, max_depth_limit)),
+        depth_base_(depth_base) {}
 
-  // False when the input is malformed; error() then says why.
+  // The document at base (size_ bytes, framing already checked) into *root. False when it is
+  // malformed; failure() then says why.
   bool run(container* root) {
+    if (max_depth_ == 0) [[unlikely]] {  // the document itself is 1 level
+      scratch_.frames.clear();
+      return stash(too_deep(base_, {}));
+    }
+    return walk<false>(root, nullptr, base_ + 4, base_ + size_ - 1, 0, nullptr) != nullptr;
+  }
+
+  // One element value of type `type` at base_ (the value's first byte), inside a document whose
+  // terminator is at `end`, as decode_document would read it as an element: into *out (Build) and
+  // returning the byte after it, or nullptr (failure() says why). Errors about the value itself
+  // point at `element` (its element's type byte); errors inside it at their own elements. Paths
+  // are relative to the value ("x.3"). The frame stack's bottom stands for the enclosing document,
+  // at depth depth_base_ + 1.
+  const std::uint8_t* run_value(std::uint8_t type, const std::uint8_t* element, const std::uint8_t* end, node* out) {
+    path_from_ = 2;  // segment 1 is the value's own (empty) key: the caller names the value
+    const std::uint8_t* next = walk<true>(nullptr, out, base_, end, type, element);
+    if constexpr (Build) {
+      if (next != nullptr) {
+        *out = scratch_.nodes.base()[0];
+        out->key = nullptr;
+        out->key_size = 0;
+      }
+    }
+    return next;
+  }
+
+ private:
+  // The decode loop. Single: start at one value (`first_type`, its element at `first_element`)
+  // and stop after it; otherwise read the elements of the document whose body starts at p.
+  template <bool Single>
+  const std::uint8_t* walk(container* root, [[maybe_unused]] node* out, const std::uint8_t* p,
+                           const std::uint8_t* end, [[maybe_unused]] std::uint8_t first_type,
+                           [[maybe_unused]] const std::uint8_t* first_element) {
     std::vector<frame>& frames = scratch_.frames;
     node_stack& nodes = scratch_.nodes;
     frames.clear();
@@ -200,49 +229,73 @@ class decoder {
       return *top++;
     };
     auto stack_size = [&]() { return static_cast<std::uint32_t>(top - nodes.base()); };
-    const std::uint8_t* end = base_ + size_ - 1;
-    frames.push_back({end, nullptr, 0, 0, no_parent, frame_kind::document});
+    frames.push_back({end, nullptr, 0, 0, no_parent, 0, frame_kind::document});
     const bool check_utf8 = options_.validate_utf8;
-    const std::uint8_t* p = base_ + 4;
+    const bool reject_duplicates = options_.duplicate_keys == duplicate_key_policy::reject;
+    if (reject_duplicates) scratch_.keys.clear();
 
-    for (;;) {
-      if (p == end) {
+    for (bool first = Single;; first = false) {
+      // After the one value of a Single walk: done once its containers have closed.
+      if constexpr (Single) {
+        if (!first && frames.size() == 1) return p;
+      }
+      if ((!Single || !first) && p == end) {  // (a value of no bytes can sit at its document's end)
+        if (reject_duplicates) [[unlikely]] {
+          if (!keys_unique()) return nullptr;
+        }
         if constexpr (Build) top = close_frame(root, nodes.base(), top);
         frames.pop_back();
-        if (frames.empty()) return true;
+        if (frames.empty()) return end + 1;
         p = end + 1;
         end = frames.back().end;
         continue;
       }
 
-      const std::uint8_t* const element_start = p;
-      const std::uint8_t type = *p++;
+      const std::uint8_t* element_start;
+      std::uint8_t type;
+      const char* key;
+      std::uint32_t key_size;
+      if (Single && first) {
+        element_start = first_element;
+        type = first_type;
+        key = "";
+        key_size = 0;
+      } else {
+        element_start = p;
+        type = *p++;
+      }
       if (!is_bson_type(type)) [[unlikely]] {
-        if (type == 0) {
+        if (type == 0 && !(Single && first)) {
           return stash(fail(error_code::invalid_length, "document ends (NUL type byte) before its declared length",
                       element_start, {}));
         }
         return stash(fail(error_code::invalid_type, "unknown element type byte 0x" + hex(type), element_start, {}));
       }
-      bool key_ascii = true;
-      const std::uint8_t* const key_nul = find_key_end(p, end, key_ascii);
-      if (key_nul == nullptr) [[unlikely]] {
-        return stash(fail(error_code::missing_terminator, "key has no NUL before the end of its document",
-                    element_start, {}));
+      if (!(Single && first)) {
+        bool key_ascii = true;
+        const std::uint8_t* const key_nul = find_key_end(p, end, key_ascii);
+        if (key_nul == nullptr) [[unlikely]] {
+          return stash(fail(error_code::missing_terminator, "key has no NUL before the end of its document",
+                      element_start, {}));
+        }
+        key = reinterpret_cast<const char*>(p);
+        key_size = static_cast<std::uint32_t>(key_nul - p);
+        if (!key_ascii && check_utf8 && !detail::is_valid_utf8_slow(p, key_size)) [[unlikely]] {
+          return stash(fail(error_code::invalid_utf8, "key is not valid UTF-8", element_start, {key, key_size}));
+        }
+        p = key_nul + 1;
+        if (reject_duplicates && frames.back().kind != frame_kind::array) [[unlikely]] {
+          const auto order = static_cast<std::uint32_t>(scratch_.keys.size() - frames.back().keys_base);
+          scratch_.keys.push_back({reinterpret_cast<const std::uint8_t*>(key), key_size, order});
+        }
       }
-      const char* const key = reinterpret_cast<const char*>(p);
-      const auto key_size = static_cast<std::uint32_t>(key_nul - p);
       const std::string_view key_view(key, key_size);
-      if (!key_ascii && check_utf8 && !detail::is_valid_utf8_slow(p, key_size)) [[unlikely]] {
-        return stash(fail(error_code::invalid_utf8, "key is not valid UTF-8", element_start, key_view));
-      }
-      p = key_nul + 1;
       const auto avail = static_cast<std::size_t>(end - p);
 
       [[maybe_unused]] node unused_slot;
       node& n = Build ? push() : unused_slot;
       if constexpr (Build) {
-        set_header(n, in_copy(p - key_size - 1), key_size, type, 0);
+        set_header(n, Single && first ? nullptr : in_copy(p - key_size - 1), key_size, type, 0);
       }
 
       switch (static_cast<bson_type>(type)) {
@@ -250,16 +303,20 @@ class decoder {
         case bson_type::datetime:
         case bson_type::int64:
         case bson_type::timestamp:
+          static_assert(width_of(bson_type::double_) == 8 && width_of(bson_type::datetime) == 8 &&
+                        width_of(bson_type::int64) == 8 && width_of(bson_type::timestamp) == 8);
           if (avail < 8) [[unlikely]] return stash(past_end(8, element_start, key_view));
           if constexpr (Build) set_payload(n, detail::load_u64_le(p), 0);
           p += 8;
           break;
         case bson_type::int32:
+          static_assert(width_of(bson_type::int32) == 4);
           if (avail < 4) [[unlikely]] return stash(past_end(4, element_start, key_view));
           if constexpr (Build) set_payload(n, detail::load_u32_le(p), 0);
           p += 4;
           break;
         case bson_type::boolean:
+          static_assert(width_of(bson_type::boolean) == 1);
           if (avail < 1) [[unlikely]] return stash(past_end(1, element_start, key_view));
           if (*p > 1) [[unlikely]] {
             return stash(fail(error_code::invalid_bool, "boolean byte is 0x" + hex(*p) + ", not 0 or 1", element_start,
@@ -275,11 +332,13 @@ class decoder {
           if constexpr (Build) set_payload(n, 0, 0);
           break;
         case bson_type::object_id:
+          static_assert(width_of(bson_type::object_id) == 12);
           if (avail < 12) [[unlikely]] return stash(past_end(12, element_start, key_view));
           if constexpr (Build) set_payload(n, detail::load_u64_le(p), detail::load_u32_le(p + 8));
           p += 12;
           break;
         case bson_type::decimal128:
+          static_assert(width_of(bson_type::decimal128) == 16);
           if (avail < 16) [[unlikely]] return stash(past_end(16, element_start, key_view));
           if constexpr (Build) set_payload(n, detail::load_u64_le(p), detail::load_u64_le(p + 8));
           p += 16;
@@ -288,7 +347,7 @@ class decoder {
         case bson_type::javascript:
         case bson_type::symbol: {
           std::uint32_t text_size = 0;
-          if (!read_string(p, avail, text_size, check_utf8, element_start, key_view)) return false;
+          if (!read_string(p, avail, text_size, check_utf8, element_start, key_view)) return nullptr;
           if constexpr (Build) set_text(n, in_copy(p + 4), text_size, 0);
           p += 4 + text_size + 1;
           break;
@@ -297,8 +356,8 @@ class decoder {
         case bson_type::array: {
           if (avail < 4) [[unlikely]] return stash(past_end(4, element_start, key_view));
           const std::int32_t length = detail::load_i32_le(p);
-          if (!check_embedded(length, avail, p, element_start, key_view)) return false;
-          if (frames.size() >= options_.max_depth) [[unlikely]] return stash(too_deep(element_start, key_view));
+          if (!check_embedded(length, avail, p, element_start, key_view)) return nullptr;
+          if (depth_base_ + frames.size() >= max_depth_) [[unlikely]] return stash(too_deep(element_start, key_view));
           std::uint32_t parent = no_parent;
           if constexpr (Build) {
             set_payload(n, 0, 0);
@@ -306,12 +365,15 @@ class decoder {
           }
           end = p + length - 1;
           frames.push_back({end, key, key_size, Build ? stack_size() : 0, parent,
-                            type == 0x03 ? frame_kind::document : frame_kind::array});
+                            static_cast<std::uint32_t>(scratch_.keys.size()),
+                            type == static_cast<std::uint8_t>(bson_type::document) ? frame_kind::document : frame_kind::array});
           p += 4;
           continue;
         }
         case bson_type::binary: {
-          if (avail < 5) [[unlikely]] return stash(past_end(5, element_start, key_view));
+          if (avail < std::size_t{min_size_of(bson_type::binary)}) [[unlikely]] {
+            return stash(past_end(std::size_t{min_size_of(bson_type::binary)}, element_start, key_view));
+          }
           const std::int32_t length = detail::load_i32_le(p);
           if (length < 0) [[unlikely]] {
             return stash(fail_n(error_code::invalid_length, "binary length ", length, " is negative", element_start, key_view));
@@ -322,16 +384,15 @@ class decoder {
           const std::uint8_t subtype = p[4];
           const std::uint8_t* data = p + 5;
           auto data_size = static_cast<std::uint32_t>(length);
-          if (subtype == 0x02) {
-            // The deprecated subtype repeats the length inside the payload; both must agree.
-            if (length < 4 || detail::load_i32_le(data) != length - 4) [[unlikely]] {
+          if (subtype == static_cast<std::uint8_t>(binary_subtype::binary_old)) {
+            if (!detail::old_binary_prefix_ok(data, length)) [[unlikely]] {
               return stash(fail(error_code::invalid_length,
                           "binary subtype 0x02 inner length disagrees with its outer length " +
                               std::to_string(length),
                           element_start, key_view));
             }
-            data += 4;
-            data_size -= 4;
+            data += detail::binary_old_prefix;
+            data_size -= detail::binary_old_prefix;
           }
           if constexpr (Build) {
             set_header(n, n.key, key_size, type, subtype);
@@ -366,7 +427,7 @@ class decoder {
         }
         case bson_type::db_pointer: {
           std::uint32_t text_size = 0;
-          if (!read_string(p, avail, text_size, check_utf8, element_start, key_view)) return false;
+          if (!read_string(p, avail, text_size, check_utf8, element_start, key_view)) return nullptr;
           if (avail - 5 - text_size < 12) [[unlikely]] return stash(past_end(4 + text_size + 1 + 12, element_start, key_view));
           if constexpr (Build) set_text(n, in_copy(p + 4), text_size, 0);
           p += 4 + text_size + 1 + 12;
@@ -376,13 +437,14 @@ class decoder {
           if (avail < 4) [[unlikely]] return stash(past_end(4, element_start, key_view));
           const std::int32_t total = detail::load_i32_le(p);
           // int32 total, string (int32 length >= 1, bytes, NUL), document (>= 5 bytes).
-          if (total < 14 || static_cast<std::size_t>(total) > avail) [[unlikely]] {
+          if (total < min_size_of(bson_type::javascript_with_scope) || static_cast<std::size_t>(total) > avail)
+              [[unlikely]] {
             return stash(fail_n(error_code::invalid_length, "code with scope length ", total, " is below 14 or past its document", element_start, key_view));
           }
           std::uint32_t code_size = 0;
           if (!read_string(p + 4, static_cast<std::size_t>(total) - 4, code_size, check_utf8, element_start,
                            key_view)) {
-            return false;
+            return nullptr;
           }
           const std::uint8_t* scope = p + 4 + 4 + code_size + 1;
           const auto scope_room = static_cast<std::size_t>(p + total - scope);
@@ -393,7 +455,7 @@ class decoder {
             return stash(fail(error_code::missing_terminator, "scope document does not end with a NUL byte",
                         element_start, key_view));
           }
-          if (frames.size() >= options_.max_depth) [[unlikely]] return stash(too_deep(element_start, key_view));
+          if (depth_base_ + frames.size() >= max_depth_) [[unlikely]] return stash(too_deep(element_start, key_view));
           std::uint32_t parent = no_parent;
           if constexpr (Build) {
             auto* cws = arena_->template allocate_array<detail::code_with_scope>(1);
@@ -405,7 +467,7 @@ class decoder {
           }
           end = scope + scope_room - 1;
           frames.push_back({end, key, key_size, Build ? stack_size() : 0, parent,
-                            frame_kind::scope});
+                            static_cast<std::uint32_t>(scratch_.keys.size()), frame_kind::scope});
           p = scope + 4;
           continue;
         }
@@ -413,7 +475,42 @@ class decoder {
     }
   }
 
- private:
+  // Under duplicate_key_policy::reject, when the innermost document closes: false (error stashed,
+  // at the first element whose key an earlier element of the document already had) when a key
+  // repeats. Sorting the document's keys keeps this O(n log n) whatever the keys are.
+  [[gnu::noinline]] bool keys_unique() {
+    std::vector<key_entry>& keys = scratch_.keys;
+    const auto first = keys.begin() + frames_back().keys_base;
+    const auto last = keys.end();
+    if (last - first >= 2) {
+      std::sort(first, last, [](const key_entry& a, const key_entry& b) {
+        const int c = std::memcmp(a.key, b.key, std::min(a.size, b.size));
+        if (c != 0) return c < 0;
+        return a.size != b.size ? a.size < b.size : a.order < b.order;
+      });
+      const key_entry* repeat = nullptr;  // the earliest second occurrence
+      for (auto it = first + 1; it != last; ++it) {
+        const key_entry& prev = *(it - 1);
+        if (prev.size == it->size && std::memcmp(prev.key, it->key, it->size) == 0 &&
+            (repeat == nullptr || it->order < repeat->order)) {
+          // Sorted by order within equal keys: `it` is a later one; the group's second is the
+          // first such `it` after the group's first entry.
+          if (it - 1 == first || (it - 2)->size != it->size || std::memcmp((it - 2)->key, it->key, it->size) != 0) {
+            repeat = &*it;
+          }
+        }
+      }
+      if (repeat != nullptr) {
+        const std::string_view key(reinterpret_cast<const char*>(repeat->key), repeat->size);
+        return stash(fail(error_code::duplicate_field, "key repeats an earlier element's key in its document",
+                          repeat->key - 1, key));
+      }
+    }
+    keys.erase(first, last);
+    return true;
+  }
+  [[nodiscard]] const frame& frames_back() const noexcept { return scratch_.frames.back(); }
+
   // Moves the innermost frame's nodes (from its scratch_base up to `top`) into the arena and hands
   // the container to its parent node or to *root; returns the new stack top.
   node* close_frame(container* root, node* base, node* top) {
@@ -442,7 +539,7 @@ class decoder {
                            const std::uint8_t* element_start, std::string_view key) {
     if (avail < 4) [[unlikely]] return stash(past_end(4, element_start, key));
     const std::int32_t length = detail::load_i32_le(p);
-    if (length < 1) [[unlikely]] {
+    if (length < min_size_of(bson_type::string) - 4) [[unlikely]] {
       return stash(fail_n(error_code::invalid_length, "string length ", length, " is below 1", element_start, key));
     }
     if (static_cast<std::size_t>(length) > avail - 4) [[unlikely]] {
@@ -460,7 +557,7 @@ class decoder {
 
   [[gnu::always_inline]] bool check_embedded(std::int32_t length, std::size_t avail, const std::uint8_t* p,
                               const std::uint8_t* element_start, std::string_view key) {
-    if (length < 5) [[unlikely]] {
+    if (length < min_size_of(bson_type::document)) [[unlikely]] {
       return stash(fail_n(error_code::invalid_length, "embedded document length ", length, " is below the minimum of 5", element_start, key));
     }
     if (static_cast<std::size_t>(length) > avail) [[unlikely]] {
@@ -507,9 +604,15 @@ class decoder {
     return reinterpret_cast<const char*>(copy_ + (p - base_));
   }
 
-  bool stash(error e) {
+  // Keeps `e` for failure(); converts to false and to a null pointer, so both kinds of checks can
+  // `return stash(...)`.
+  struct stashed {
+    operator bool() const noexcept { return false; }  // NOLINT: the point is the conversion
+    operator const std::uint8_t*() const noexcept { return nullptr; }  // NOLINT
+  };
+  stashed stash(error e) {
     error_.emplace(std::move(e));
-    return false;
+    return {};
   }
 
  public:
@@ -525,7 +628,7 @@ class decoder {
 
   [[gnu::noinline, gnu::cold]] error too_deep(const std::uint8_t* element_start, std::string_view key) {
     return fail(error_code::too_deep,
-                "nesting exceeds the depth limit of " + std::to_string(options_.max_depth), element_start, key);
+                "nesting exceeds the depth limit of " + std::to_string(max_depth_), element_start, key);
   }
 
   // fail() with the message `prefix` + number + `suffix`, built only here, off the hot path.
@@ -537,7 +640,7 @@ class decoder {
   // The error at `where`, with the path of open frames plus the current element's key.
   [[gnu::noinline, gnu::cold]] error fail(error_code code, std::string message, const std::uint8_t* where,
                                std::string_view key) {
-    error e(code, std::move(message), static_cast<std::size_t>(where - base_));
+    error e(code, std::move(message), static_cast<std::size_t>(where - origin_));
     // Joined front to back: prepending one segment per level is quadratic in the depth, seconds
     // at 100,000 levels when max_depth is raised. Same result as prepend_path from the inside
     // out: the segments joined by '.', empty segments after the last non-empty one dropped.
@@ -547,11 +650,11 @@ class decoder {
       return i < frames.size() ? std::string_view(frames[i].key, frames[i].key_size) : key;
     };
     std::size_t last = 0;  // one past the last non-empty segment
-    for (std::size_t i = 1; i < segments; ++i) {
+    for (std::size_t i = path_from_; i < segments; ++i) {
       if (!segment(i).empty()) last = i + 1;
     }
-    for (std::size_t i = 1; i < last; ++i) {
-      if (i > 1) e.path += '.';
+    for (std::size_t i = path_from_; i < last; ++i) {
+      if (i > path_from_) e.path += '.';
       e.path += segment(i);
     }
     return e;
@@ -564,31 +667,88 @@ class decoder {
 
   const std::uint8_t* base_;
   const std::uint8_t* copy_;
+  const std::uint8_t* origin_;
   std::size_t size_;
   const decode_options& options_;
   detail::arena* arena_;
   decode_scratch& scratch_;
+  std::size_t max_depth_;  // options_.max_depth within max_depth_limit
+  std::size_t depth_base_;
+  std::size_t path_from_ = 1;  // first frame whose key is a path segment (the root has none)
   std::optional<error> error_;  // what stash() kept from a failed check
 };
 
 }  // namespace
 
-result<document> decode_document(std::span<const std::uint8_t> bytes, const decode_options& options) {
+namespace detail {
+
+struct document_adopter {
+  static void adopt(document& out, arena_ptr a, const container& root, std::size_t source_size) noexcept {
+    out.arena_ = std::move(a);
+    out.root_ = root;
+    out.source_size_ = source_size;
+  }
+};
+
+const std::uint8_t* decode_value(decode_state& st, const std::uint8_t* element, std::uint8_t type,
+                                 const std::uint8_t* p, const std::uint8_t* end, arena& a, node& out) {
+  decode_options options;
+  options.validate_utf8 = st.validate_utf8;
+  options.max_depth = st.max_depth;
+  options.duplicate_keys = st.duplicate_keys;
+  // The walk's bottom frame stands for the enclosing document, the st.depth-th level open.
+  const std::size_t depth_base = st.depth == 0 ? 0 : st.depth - 1;
+  scratch_lease scratch;
+  const std::ptrdiff_t size = claimed_value_size(type, p, static_cast<std::size_t>(end - p));
+  if (size < 0) [[unlikely]] {
+    // Its own length fields do not fit: nothing to copy. The validating walk says why.
+    decoder<false> d(p, 0, nullptr, options, nullptr, scratch.get(), st.origin, depth_base);
+    if (d.run_value(type, element, end, nullptr) == nullptr) {
+      st.err = std::move(d.failure());
+    } else {
+      st.err = error(error_code::invalid_length, "value's length fields disagree", st.offset(element));
+    }
+    return nullptr;
+  }
+  // The nodes point into one copy of the value's bytes, as a decoded document's into its input's.
+  auto* copy = static_cast<std::uint8_t*>(a.allocate(static_cast<std::size_t>(size), 8));
+  if (size != 0) std::memcpy(copy, p, static_cast<std::size_t>(size));
+  decoder<true> d(p, static_cast<std::size_t>(size), copy, options, &a, scratch.get(), st.origin, depth_base);
+  const std::uint8_t* next = d.run_value(type, element, end, &out);
+  if (next == nullptr) [[unlikely]] st.err = std::move(d.failure());
+  return next;
+}
+
+}  // namespace detail
+
+namespace {
+
+result<document> decode_into_arena(std::span<const std::uint8_t> bytes, const decode_options& options, bool pooled) {
   if (!envelope_ok(bytes, options)) [[unlikely]] return check_envelope(bytes, options).error();
   std::pmr::memory_resource* upstream = options.memory != nullptr ? options.memory : detail::default_block_resource();
   // Room for the input copy plus the nodes of a typical document (32 bytes per element of usually
   // 8-20 encoded bytes); the arena grows in blocks when a document has smaller elements.
-  detail::arena_ptr a(detail::arena::create(upstream, bytes.size() * 4 + 64, options.pooled));
+  detail::arena_ptr a(detail::arena::create(upstream, bytes.size() * 4 + 64, pooled));
   auto* copy = static_cast<std::uint8_t*>(a->allocate(bytes.size(), 8));
   std::memcpy(copy, bytes.data(), bytes.size());
 
-  document out;
+  container root{};
   scratch_lease scratch;
   decoder<true> d(bytes.data(), bytes.size(), copy, options, a.get(), scratch.get());
-  if (!d.run(&out.root_)) [[unlikely]] return std::move(d.failure());
-  out.arena_ = std::move(a);
-  out.source_size_ = bytes.size();
+  if (!d.run(&root)) [[unlikely]] return std::move(d.failure());
+  document out;
+  detail::document_adopter::adopt(out, std::move(a), root, bytes.size());
   return out;
+}
+
+}  // namespace
+
+result<document> decode_document(std::span<const std::uint8_t> bytes, const decode_options& options) {
+  return decode_into_arena(bytes, options, true);
+}
+
+result<document> detail::decode_document_unpooled(std::span<const std::uint8_t> bytes, const decode_options& options) {
+  return decode_into_arena(bytes, options, false);
 }
 
 result<void> validate_document(std::span<const std::uint8_t> bytes, const decode_options& options) {

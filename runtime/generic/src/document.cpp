@@ -6,13 +6,24 @@
 #include <string>
 
 #include "bsongen/document.hpp"
+#include "small_stack.hpp"
 
 namespace bsongen {
 namespace detail {
 
 namespace {
 
+using detail::small_stack;
+
 constexpr std::size_t default_build_block = 256;
+
+// See value.hpp, "Sizes". Checked before anything is copied, so a huge view costs nothing.
+void check_part_size(std::size_t n, const char* what) {
+  if (n > max_part_size) [[unlikely]] {
+    throw exception(error(error_code::too_large, std::string(what) + " of " + std::to_string(n) +
+                                                     " bytes is longer than BSON's int32 sizes allow"));
+  }
+}
 
 bool needs_storage(const node& n) noexcept {
   switch (n.type) {
@@ -32,13 +43,25 @@ bool needs_storage(const node& n) noexcept {
   }
 }
 
-void clone_container(const container& src, container& dst, arena& a, bool copy_keys);
+// A container whose elements are still to be copied: the copy walks with an explicit stack, so
+// no nesting depth can overflow the C++ stack (HACKING.md: the generic path does not recurse).
+struct clone_frame {
+  const container* src;
+  container* dst;
+  std::uint32_t next;
+  bool copy_keys;
+};
 
-// Copies src's variable-length parts into `a` and leaves dst pointing at them (keys untouched).
-void clone_payload(const node& src, node& dst, arena& a) {
+// Copies src's parts into `a` and leaves dst pointing at them (keys untouched), except the
+// elements of a nested document, array or scope: for those it sizes dst's container and returns
+// the frame that fills it (else a frame with src == nullptr).
+clone_frame clone_shallow(const node& src, node& dst, arena& a) {
   dst.type = src.type;
   dst.subtype = src.subtype;
   dst.unused = 0;
+  const container* nested = nullptr;
+  container* target = nullptr;
+  bool keys = true;
   switch (src.type) {
     case bson_type::string:
     case bson_type::javascript:
@@ -46,7 +69,7 @@ void clone_payload(const node& src, node& dst, arena& a) {
     case bson_type::binary: {
       char* copy = a.copy_string({src.as.text.data, src.as.text.size});
       dst.as.text = {copy, src.as.text.size, 0};
-      return;
+      break;
     }
     case bson_type::regex:
     case bson_type::db_pointer: {
@@ -56,45 +79,76 @@ void clone_payload(const node& src, node& dst, arena& a) {
       auto* copy = static_cast<char*>(a.allocate(total, 1));
       std::memcpy(copy, src.as.text.data, total);
       dst.as.text = {copy, src.as.text.size, src.as.text.extra};
-      return;
+      break;
     }
     case bson_type::javascript_with_scope: {
       auto* cws = a.allocate_array<code_with_scope>(1);
       cws->code = a.copy_string({src.as.cws->code, src.as.cws->code_size});
       cws->code_size = src.as.cws->code_size;
       cws->scope = {};
-      clone_container(src.as.cws->scope, cws->scope, a, true);
       dst.as.cws = cws;
-      return;
+      nested = &src.as.cws->scope;
+      target = &cws->scope;
+      break;
     }
     case bson_type::document:
     case bson_type::array:
       dst.as.doc = {};
-      clone_container(src.as.doc, dst.as.doc, a, src.type == bson_type::document);
-      return;
+      nested = &src.as.doc;
+      target = &dst.as.doc;
+      keys = src.type == bson_type::document;
+      break;
     default:
       dst.as = src.as;
-      return;
+      break;
   }
+  if (nested == nullptr) return {nullptr, nullptr, 0, false};
+  target->size = target->capacity = nested->size;
+  target->elements = nested->size == 0 ? nullptr : a.allocate_array<node>(nested->size);
+  return {nested, target, 0, keys};
 }
 
-void clone_container(const container& src, container& dst, arena& a, bool copy_keys) {
-  dst.size = dst.capacity = src.size;
-  dst.elements = nullptr;
-  if (src.size == 0) return;
-  dst.elements = a.allocate_array<node>(src.size);
-  for (std::uint32_t i = 0; i < src.size; ++i) {
-    const node& s = src.elements[i];
-    node& d = dst.elements[i];
-    if (copy_keys && s.key_size != 0) {
+// Fills f.dst's elements (allocated and sized) from f.src's, nested ones included.
+void clone_walk(clone_frame f, arena& a) {
+  small_stack<clone_frame, 16> stack;
+  while (true) {
+    if (f.next == f.src->size) {
+      if (stack.empty()) return;
+      f = stack.top();
+      stack.pop();
+      continue;
+    }
+    const node& s = f.src->elements[f.next];
+    node& d = f.dst->elements[f.next];
+    ++f.next;
+    if (f.copy_keys && s.key_size != 0) {
       d.key = a.copy_string({s.key, s.key_size});
       d.key_size = s.key_size;
     } else {
       d.key = "";
       d.key_size = 0;
     }
-    clone_payload(s, d, a);
+    const clone_frame child = clone_shallow(s, d, a);
+    if (child.src != nullptr && child.src->size != 0) {
+      stack.push(f);
+      f = child;
+    }
   }
+}
+
+// Copies src's elements, nested ones included, into a new run in `a` that dst then holds.
+void clone_container(const container& src, container& dst, arena& a, bool copy_keys) {
+  dst.size = dst.capacity = src.size;
+  dst.elements = nullptr;
+  if (src.size == 0) return;
+  dst.elements = a.allocate_array<node>(src.size);
+  clone_walk({&src, &dst, 0, copy_keys}, a);
+}
+
+// Copies a value's parts, nested elements included (keys untouched).
+void clone_payload(const node& src, node& dst, arena& a) {
+  const clone_frame child = clone_shallow(src, dst, a);
+  if (child.src != nullptr && child.src->size != 0) clone_walk(child, a);
 }
 
 bool text_equal(const text_ref& a, const text_ref& b) noexcept {
@@ -143,10 +197,69 @@ void place_value(arena_ptr& v_arena, node& v_node, node& dst, arena& a) {
 }
 
 const char* copy_key(std::string_view key, arena& a) {
+  check_part_size(key.size(), "a key");
   if (key.find('\0') != std::string_view::npos) {
     throw exception(error(error_code::invalid_value, "a key cannot contain a NUL byte"));
   }
   return a.copy_string(key);
+}
+
+// Bytes a value's parts take in an arena beyond its own node: texts, and for a document, array
+// or scope every nested node with its key and parts. Walks with an explicit stack.
+std::size_t parts_footprint(const node& n) {
+  struct pending {
+    const container* c;
+    std::uint32_t next;
+  };
+  small_stack<pending, 16> stack;
+  std::size_t total = 0;
+  const node* current = &n;
+  pending f{nullptr, 0};
+  while (true) {
+    if (current != nullptr) {
+      const container* nested = nullptr;
+      switch (current->type) {
+        case bson_type::string:
+        case bson_type::javascript:
+        case bson_type::symbol:
+        case bson_type::binary:
+          total += std::size_t{current->as.text.size} + 1;
+          break;
+        case bson_type::regex:
+          total += std::size_t{current->as.text.size} + 1 + current->as.text.extra + 1;
+          break;
+        case bson_type::db_pointer:
+          total += std::size_t{current->as.text.size} + 1 + object_id::size;
+          break;
+        case bson_type::javascript_with_scope:
+          total += sizeof(code_with_scope) + current->as.cws->code_size + 1;
+          nested = &current->as.cws->scope;
+          break;
+        case bson_type::document:
+        case bson_type::array:
+          nested = &current->as.doc;
+          break;
+        default:
+          break;
+      }
+      current = nullptr;
+      if (nested != nullptr && nested->size != 0) {
+        total += std::size_t{nested->capacity} * sizeof(node);
+        if (f.c != nullptr) stack.push(f);
+        f = {nested, 0};
+      }
+    }
+    if (f.c == nullptr) return total;
+    if (f.next == f.c->size) {
+      if (stack.empty()) return total;
+      f = stack.top();
+      stack.pop();
+      continue;
+    }
+    const node& e = f.c->elements[f.next++];
+    total += std::size_t{e.key_size} + 1;
+    current = &e;
+  }
 }
 
 }  // namespace
@@ -168,21 +281,19 @@ void throw_integer_out_of_range() {
   throw exception(error(error_code::inexact, "an unsigned integer above INT64_MAX has no BSON type"));
 }
 
-bool containers_equal(const container& a, const container& b, bool compare_keys) {
-  if (a.size != b.size) return false;
-  for (std::uint32_t i = 0; i < a.size; ++i) {
-    const node& x = a.elements[i];
-    const node& y = b.elements[i];
-    if (compare_keys && (x.key_size != y.key_size ||
-                         (x.key_size != 0 && std::memcmp(x.key, y.key, x.key_size) != 0))) {
-      return false;
-    }
-    if (!nodes_equal(x, y)) return false;
-  }
-  return true;
-}
+namespace {
 
-bool nodes_equal(const node& a, const node& b) {
+// Two containers whose elements are still to be compared, from position `next`.
+struct equal_frame {
+  const container* a;
+  const container* b;
+  std::uint32_t next;
+  bool compare_keys;
+};
+
+// Compares x and y except the elements nested in them; for a document, array or scope pair it
+// sets `child` to the frame that compares their elements.
+bool shallow_equal(const node& a, const node& b, equal_frame& child) {
   if (a.type != b.type) return false;
   switch (a.type) {
     case bson_type::double_:
@@ -215,14 +326,16 @@ bool nodes_equal(const node& a, const node& b) {
              std::memcmp(a.as.text.data + a.as.text.size + 1, b.as.text.data + b.as.text.size + 1,
                          object_id::size) == 0;
     case bson_type::javascript_with_scope:
-      return a.as.cws->code_size == b.as.cws->code_size &&
-             (a.as.cws->code_size == 0 ||
-              std::memcmp(a.as.cws->code, b.as.cws->code, a.as.cws->code_size) == 0) &&
-             containers_equal(a.as.cws->scope, b.as.cws->scope, true);
+      if (a.as.cws->code_size != b.as.cws->code_size ||
+          (a.as.cws->code_size != 0 && std::memcmp(a.as.cws->code, b.as.cws->code, a.as.cws->code_size) != 0)) {
+        return false;
+      }
+      child = {&a.as.cws->scope, &b.as.cws->scope, 0, true};
+      return true;
     case bson_type::document:
-      return containers_equal(a.as.doc, b.as.doc, true);
     case bson_type::array:
-      return containers_equal(a.as.doc, b.as.doc, false);
+      child = {&a.as.doc, &b.as.doc, 0, a.type == bson_type::document};
+      return true;
     case bson_type::undefined:
     case bson_type::null:
     case bson_type::min_key:
@@ -230,6 +343,45 @@ bool nodes_equal(const node& a, const node& b) {
       return true;
   }
   return false;
+}
+
+// Compares the elements of f.a and f.b, nested ones included, with an explicit stack.
+bool equal_walk(equal_frame f) {
+  small_stack<equal_frame, 16> stack;
+  while (true) {
+    if (f.next == 0 && f.a->size != f.b->size) return false;
+    if (f.next == f.a->size) {
+      if (stack.empty()) return true;
+      f = stack.top();
+      stack.pop();
+      continue;
+    }
+    const node& x = f.a->elements[f.next];
+    const node& y = f.b->elements[f.next];
+    ++f.next;
+    if (f.compare_keys && (x.key_size != y.key_size ||
+                           (x.key_size != 0 && std::memcmp(x.key, y.key, x.key_size) != 0))) {
+      return false;
+    }
+    equal_frame child{nullptr, nullptr, 0, false};
+    if (!shallow_equal(x, y, child)) return false;
+    if (child.a != nullptr) {
+      stack.push(f);
+      f = child;
+    }
+  }
+}
+
+}  // namespace
+
+bool containers_equal(const container& a, const container& b, bool compare_keys) {
+  return equal_walk({&a, &b, 0, compare_keys});
+}
+
+bool nodes_equal(const node& a, const node& b) {
+  equal_frame child{nullptr, nullptr, 0, false};
+  if (!shallow_equal(a, b, child)) return false;
+  return child.a == nullptr || equal_walk(child);
 }
 
 }  // namespace detail
@@ -242,12 +394,14 @@ detail::arena& value::own_arena(std::size_t bytes) {
 }
 
 value::value(std::string_view s) {
+  detail::check_part_size(s.size(), "a string");
   set_type(bson_type::string);
   char* copy = own_arena(s.size() + 1).copy_string(s);
   node_.as.text = {copy, static_cast<std::uint32_t>(s.size()), 0};
 }
 
 value::value(const binary& b) {
+  detail::check_part_size(b.bytes.size(), "a binary value");
   set_type(bson_type::binary);
   node_.subtype = static_cast<std::uint8_t>(b.subtype);
   const std::string_view bytes(reinterpret_cast<const char*>(b.bytes.data()), b.bytes.size());
@@ -259,6 +413,7 @@ value::value(const regex& r) {
   if (r.pattern.find('\0') != std::string::npos || r.options.find('\0') != std::string::npos) {
     throw exception(error(error_code::invalid_value, "a regex pattern or options cannot contain NUL"));
   }
+  detail::check_part_size(r.pattern.size() + r.options.size(), "a regex");
   set_type(bson_type::regex);
   const std::size_t total = r.pattern.size() + r.options.size() + 2;
   auto* copy = static_cast<char*>(own_arena(total).allocate(total, 1));
@@ -273,6 +428,7 @@ value::value(const javascript& code) : value(std::string_view(code.code)) { node
 value::value(const symbol& s) : value(std::string_view(s.text)) { node_.type = bson_type::symbol; }
 
 value::value(const db_pointer& p) {
+  detail::check_part_size(p.ns.size(), "a dbPointer namespace");
   set_type(bson_type::db_pointer);
   const std::size_t total = p.ns.size() + 1 + object_id::size;
   auto* copy = static_cast<char*>(own_arena(total).allocate(total, 1));
@@ -282,6 +438,7 @@ value::value(const db_pointer& p) {
 }
 
 value::value(const javascript_with_scope& c) {
+  detail::check_part_size(c.code.size(), "JavaScript code");
   set_type(bson_type::javascript_with_scope);
   detail::arena& a = own_arena(c.code.size() + 64);
   auto* cws = a.allocate_array<detail::code_with_scope>(1);
@@ -357,6 +514,8 @@ document& document::operator=(document&& other) noexcept {
     arena_ = std::move(other.arena_);
     root_ = std::exchange(other.root_, {});
     source_size_ = std::exchange(other.source_size_, 0);
+    dead_bytes_ = std::exchange(other.dead_bytes_, 0);
+    compact_at_ = std::exchange(other.compact_at_, initial_compact_at);
   }
   return *this;
 }
@@ -375,14 +534,37 @@ document& document::set(std::string_view key, value v) {
   element existing = find(key);
   if (!existing) return append(key, std::move(v));
   auto& slot = const_cast<detail::node&>(*existing.node_ptr());  // our own storage
+  // The replaced value's parts stay in the arena until the document is copied afresh: once they
+  // outweigh what is live, so memory stays within a small multiple of the live document however
+  // many times set() runs.
+  dead_bytes_ += detail::parts_footprint(slot);
   detail::place_value(v.arena_, v.node_, slot, *arena_);
+  if (dead_bytes_ > compact_at_) [[unlikely]] compact();
   return *this;
+}
+
+void document::compact() {
+  // Floor: below it a copy costs more than the bytes it would give back.
+  constexpr std::size_t min_dead_bytes = initial_compact_at;
+  detail::node whole{};
+  whole.type = bson_type::document;
+  whole.as.doc = root_;
+  const std::size_t live = detail::parts_footprint(whole);
+  if (dead_bytes_ > live) {
+    document fresh(ref());
+    fresh.source_size_ = source_size_;
+    *this = std::move(fresh);  // frees the old arena and every arena it adopted
+    dead_bytes_ = 0;
+  }
+  compact_at_ = std::max(min_dead_bytes, live);
 }
 
 void document::clear() noexcept {
   arena_.reset();
   root_ = {};
   source_size_ = 0;
+  dead_bytes_ = 0;
+  compact_at_ = initial_compact_at;
 }
 
 // ---- array ----

@@ -4,31 +4,13 @@
 
 #include <string>
 
+#include "bsongen/detail/wire.hpp"
+
 namespace bsongen {
 namespace detail {
 
 std::size_t trusted_value_size(bson_type t, const std::uint8_t* v) noexcept {
-  if (const int fixed = fixed_value_size(t); fixed >= 0) return static_cast<std::size_t>(fixed);
-  switch (t) {
-    case bson_type::string:
-    case bson_type::javascript:
-    case bson_type::symbol:
-      return 4 + static_cast<std::size_t>(load_i32_le(v));
-    case bson_type::db_pointer:
-      return 4 + static_cast<std::size_t>(load_i32_le(v)) + 12;
-    case bson_type::binary:
-      return 5 + static_cast<std::size_t>(load_i32_le(v));
-    case bson_type::document:
-    case bson_type::array:
-    case bson_type::javascript_with_scope:
-      return static_cast<std::size_t>(load_i32_le(v));
-    case bson_type::regex: {
-      const std::size_t pattern = std::strlen(reinterpret_cast<const char*>(v));
-      return pattern + 1 + std::strlen(reinterpret_cast<const char*>(v + pattern + 1)) + 1;
-    }
-    default:
-      return 0;  // fixed-size types, answered above
-  }
+  return trusted_value_size(static_cast<std::uint8_t>(t), v);
 }
 
 void throw_view_type_mismatch(bson_type expected, bool missing, bson_type actual) {
@@ -47,9 +29,9 @@ binary_view view_element::as_binary() const {
   auto size = static_cast<std::size_t>(detail::load_i32_le(v));
   const auto subtype = static_cast<binary_subtype>(v[4]);
   const std::uint8_t* data = v + 5;
-  if (subtype == binary_subtype::binary_old) {  // validated: the inner length is size - 4
-    data += 4;
-    size -= 4;
+  if (subtype == binary_subtype::binary_old) {  // validated: the prefix holds size - 4
+    data += detail::binary_old_prefix;
+    size -= detail::binary_old_prefix;
   }
   return {{data, size}, subtype};
 }
@@ -79,10 +61,11 @@ std::size_t document_view::count() const noexcept {
 }
 
 view_element document_view::find(std::string_view key) const noexcept {
+  view_element found;
   for (view_element e : *this) {
-    if (e.key() == key) return e;
+    if (e.key() == key) found = e;
   }
-  return view_element();
+  return found;
 }
 
 view_element array_view::operator[](std::size_t i) const noexcept {

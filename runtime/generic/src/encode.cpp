@@ -13,6 +13,7 @@
 
 #include "bsongen/detail/value_wire.hpp"
 #include "bsongen/document.hpp"
+#include "small_stack.hpp"
 
 namespace bsongen {
 namespace {
@@ -46,28 +47,7 @@ std::uint8_t* write_index_key(std::uint8_t* p, std::uint32_t i) noexcept {
   return p;
 }
 
-// A stack that lives inline up to N entries and moves to the heap beyond.
-template <class T, std::size_t N>
-class small_stack {
- public:
-  void push(const T& v) {
-    if (size_ < N) {
-      inline_[size_] = v;
-    } else {
-      if (heap_.size() < size_ - N + 1) heap_.resize(size_ - N + 1);
-      heap_[size_ - N] = v;
-    }
-    ++size_;
-  }
-  void pop() noexcept { --size_; }
-  [[nodiscard]] bool empty() const noexcept { return size_ == 0; }
-  [[nodiscard]] T& top() noexcept { return size_ <= N ? inline_[size_ - 1] : heap_[size_ - 1 - N]; }
-
- private:
-  std::array<T, N> inline_;
-  std::vector<T> heap_;
-  std::size_t size_ = 0;
-};
+using detail::small_stack;
 
 struct walk_frame {
   const node* next;
@@ -80,25 +60,25 @@ struct walk_frame {
 
 // Bytes of the value of `n`, not counting the documents nested in it (the walk adds those).
 std::size_t value_size_shallow(const node& n) noexcept {
-  if (const int fixed = fixed_value_size(n.type); fixed >= 0) return static_cast<std::size_t>(fixed);
-  switch (n.type) {
-    case bson_type::string:
-    case bson_type::javascript:
-    case bson_type::symbol:
-      return 4 + std::size_t{n.as.text.size} + 1;
-    case bson_type::binary:
-      return 5 + std::size_t{n.as.text.size} + (n.subtype == 0x02 ? 4 : 0);
-    case bson_type::regex:
-      return std::size_t{n.as.text.size} + 1 + n.as.text.extra + 1;
-    case bson_type::db_pointer:
-      return 4 + std::size_t{n.as.text.size} + 1 + 12;
-    case bson_type::javascript_with_scope:
-      return 4 + 4 + std::size_t{n.as.cws->code_size} + 1;
-    case bson_type::document:
-    case bson_type::array:
-    default:  // fixed-size types, answered above
+  const detail::value_rule& rule = detail::rule_of(n.type);
+  switch (rule.layout) {
+    case detail::value_layout::string:
+      return detail::string_value_size(n.as.text.size);
+    case detail::value_layout::binary:
+      return detail::binary_value_size(n.as.text.size, n.subtype);
+    case detail::value_layout::regex:
+      return detail::regex_value_size(n.as.text.size, n.as.text.extra);
+    case detail::value_layout::db_pointer:
+      return detail::db_pointer_value_size(n.as.text.size);
+    case detail::value_layout::code_with_scope:
+      return detail::code_with_scope_head_size(n.as.cws->code_size);
+    case detail::value_layout::document:
       return 0;
+    case detail::value_layout::fixed:
+    case detail::value_layout::none:
+      break;
   }
+  return rule.width;
 }
 
 // The document, array or scope nested in `n`'s value, or nullptr.
@@ -181,11 +161,12 @@ std::uint8_t* write_text(std::uint8_t* p, const char* data, std::uint32_t size) 
       break;
     case bson_type::binary: {
       const std::uint32_t size = n.as.text.size;
-      if (n.subtype == 0x02) {
-        detail::store_u32_le(p, size + 4);
+      if (n.subtype == static_cast<std::uint8_t>(binary_subtype::binary_old)) {
+        constexpr auto prefix = static_cast<std::uint32_t>(detail::binary_old_prefix);
+        detail::store_u32_le(p, size + prefix);
         p[4] = n.subtype;
         detail::store_u32_le(p + 5, size);
-        p += 9;
+        p += 5 + prefix;
       } else {
         detail::store_u32_le(p, size);
         p[4] = n.subtype;

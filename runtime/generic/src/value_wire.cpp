@@ -12,6 +12,7 @@
 #include <string>
 #include <utility>
 
+#include "bsongen/detail/unpooled_decode.hpp"
 #include "bsongen/document.hpp"
 #include "bsongen/value.hpp"
 
@@ -128,11 +129,9 @@ bool decode_embedded(decode_state& st, const std::uint8_t* p, std::size_t length
   options.max_size = length;
   options.max_depth = st.max_depth - st.depth;  // this document counts as one of them
   options.validate_utf8 = st.validate_utf8;
-  options.duplicate_keys =
-      st.reject_duplicates ? duplicate_key_policy::reject : duplicate_key_policy::last_wins;
+  options.duplicate_keys = st.duplicate_keys;
   options.memory = &memory_of(st);
-  options.pooled = false;
-  result<document> decoded = decode_document({p, length}, options);
+  result<document> decoded = decode_document_unpooled({p, length}, options);
   if (!decoded) [[unlikely]] {
     st.err = std::move(decoded).error();
     st.err.offset += st.offset(p);

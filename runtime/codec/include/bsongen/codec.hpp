@@ -90,8 +90,8 @@ template <generated_document T>
 }
 
 // Appends obj's encoding to `out`: one size computation, one writer::extend, then raw stores.
-// With a caller-buffer writer that is too small the error is buffer_too_small and the writer is
-// left as it was.
+// On any error (buffer_too_small when a caller buffer lacks the room) the writer is left as it
+// was before the call: same size, same bytes, same overflowed() (see writer.hpp).
 template <generated_document T>
 [[nodiscard]] result<void> encode(const T& obj, writer& out) {
   return detail::encode(&obj, out, detail::functions_of<T>);

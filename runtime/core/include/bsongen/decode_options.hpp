@@ -8,35 +8,37 @@
 
 namespace bsongen {
 
-// The most nesting any decode accepts, whatever decode_options::max_depth says (a larger
-// max_depth counts as this). Generated decoders recurse once per document or array level, so this
-// bounds their stack use: a few hundred KiB at the limit in an optimized build.
-inline constexpr std::size_t max_depth_limit = 1000;
+// The most documents/arrays on one path that any decode accepts, whatever
+// decode_options::max_depth says (a larger max_depth acts as this). Generated decoders recurse once
+// per level (about 300 bytes of C++ stack each: 30,000 levels overflowed an 8 MiB stack), so 1,024
+// levels need about 300 KiB and fit a 1 MiB thread stack with room for the caller; Extended JSON
+// parsing stops at the same 1,024. MongoDB itself stores at most 100 levels. The generic path keeps
+// its nesting on the heap and needs no such bound; it honours the cap so both paths accept the
+// same documents.
+inline constexpr std::size_t max_depth_limit = 1024;
 
-// What a decoder does with a key that appears twice in one document.
+// What a decoder does with a key that an earlier element of the same document already had.
 enum class duplicate_key_policy : std::uint8_t {
-  last_wins,  // the later element replaces the earlier (lookups find the last)
-  reject,     // error duplicate_field at the second occurrence
+  // Keep every element as read; lookups (find, operator[], generated members) see the last one.
+  last_wins,
+  // Fail with duplicate_field at the element that repeats the key (arrays are not checked: their
+  // keys carry no meaning).
+  reject,
 };
 
 struct decode_options {
   // Largest accepted outermost document, checked against its declared length before anything is
   // allocated. 16 MiB is MongoDB's document limit.
   std::size_t max_size = 16 * 1024 * 1024;
-  // Most documents/arrays on one path, the outermost counted as 1 (MongoDB allows 100 levels).
-  // The decoder keeps its nesting on the heap, so no limit can overflow the C++ stack; the limit
-  // bounds memory and keeps recursive consumers of the result (encode, equality) safe.
+  // Most documents/arrays on one path, the outermost counted as 1 (MongoDB allows 100 levels);
+  // values above max_depth_limit act as max_depth_limit, and 0 accepts nothing.
   std::size_t max_depth = 100;
   // Check that every string, key, regex and DBPointer namespace is UTF-8, as the spec requires.
   bool validate_utf8 = true;
-  // Repeated keys in one document: the last wins, or the decode fails.
   duplicate_key_policy duplicate_keys = duplicate_key_policy::last_wins;
   // Where the document's arena takes its blocks; nullptr means the runtime default. Must outlive
   // the decoded document.
   std::pmr::memory_resource* memory = nullptr;
-  // false: one call to `memory` per element array instead of a bump arena (the benchmark's
-  // generic_nopool baseline; slower, never needed in production).
-  bool pooled = true;
 };
 
 }  // namespace bsongen

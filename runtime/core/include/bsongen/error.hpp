@@ -47,6 +47,15 @@ enum class error_code : std::uint8_t {
 // The enumerator's name, e.g. "truncated".
 [[nodiscard]] std::string_view name(error_code code) noexcept;
 
+// `text` made safe to print on a terminal, as error::to_string() shows keys and messages: valid
+// UTF-8 that displays as itself is kept; a backslash becomes \\; newline, tab and carriage
+// return become \n \t \r; other control bytes and bytes that are not valid UTF-8 become \xNN;
+// valid code points that are invisible or reorder text (C1 controls, bidirectional and zero-width
+// marks, line separators, tags) become \uNNNN or \UNNNNNNNN. Distinct inputs give distinct
+// outputs.
+[[nodiscard]] std::string printable(std::string_view text);
+void append_printable(std::string& out, std::string_view text);
+
 struct error {
   error_code code = error_code::ok;
   std::string message;  // what is wrong, specific to this occurrence
@@ -62,6 +71,8 @@ struct error {
   void prepend_path(std::string_view segment);
 
   // "type_mismatch at orders.3.qty (byte 117): expected int32, found string"
+  // The path and message go through printable(): keys come from the input, and the text is
+  // meant for logs and terminals. `path` and `message` themselves keep the raw bytes.
   [[nodiscard]] std::string to_string() const;
 };
 

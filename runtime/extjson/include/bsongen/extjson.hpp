@@ -17,8 +17,16 @@
 // Parsing accepts canonical, relaxed and the legacy forms the specification lists ($binary with
 // $type, $regex with $options, $uuid, $date as an ISO-8601 string), keeps key order, and rejects
 // anything else that looks like a type wrapper with json_invalid. A bare JSON number is an int32
-// when it has no fraction or exponent and fits, else an int64 when it fits, else a double.
-// Errors carry the JSON path ("a.b.3") and the character offset in the text.
+// when it has no fraction or exponent and fits, else an int64 when it fits, else the nearest
+// double, as the specification requires (-9223372036854775809 and 1e2 are doubles; 1e-400 is
+// 0.0). A number beyond the range of a double (1e400) fails with `inexact`: infinity is no
+// approximation of it, and JSON (RFC 8259, section 6) lets a parser limit the range it accepts.
+//
+// Errors carry the JSON path ("a.b.3") and the byte offset in the text of what is wrong: the
+// token for syntax errors, the opening '{' of a type wrapper that is malformed or of a container
+// that is too deep, the first byte that is not valid UTF-8, the opening quote of a string that is
+// not closed, the first non-white-space byte after the document, the end of the text when it ends
+// inside the document.
 
 #include <cstddef>
 #include <cstdint>
@@ -46,18 +54,29 @@ void append_extjson(document_ref doc, std::string& out, extjson_mode mode = extj
 [[nodiscard]] std::string to_extjson(document_view doc, extjson_mode mode = extjson_mode::relaxed);
 [[nodiscard]] std::string to_extjson(document_ref doc, extjson_mode mode = extjson_mode::relaxed);
 
+// The limits of decode_options, with the same meaning and defaults, so BSON made from text always
+// decodes with the same options (bsongen-dump --from-json output included).
 struct extjson_parse_options {
-  // Most JSON objects and arrays on one path, the outermost counted as 1. Type wrappers are
-  // objects too ({"$date": {"$numberLong": "0"}} is two levels), hence more than BSON's 100.
-  // Values above 1024 act as 1024 (the tokenizer's limit).
-  std::size_t max_depth = 128;
-  // Largest BSON document the text may produce (MongoDB's 16 MiB by default).
+  // Most documents/arrays on one path of the BSON produced, the outermost counted as 1: counted
+  // as decode_options::max_depth counts them, so type wrappers ({"$date": {"$numberLong": "0"}}
+  // is one value, not two levels) and the objects inside them are no level and a $scope document
+  // is one. (The specification suggests parsers accept 200 levels of JSON; set 200 here and in
+  // decode_options for that.) JSON nesting itself stops at 1000 levels whatever this says.
+  std::size_t max_depth = 100;
+  // Largest BSON document the text may produce (MongoDB's 16 MiB by default). Checked as the
+  // BSON grows, so conversion stops near this size, not after building all the text says. Text
+  // with more than 2 * max_size + 2 ':' and ',' outside strings is rejected before it is
+  // tokenized: every accepted document has at least one byte of BSON per two of them (see
+  // extjson_parse.cpp). Parsing needs about 7 bytes of memory per byte of text (simdjson's index
+  // and a padded copy), released after the call for text over 1 MiB; callers that accept text of
+  // any length bound it before the call.
   std::size_t max_size = 16 * 1024 * 1024;
 };
 
 // Converts one Extended JSON document (a JSON object; white space around it allowed, nothing else)
-// straight to BSON appended to `out`, without building a document. On error `out` is left at its
-// size before the call.
+// straight to BSON appended to `out`, without building a document. On error `out` is left as it
+// was before the call (size, bytes, overflowed()). Into a caller buffer, any BSON that fits the
+// room left succeeds (buffer_too_small says how many bytes it needs otherwise).
 [[nodiscard]] result<void> extjson_to_bson(std::string_view json, writer& out,
                                            const extjson_parse_options& options = {});
 [[nodiscard]] result<byte_buffer> extjson_to_bson(std::string_view json,

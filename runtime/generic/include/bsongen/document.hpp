@@ -10,14 +10,16 @@
 //   if (!r) { std::cerr << r.error().to_string() << '\n'; return; }  // what, path, byte offset
 //   std::int32_t a = (*r)["a"].as_int32();
 //
-// Keys keep their order; duplicate keys read from input are kept as read (find() returns the
-// first). A document owns an arena: decoding copies the input into it once and keys and strings
-// point into that copy, elements are 32-byte nodes stored contiguously per document. Everything
-// borrowed from a document (value_ref, element, string_view, ...) is valid until the document is
-// destroyed, assigned to, appended to, or cleared. Moving a document keeps borrowed views valid.
+// Keys keep their order; duplicate keys read from input are kept as read: iteration shows every
+// element, find()/operator[]/set() use the last one with the key (decode_options::duplicate_keys
+// = duplicate_key_policy::reject refuses such input instead). A document owns an arena: decoding
+// copies the input into it once and keys and strings point into that copy, elements are 32-byte
+// nodes stored contiguously per document. Everything borrowed from a document (value_ref,
+// element, string_view, ...) is valid until the document is destroyed, assigned to, appended to,
+// set() on, or cleared. Moving a document keeps borrowed views valid.
 //
-// Encoding and equality recurse once per nesting level; decoded documents are bounded by
-// decode_options::max_depth.
+// Encoding, copies, equality and destruction keep their nesting on the heap: any depth built
+// through the API works; decoding stops at decode_options::max_depth (at most max_depth_limit).
 
 #include <cstddef>
 #include <cstdint>
@@ -34,6 +36,10 @@
 #include "bsongen/writer.hpp"
 
 namespace bsongen {
+
+namespace detail {
+struct document_adopter;  // hands a decoded tree and its arena to a document (decode.cpp)
+}  // namespace detail
 
 // One key/value pair of a document initializer list: `{"key", value}`.
 struct field {
@@ -54,7 +60,9 @@ class document : public detail::document_access<document> {
   document& operator=(const document& other);
   document(document&& other) noexcept
       : arena_(std::move(other.arena_)), root_(std::exchange(other.root_, {})),
-        source_size_(std::exchange(other.source_size_, 0)) {}
+        source_size_(std::exchange(other.source_size_, 0)),
+        dead_bytes_(std::exchange(other.dead_bytes_, 0)),
+        compact_at_(std::exchange(other.compact_at_, initial_compact_at)) {}
   document& operator=(document&& other) noexcept;
   ~document() = default;
 
@@ -65,7 +73,9 @@ class document : public detail::document_access<document> {
   // Appends an element (a key already present is kept: BSON allows duplicates). Keys must not
   // contain NUL (throws invalid_value). Documents and arrays passed by rvalue are moved in.
   document& append(std::string_view key, value v);
-  // Replaces the first element with this key, or appends when there is none.
+  // Replaces the last element with this key (the one find() returns), or appends when there is none.
+  // Memory stays bounded over any number of calls: once replaced values outweigh the live ones,
+  // the document moves to a fresh arena, which invalidates everything borrowed from it.
   document& set(std::string_view key, value v);
   void clear() noexcept;
 
@@ -77,12 +87,17 @@ class document : public detail::document_access<document> {
  private:
   friend class value;
   friend class array;
-  friend result<document> decode_document(std::span<const std::uint8_t>, const decode_options&);
+  friend struct detail::document_adopter;
   detail::arena& storage(std::size_t bytes_hint);
+  void compact();
+
+  static constexpr std::size_t initial_compact_at = 4096;
 
   detail::arena_ptr arena_;
   detail::container root_{};
   std::size_t source_size_ = 0;
+  std::size_t dead_bytes_ = 0;  // bytes of values set() replaced, still in the arena
+  std::size_t compact_at_ = initial_compact_at;  // dead_bytes_ above this: see compact()
 };
 
 class array : public detail::array_access<array> {

@@ -164,7 +164,8 @@ class document_view {
   // Linear: counts the elements.
   [[nodiscard]] std::size_t count() const noexcept;
 
-  // The first element with this key; missing when absent.
+  // The last element with this key (see document.hpp on duplicate keys); missing when absent.
+  // Walks the whole document.
   [[nodiscard]] view_element find(std::string_view key) const noexcept;
   [[nodiscard]] view_element operator[](std::string_view key) const noexcept { return find(key); }
   [[nodiscard]] bool contains(std::string_view key) const noexcept { return find(key).exists(); }

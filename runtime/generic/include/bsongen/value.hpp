@@ -16,6 +16,11 @@
 // (type_mismatch, or missing_field on a missing value) otherwise. Check type()/is() first for a
 // non-throwing path. A missing value (operator[] of an absent key or index) is falsy.
 //
+// Sizes: BSON sizes are int32, so no string, key, binary payload, regex (pattern + options),
+// dbPointer namespace or code can be longer than max_part_size (2 GiB - 6 bytes): building a
+// value or appending a key that long throws too_large before anything is copied. Shorter parts
+// can still add up to a document beyond 2 GiB, which encode_document refuses with too_large.
+//
 // Equality: two values are equal when their canonical BSON encodings are equal (same types, keys
 // in the same order, doubles compared bit for bit, regex options compared as sorted), except that
 // array keys are ignored.
@@ -75,6 +80,10 @@ struct db_pointer_view {
   std::string_view ns;
   object_id id;
 };
+
+// The longest part a value can hold (see "Sizes" above): an int32 length less the 5 bytes of the
+// smallest document around it.
+inline constexpr std::size_t max_part_size = static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max()) - 5;
 
 namespace detail {
 
@@ -191,7 +200,7 @@ class value_access {
   [[nodiscard]] document_ref as_document() const;
   [[nodiscard]] array_ref as_array() const;
 
-  // The element with this key in a document (the first, if the key repeats); missing when this is
+  // The element with this key in a document (the last, if the key repeats); missing when this is
   // not a document or has no such key.
   [[nodiscard]] value_ref operator[](std::string_view key) const;
   // The element at this position in an array; missing when this is not an array or too short.
@@ -251,11 +260,13 @@ class document_access {
   [[nodiscard]] iterator begin() const noexcept { return iterator(r().elements); }
   [[nodiscard]] iterator end() const noexcept { return iterator(r().elements + r().size); }
 
-  // The first element with this key; missing when absent. Linear: documents are small and keep
-  // their order; index them yourself for repeated lookups in large ones.
+  // The last element with this key (a key read twice: the later one wins, as in generated
+  // structs and other drivers; iteration still shows both); missing when absent. Linear: documents
+  // are small and keep their order; index them yourself for repeated lookups in large ones.
   [[nodiscard]] element find(std::string_view key) const noexcept {
     const container& c = r();
-    for (const node* e = c.elements, *last = c.elements + c.size; e != last; ++e) {
+    for (const node* e = c.elements + c.size; e != c.elements;) {
+      --e;
       if (e->key_size == key.size() && (key.empty() || std::memcmp(e->key, key.data(), key.size()) == 0)) {
         return element(e);
       }

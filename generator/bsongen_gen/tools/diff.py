@@ -1,0 +1,484 @@
+"""`bsongen diff`: the changes between two schemas, each classified for two directions:
+
+  readers  new code reading data old code wrote (is old data still readable?)
+  writers  old code reading data new code writes (can old programs still read new data?)
+
+Structs are matched by name, fields by BSON key, enums by name. A struct or enum that a field
+refers to under a new name, where the old name is gone, counts as renamed and is compared with
+its new self.
+
+Every verdict comes from one question asked of a (reader, writer) pair: can the reader's decoder
+read everything the writer's encoder may write? For a field that means: is it present when the
+reader requires it (a writer may leave out an `optional` or `omit_empty` field), is a key the
+reader does not know allowed (`unknown_fields`), and does the reader's type read every value the
+writer's type writes (wire.py: which BSON types each kind reads and writes; element types,
+enum values, array sizes and integer ranges recursively). The rule names describe *what*
+changed; the verdicts follow from that one question, so rules never disagree with each other.
+
+Two changes are breaking whatever the wire says, because data is silently lost: a renamed key
+(values under the old key are no longer read) and an enum value whose stored name changed.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Optional
+
+from ..diagnostics import Location
+from ..model import Enum, Field, Model, Struct, TypeRef
+from . import schemas, wire
+from .schema_yaml import type_expression
+
+
+@dataclass
+class Verdict:
+    breaking: bool
+    reason: str = ""
+
+    def to_json(self) -> dict:
+        return {"breaking": self.breaking, "reason": self.reason}
+
+
+COMPATIBLE = Verdict(False)
+
+
+@dataclass
+class Change:
+    path: str                       # `order.qty`, `order`, `order_status`
+    rules: list[str]                # what changed: field_added, type_widened, ...
+    summary: str                    # "type int32 -> int64"
+    readers: Verdict                # new code reading old data
+    writers: Verdict                # old code reading new data
+    location: Optional[Location] = None
+    key: Optional[str] = None       # the field's BSON key, for field changes
+
+    def breaks(self, directions) -> bool:
+        return any(getattr(self, d).breaking for d in directions)
+
+    def to_json(self) -> dict:
+        return {"path": self.path, "key": self.key, "rules": self.rules, "summary": self.summary,
+                "readers": self.readers.to_json(), "writers": self.writers.to_json(),
+                "location": str(self.location) if self.location else None}
+
+
+def _verdict(reasons: list[str]) -> Verdict:
+    return Verdict(True, "; ".join(reasons)) if reasons else COMPATIBLE
+
+
+def _unwrap(t: TypeRef) -> tuple[TypeRef, bool, bool]:
+    """(the value type inside optional/nullable, optional?, nullable?)."""
+    optional = nullable = False
+    if t.kind == "optional":
+        optional, t = True, t.element
+    if t.kind == wire.NULLABLE:
+        nullable, t = True, t.element
+    return t, optional, nullable
+
+
+def _named(t: TypeRef) -> Optional[TypeRef]:
+    """The struct or enum a type refers to (inside any containers), or None."""
+    return next((x for x in schemas.walk(t) if x.kind in ("struct", "enum")), None)
+
+
+def _stored(e: Enum) -> set:
+    return {v.bson_name if e.storage == "string" else v.value for v in e.values}
+
+
+class _Schemas:
+    """The reader's and the writer's definitions, and which renamed definitions pair up."""
+
+    def __init__(self, reader: schemas.Definitions, writer: schemas.Definitions,
+                 renamed: dict[str, str]):
+        self.reader, self.writer = reader, writer
+        self.renamed = renamed   # writer's name -> reader's name, for renamed structs and enums
+        self.assumed: set[tuple[str, str]] = set()  # struct pairs being compared (recursion)
+
+    def same(self, reader_name: str, writer_name: str) -> bool:
+        return reader_name == writer_name or self.renamed.get(writer_name) == reader_name
+
+
+def can_read(r: TypeRef, w: TypeRef, s: _Schemas) -> Optional[str]:
+    """Why a decoder of type `r` cannot read every value an encoder of type `w` writes, or None.
+    Structs and enums of the same name (or renamed) count as readable here: their own changes
+    are reported, and judged, on their own lines."""
+    r, r_optional, r_nullable = _unwrap(r)
+    w, _, w_nullable = _unwrap(w)  # an optional writer leaves the key out; it never writes null
+    if w_nullable and not (r_optional or r_nullable or r.kind in ("any", "null")):
+        return f"null is written and {type_expression(r)} does not read null"
+    if r.kind == "any":
+        return None
+    if w.kind == "any":
+        return f"any value may be written and {type_expression(r)} reads only its own type"
+    if r.kind == "enum" or w.kind == "enum":
+        return _enum_reads(r, w, s)
+    if r.kind == "struct" and w.kind == "struct":
+        if s.same(r.name, w.name):
+            return None
+        return _struct_reads_struct(s.reader.struct(r), s.writer.struct(w), s)
+    if r.kind == "map" and w.kind == "struct":
+        for f in s.writer.struct(w).fields:
+            reason = can_read(r.element, f.type, s)
+            if reason:
+                return f"{w.name}.{f.name}: {reason}"
+        return None
+    if r.kind == "struct" and w.kind in ("map", "raw_document"):
+        return (f"{type_expression(w)} may write any keys, which struct {r.name} does not "
+                "read as its fields")
+    r_reads, _ = wire.value_tags(r)
+    _, w_writes = wire.value_tags(w)
+    missing = w_writes - r_reads
+    if missing:
+        shown = ", ".join(sorted(wire.bson_type(t) if t != wire.UUID_TAG else "binData"
+                                 for t in missing))
+        return f"{type_expression(w)} writes {shown}, which {type_expression(r)} does not read"
+    if r.kind in ("vector", "array") and w.kind in ("vector", "array"):
+        if r.kind == "array" and (w.kind != "array" or w.size != r.size):
+            written = f"{w.size} elements" if w.kind == "array" else "any number of elements"
+            return f"{written} may be written and {type_expression(r)} reads exactly {r.size}"
+        reason = can_read(r.element, w.element, s)
+        return f"elements: {reason}" if reason else None
+    if r.kind == "map" and w.kind == "map":
+        reason = can_read(r.element, w.element, s)
+        return f"values: {reason}" if reason else None
+    r_range, w_range = wire.integer_range(r), wire.integer_range(w)
+    if r_range and w_range and (w_range[0] < r_range[0] or w_range[1] > r_range[1]):
+        return (f"values in {w_range[0]}..{w_range[1]} may be written and "
+                f"{r.cpp or r.kind} holds only {r_range[0]}..{r_range[1]}")
+    return None
+
+
+def _enum_reads(r: TypeRef, w: TypeRef, s: _Schemas) -> Optional[str]:
+    if r.kind == "enum" and w.kind == "enum":
+        if s.same(r.name, w.name):
+            return None
+        re, we = s.reader.enum(r), s.writer.enum(w)
+        if re.storage != we.storage:
+            return f"enum {we.name} is stored as {we.storage}, {re.name} reads {re.storage}"
+        unknown = _stored(we) - _stored(re)
+        if unknown:
+            return (f"enum {re.name} does not name " +
+                    ", ".join(f"`{v}`" for v in sorted(unknown, key=str)))
+        return None
+    if r.kind == "enum":
+        return f"any {type_expression(w)} may be written and enum {r.name} reads only its values"
+    storage = s.writer.enum(w).storage
+    if r.kind in ("string",) and storage == "string" or \
+            r.kind in ("int32", "int64", "double") and storage == "int32":
+        return None
+    return f"enum {w.name} is stored as {storage}, which {type_expression(r)} does not read"
+
+
+def _struct_reads_struct(rs: Struct, ws: Struct, s: _Schemas) -> Optional[str]:
+    """Differently named structs, compared field by field (assumed readable while recursing)."""
+    pair = (rs.name, ws.name)
+    if pair in s.assumed:
+        return None
+    s.assumed.add(pair)
+    try:
+        writer_fields = {f.key: f for f in ws.fields}
+        reader_fields = {f.key: f for f in rs.fields}
+        for key in [*reader_fields, *(k for k in writer_fields if k not in reader_fields)]:
+            reasons = field_reasons(reader_fields.get(key), rs, writer_fields.get(key), s)
+            if reasons:
+                return f"struct {ws.name} -> {rs.name}: {reasons[0]}"
+        return None
+    finally:
+        s.assumed.discard(pair)
+
+
+def field_reasons(reader: Optional[Field], reader_struct: Struct, writer: Optional[Field],
+                  s: _Schemas) -> list[str]:
+    """Why the reader's struct cannot read this field as the writer's struct writes it (empty:
+    it can). `reader` or `writer` is None when that side has no field with this key."""
+    if writer is None:
+        if reader is not None and reader.required:
+            return [f"`{reader.key}` is required and never written"]
+        return []
+    if reader is None:
+        if reader_struct.unknown_fields == "reject":
+            return [f"`{writer.key}` is written and struct {reader_struct.name} rejects unknown "
+                    "fields"]
+        return []
+    reasons = []
+    _, writer_may_omit = schemas.presence(writer)
+    if reader.required and writer_may_omit:
+        reasons.append(f"`{reader.key}` is required and may be left out")
+    reason = can_read(reader.type, writer.type, s)
+    if reason:
+        reasons.append(reason)
+    return reasons
+
+
+# --- Describing what changed. ---
+
+def _presence(f: Field) -> str:
+    state = "required" if f.required else "optional" if f.type.kind == "optional" else \
+        "not required (absent reads the default)"
+    return state + (", omit_empty" if f.omit_empty else "")
+
+
+def _type_rules(old: Field, new: Field, for_readers: _Schemas, for_writers: _Schemas) \
+        -> tuple[list, list]:
+    """(rules, summary parts) for the differences of a matched field."""
+    rules, parts = [], []
+    old_value, _, old_null = _unwrap(old.type)
+    new_value, _, new_null = _unwrap(new.type)
+    if old_null != new_null:
+        rules.append("nullable_added" if new_null else "nullable_removed")
+        parts.append("now nullable" if new_null else "no longer nullable")
+    old_text, new_text = type_expression(old_value), type_expression(new_value)
+    if old_text != new_text:
+        if old_value.kind == new_value.kind == "array" and \
+                type_expression(old_value.element) == type_expression(new_value.element):
+            rules.append("array_size_changed")
+            parts.append(f"type {old_text} -> {new_text}")
+        else:
+            # Widened: the new type reads all the old one wrote, and writes what it could not.
+            readers_ok = can_read(new.type, old.type, for_readers) is None
+            writers_ok = can_read(old.type, new.type, for_writers) is None
+            rule = "type_changed" if readers_ok == writers_ok else \
+                "type_widened" if readers_ok else "type_narrowed"
+            rules.append(rule)
+            parts.append(f"type {old_text} -> {new_text}" +
+                         {"type_widened": " (widened)", "type_narrowed": " (narrowed)"}.get(rule, ""))
+    elif (old_value.cpp or "") != (new_value.cpp or ""):
+        rules.append("cpp_changed")
+        parts.append(f"C++ spelling {old_value.cpp or 'default'} -> {new_value.cpp or 'default'}")
+    if _presence(old) != _presence(new):
+        rules.append("presence_changed")
+        parts.append(f"{_presence(old)} -> {_presence(new)}")
+    if old.name != new.name:
+        rules.append("member_renamed")
+        parts.append(f"member {old.name} -> {new.name} (C++ code using it changes)")
+    if old.default != new.default:
+        rules.append("default_changed")
+        parts.append(f"default {old.default!r} -> {new.default!r} (absent fields read it)")
+    return rules, parts
+
+
+class _Differ:
+    def __init__(self, old: Model, new: Model):
+        self.old, self.new = schemas.Definitions(old), schemas.Definitions(new)
+        self.changes: list[Change] = []
+        self.renamed_structs, self.renamed_enums = self._renames()
+        renamed = {**self.renamed_structs, **self.renamed_enums}
+        inverse = {v: k for k, v in renamed.items()}
+        # readers: new code (reader: new) reads old data (writer: old); writers: the reverse.
+        self.for_readers = _Schemas(self.new, self.old, renamed)
+        self.for_writers = _Schemas(self.old, self.new, inverse)
+
+    def _renames(self) -> tuple[dict[str, str], dict[str, str]]:
+        """(structs, enums): old name -> new name for each definition a field (matched by key in
+        structs that are the same or renamed) refers to under a new name, when the old name is
+        gone from the new schema and the new one was not in the old."""
+        structs: dict[str, str] = {}
+        enums: dict[str, str] = {}
+        pairs = [(self.old.structs[n], s) for n, s in self.new.structs.items()
+                 if n in self.old.structs]
+        for old_s, new_s in pairs:  # grows while renamed structs are found
+            old_fields = {f.key: f for f in old_s.fields}
+            for f in new_s.fields:
+                if f.key not in old_fields:
+                    continue
+                a = _named(old_fields[f.key].type)
+                b = _named(f.type)
+                if a is None or b is None or a.kind != b.kind or a.name == b.name:
+                    continue
+                old_defs, new_defs, found = (self.old.structs, self.new.structs, structs) \
+                    if a.kind == "struct" else (self.old.enums, self.new.enums, enums)
+                if a.name in new_defs or b.name in old_defs or a.name in found:
+                    continue
+                found[a.name] = b.name
+                if a.kind == "struct":
+                    pairs.append((old_defs[a.name], new_defs[b.name]))
+        return structs, enums
+
+    def add(self, change: Change) -> None:
+        self.changes.append(change)
+
+    def run(self) -> list[Change]:
+        for old_name, new_name in self.renamed_structs.items():
+            self.add(Change(new_name, ["struct_renamed"], f"struct {old_name} renamed to "
+                            f"{new_name} (same wire form; compared below as {new_name})",
+                            COMPATIBLE, COMPATIBLE, self.new.structs[new_name].location))
+        for old_name, new_name in self.renamed_enums.items():
+            self.add(Change(new_name, ["enum_renamed"], f"enum {old_name} renamed to {new_name}",
+                            COMPATIBLE, COMPATIBLE, self.new.enums[new_name].location))
+        pairs = []
+        for name, new_s in self.new.structs.items():
+            old_name = next((o for o, n in self.renamed_structs.items() if n == name), name)
+            old_s = self.old.structs.get(old_name)
+            if old_s is None:
+                self.add(Change(name, ["struct_added"], "struct added", COMPATIBLE, COMPATIBLE,
+                                new_s.location))
+            else:
+                pairs.append((old_s, new_s))
+        for name, old_s in self.old.structs.items():
+            if name not in self.new.structs and name not in self.renamed_structs:
+                self.add(Change(name, ["struct_removed"], "struct removed", COMPATIBLE,
+                                COMPATIBLE, old_s.location))
+        for old_s, new_s in pairs:
+            self.struct(old_s, new_s)
+        for name, new_e in self.new.enums.items():
+            old_name = next((o for o, n in self.renamed_enums.items() if n == name), name)
+            old_e = self.old.enums.get(old_name)
+            if old_e is None:
+                self.add(Change(name, ["enum_added"], "enum added", COMPATIBLE, COMPATIBLE,
+                                new_e.location))
+            else:
+                self.enum(old_e, new_e)
+        for name, old_e in self.old.enums.items():
+            if name not in self.new.enums and name not in self.renamed_enums:
+                self.add(Change(name, ["enum_removed"], "enum removed", COMPATIBLE, COMPATIBLE,
+                                old_e.location))
+        return self.changes
+
+    def struct(self, old: Struct, new: Struct) -> None:
+        if old.unknown_fields != new.unknown_fields:
+            readers = _verdict(["documents with fields the struct does not know are now rejected"]
+                               if new.unknown_fields == "reject" else [])
+            writers = _verdict(["captured unknown fields are written back and old code rejects "
+                                "unknown fields"]
+                               if new.unknown_fields == "capture" and old.unknown_fields ==
+                               "reject" else [])
+            self.add(Change(new.name, ["unknown_fields_changed"], f"unknown_fields "
+                            f"{old.unknown_fields} -> {new.unknown_fields}", readers, writers,
+                            new.location))
+        if old.duplicate_keys != new.duplicate_keys:
+            readers = _verdict(["documents that repeat a key are now rejected"]
+                               if new.duplicate_keys == "reject" else [])
+            self.add(Change(new.name, ["duplicate_keys_changed"], f"duplicate_keys "
+                            f"{old.duplicate_keys} -> {new.duplicate_keys}", readers, COMPATIBLE,
+                            new.location))
+        old_fields = {f.key: f for f in old.fields}
+        new_fields = {f.key: f for f in new.fields}
+        renamed_keys = {}
+        for key, f in new_fields.items():
+            if key in old_fields:
+                continue
+            twin = next((o for o in old.fields if o.name == f.name and o.key not in new_fields),
+                        None)
+            if twin is not None:
+                renamed_keys[twin.key] = key
+        for key, f in new_fields.items():
+            path = f"{new.name}.{f.name}"
+            old_key = next((o for o, n in renamed_keys.items() if n == key), None)
+            if old_key is not None:
+                self.key_renamed(old, new, old_fields[old_key], f)
+            elif key not in old_fields:
+                what = "required field" if f.required else "optional field" \
+                    if f.type.kind == "optional" else "field"
+                self.add(Change(path, ["field_added"], f"{what} `{key}` added "
+                                f"({type_expression(f.type)})",
+                                _verdict(field_reasons(f, new, None, self.for_readers)),
+                                _verdict(field_reasons(None, old, f, self.for_writers)),
+                                f.location, key))
+            else:
+                self.field(old, new, old_fields[key], f)
+        for key, f in old_fields.items():
+            if key not in new_fields and key not in renamed_keys:
+                self.add(Change(f"{new.name}.{f.name}", ["field_removed"],
+                                f"field `{key}` removed ({type_expression(f.type)})",
+                                _verdict(field_reasons(None, new, f, self.for_readers)),
+                                _verdict(field_reasons(f, old, None, self.for_writers)),
+                                new.location, key))
+
+    def key_renamed(self, old_s: Struct, new_s: Struct, old: Field, new: Field) -> None:
+        readers = [f"values stored under `{old.key}` are no longer read"] + \
+            field_reasons(new, new_s, None, self.for_readers) + \
+            field_reasons(None, new_s, old, self.for_readers)
+        writers = [f"old code reads `{old.key}`, new code writes `{new.key}`"] + \
+            field_reasons(old, old_s, None, self.for_writers) + \
+            field_reasons(None, old_s, new, self.for_writers)
+        self.add(Change(f"{new_s.name}.{new.name}", ["key_renamed"],
+                        f"key `{old.key}` renamed to `{new.key}`", _verdict(readers),
+                        _verdict(writers), new.location, new.key))
+
+    def field(self, old_s: Struct, new_s: Struct, old: Field, new: Field) -> None:
+        readers = _verdict(field_reasons(new, new_s, old, self.for_readers))
+        writers = _verdict(field_reasons(old, old_s, new, self.for_writers))
+        rules, parts = _type_rules(old, new, self.for_readers, self.for_writers)
+        if not rules:
+            return
+        self.add(Change(f"{new_s.name}.{new.name}", rules, "; ".join(parts), readers, writers,
+                        new.location, new.key))
+
+    def enum(self, old: Enum, new: Enum) -> None:
+        if old.storage != new.storage:
+            reason = f"stored as {old.storage} before, {new.storage} now"
+            self.add(Change(new.name, ["enum_storage_changed"], f"storage {old.storage} -> "
+                            f"{new.storage}", Verdict(True, reason), Verdict(True, reason),
+                            new.location))
+            return
+        def stored(v):
+            return v.bson_name if new.storage == "string" else v.value
+        old_by_name = {v.name: v for v in old.values}
+        new_stored = {stored(v) for v in new.values}
+        old_stored = {stored(v) for v in old.values}
+        renamed = set()
+        for v in new.values:
+            before = old_by_name.get(v.name)
+            if before is not None and stored(before) != stored(v) and \
+                    stored(before) not in new_stored and stored(v) not in old_stored:
+                renamed.add(stored(before))
+                self.add(Change(f"{new.name}.{v.name}", ["enum_value_renamed"],
+                                f"`{v.name}` stored as `{stored(before)}` -> `{stored(v)}`",
+                                Verdict(True, f"old data holds `{stored(before)}`, which new "
+                                        "code rejects"),
+                                Verdict(True, f"new code writes `{stored(v)}`, which old code "
+                                        "rejects"), v.location))
+            elif stored(v) not in old_stored:
+                self.add(Change(f"{new.name}.{v.name}", ["enum_value_added"],
+                                f"value `{stored(v)}` added", COMPATIBLE,
+                                Verdict(True, f"new code may write `{stored(v)}`, which old code "
+                                        "rejects"), v.location))
+        for v in old.values:
+            if stored(v) not in new_stored and stored(v) not in renamed:
+                self.add(Change(f"{new.name}.{v.name}", ["enum_value_removed"],
+                                f"value `{stored(v)}` removed",
+                                Verdict(True, f"old data may hold `{stored(v)}`, which new code "
+                                        "rejects"), COMPATIBLE, new.location))
+
+
+def compare(old: Model, new: Model) -> list[Change]:
+    """Every change from `old` to `new`, classified for readers and writers."""
+    return _Differ(old, new).run()
+
+
+def breaking(changes: list[Change], directions) -> bool:
+    return any(c.breaks(directions) for c in changes)
+
+
+def _status(c: Change) -> str:
+    broken = [d for d in ("readers", "writers") if getattr(c, d).breaking]
+    return "breaking for " + " and ".join(broken) if broken else "compatible"
+
+
+def to_text(changes: list[Change], directions) -> str:
+    """One line per change: `location: status: path: what changed; why it breaks`, then a
+    summary line."""
+    lines = []
+    for c in changes:
+        why = "; ".join(f"{d}: {getattr(c, d).reason}" for d in ("readers", "writers")
+                        if getattr(c, d).breaking)
+        where = f"{c.location}: " if c.location else ""
+        lines.append(f"{where}{_status(c)}: {c.path}: {c.summary}" + (f" -- {why}" if why else ""))
+    counts = {d: sum(getattr(c, d).breaking for c in changes) for d in ("readers", "writers")}
+    if not changes:
+        lines.append("bsongen diff: no changes")
+    else:
+        lines.append(f"bsongen diff: {len(changes)} change(s), {counts['readers']} breaking for "
+                     f"readers (new code, old data), {counts['writers']} breaking for writers "
+                     f"(old code, new data); checked: {' and '.join(directions)}")
+    return "\n".join(lines) + "\n"
+
+
+def to_json(changes: list[Change], directions) -> str:
+    return json.dumps({
+        "changes": [c.to_json() for c in changes],
+        "breaking": {d: sum(getattr(c, d).breaking for c in changes)
+                     for d in ("readers", "writers")},
+        "checked": list(directions),
+        "fails": breaking(changes, directions),
+    }, indent=2) + "\n"

@@ -1,0 +1,786 @@
+"""`bsongen infer`: documents in, a schema out.
+
+Three stages, like the generator's parse -> link -> render:
+
+1. read: each input goes through `bsongen-dump`, the project's validated C++ reader, which
+   prints one canonical Extended JSON document per line (every BSON type kept); the lines are
+   parsed with the stdlib json module, keeping key order and repeated keys.
+2. collect: each document updates bounded statistics, one node per place in the documents (a
+   field, the elements of an array); no document is kept. Per place: counts per BSON type,
+   absent and null counts, the key orders seen (capped), distinct short strings (capped),
+   whether int64 values stay within 2^53. A sub-document with more distinct keys than
+   `max_fields` becomes a map node (one value node for all its keys).
+3. build: statistics -> the generator's model classes (Struct, Field, TypeRef, Enum), which
+   schema_yaml renders with what was seen as comments.
+
+Type rules (docs/schema-format.md, "Inferring a schema"): one BSON type -> its kind; int32 with
+int64 -> number<int64>; double with int32/int64 -> number<double> when every int64 is within
+2^53, else any; other mixes -> any. Per field: required when every document has it non-null,
+T? when sometimes absent, nullable<T> when sometimes null, optional<nullable<T>> for both.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from typing import Iterator, Optional, TextIO
+
+from .. import names
+from ..model import Enum, EnumValue, Field, Model, Struct, TypeRef
+from . import schema_yaml, schemas, wire
+
+DOUBLE_EXACT_LIMIT = 1 << 53   # every integer of magnitude up to this is exact in a double
+INT32_RANGE = (-(1 << 31), (1 << 31) - 1)
+
+
+class InputError(Exception):
+    """A document that cannot be read; str() names the file, the index and the byte offset."""
+
+
+@dataclass
+class Limits:
+    """The bounds that keep memory independent of the number of documents."""
+    max_fields: int = 512        # distinct keys of one sub-document before it is a map
+    max_orders: int = 256        # distinct key orders counted per sub-document
+    max_strings: int = 64        # distinct string values remembered per place
+    max_string_length: int = 64  # longer strings are not remembered (never enum values)
+
+
+@dataclass
+class Options:
+    name: str = ""               # the top-level struct; default: the first input's stem
+    namespace: str = ""
+    enums: bool = False          # string fields with few distinct values become enums
+    enum_max_values: int = 16
+    limits: Limits = field(default_factory=Limits)
+
+
+# --- 1. Reading: canonical Extended JSON lines from bsongen-dump. ---
+
+class _Pairs(list):
+    """A JSON object as its (key, value) pairs, in order, repeats kept."""
+
+
+# Canonical Extended JSON wrappers (the first key of the object) -> BSON type alias.
+_WRAPPERS = {
+    "$oid": "objectId", "$symbol": "symbol", "$numberInt": "int", "$numberLong": "long",
+    "$numberDouble": "double", "$numberDecimal": "decimal", "$binary": "binData",
+    "$code": "javascript", "$timestamp": "timestamp", "$regularExpression": "regex",
+    "$dbPointer": "dbPointer", "$date": "date", "$minKey": "minKey", "$maxKey": "maxKey",
+    "$undefined": "undefined",
+}
+
+
+def bson_tag(value) -> str:
+    """The BSON type (its $jsonSchema alias) of one value parsed from canonical Extended JSON."""
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, _Pairs):
+        if value and value[0][0][:1] == "$":
+            tag = _WRAPPERS.get(value[0][0])
+            if tag == "javascript" and len(value) == 2 and value[1][0] == "$scope":
+                return "javascriptWithScope"
+            if tag is not None:
+                return tag
+        return "object"
+    if isinstance(value, list):
+        return "array"
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "bool"
+    if isinstance(value, int):  # relaxed numbers; canonical lines wrap every number
+        return "int" if INT32_RANGE[0] <= value <= INT32_RANGE[1] else "long"
+    return "double"
+
+
+def input_format(path: str, forced: str) -> str:
+    """"bson" or "json": `forced` unless "auto"; else by extension; else by the first byte
+    (JSON starts with `{` or `[`, a BSON document with its little-endian length)."""
+    if forced != "auto":
+        return forced
+    ext = os.path.splitext(path)[1].lower()
+    if ext == ".bson" or path == "-":
+        return "bson"
+    if ext in (".json", ".jsonl", ".ndjson"):
+        return "json"
+    try:
+        with open(path, "rb") as f:
+            head = f.read(64).lstrip(b" \t\r\n")
+    except OSError:
+        return "bson"  # bsongen-dump reports the missing file
+    return "json" if head[:1] in (b"{", b"[") else "bson"
+
+
+def read_documents(path: str, fmt: str, dump_tool: str) -> Iterator[_Pairs]:
+    """Yields each document of `path` as _Pairs. Raises InputError naming the file, the
+    document's index and its byte offset when bsongen-dump stops at a corrupt document."""
+    if fmt == "json":
+        command = [dump_tool, "--from-json", path, "--canonical"]
+    else:
+        command = [dump_tool, "--canonical", path]
+    display = "standard input" if path == "-" else path
+    # stderr to a file, not a pipe: a pipe nobody reads could fill and stall the tool.
+    with tempfile.TemporaryFile() as errors:
+        try:
+            proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=errors,
+                                    stdin=None if path == "-" else subprocess.DEVNULL)
+        except OSError as e:
+            raise InputError(f"cannot run {dump_tool}: {e.strerror}")
+        index = 0
+        try:
+            for line in proc.stdout:
+                try:
+                    doc = json.loads(line, object_pairs_hook=_Pairs)
+                except ValueError as e:  # bsongen-dump only prints valid JSON; say so if not
+                    raise InputError(f"{display}: document {index}: {dump_tool} printed a line "
+                                     f"that is not JSON ({e})")
+                yield doc
+                index += 1
+        finally:
+            proc.stdout.close()
+            status = proc.wait()
+        if status != 0:
+            errors.seek(0)
+            text = errors.read().decode("utf-8", "replace").strip()
+            lines = [ln.removeprefix("bsongen-dump: ") for ln in text.splitlines()
+                     if not ln.endswith("before the error")]
+            detail = "; ".join(lines) or f"{dump_tool} exited with status {status}"
+            raise InputError(f"{detail} ({index} document(s) read before it)")
+
+
+# --- 2. Collecting bounded statistics. ---
+
+class ValueStats:
+    """Every value seen at one place: a field's values, or the elements of arrays there."""
+
+    __slots__ = ("counts", "document", "elements", "strings", "long_beyond_double",
+                 "binary_uuid_only", "min_length", "max_length")
+
+    def __init__(self):
+        self.counts: dict[str, int] = {}          # BSON type alias -> values seen (null too)
+        self.document: Optional[DocumentStats] = None   # the sub-documents
+        self.elements: Optional[ValueStats] = None      # the elements of the arrays
+        self.strings: Optional[dict[str, int]] = {}     # distinct strings; None past the cap
+        self.long_beyond_double = False           # an int64 of magnitude above 2^53
+        self.binary_uuid_only = True              # every binary is subtype 4 of 16 bytes
+        self.min_length: Optional[int] = None     # array lengths
+        self.max_length = 0
+
+    def add(self, value, limits: Limits) -> None:
+        tag = bson_tag(value)
+        self.counts[tag] = self.counts.get(tag, 0) + 1
+        if tag == "object":
+            if self.document is None:
+                self.document = DocumentStats()
+            self.document.add(value, limits)
+        elif tag == "array":
+            if self.elements is None:
+                self.elements = ValueStats()
+            n = len(value)
+            self.min_length = n if self.min_length is None else min(self.min_length, n)
+            self.max_length = max(self.max_length, n)
+            for element in value:
+                self.elements.add(element, limits)
+        elif tag == "string":
+            strings = self.strings
+            if strings is not None:
+                if value in strings:
+                    strings[value] += 1
+                elif len(strings) < limits.max_strings and \
+                        len(value) <= limits.max_string_length and "\0" not in value:
+                    strings[value] = 1
+                else:
+                    self.strings = None
+        elif tag == "long":
+            if abs(int(value[0][1])) > DOUBLE_EXACT_LIMIT:
+                self.long_beyond_double = True
+        elif tag == "binData" and self.binary_uuid_only:
+            payload = dict(value[0][1])
+            self.binary_uuid_only = payload.get("subType") == "04" and \
+                _base64_size(payload.get("base64", "")) == 16
+
+    def merge(self, other: "ValueStats", limits: Limits) -> None:
+        for tag, n in other.counts.items():
+            self.counts[tag] = self.counts.get(tag, 0) + n
+        if other.document is not None:
+            if self.document is None:
+                self.document = DocumentStats()
+            self.document.merge(other.document, limits)
+        if other.elements is not None:
+            if self.elements is None:
+                self.elements = ValueStats()
+            self.elements.merge(other.elements, limits)
+        if self.strings is not None and other.strings is not None:
+            for s, n in other.strings.items():
+                self.strings[s] = self.strings.get(s, 0) + n
+            if len(self.strings) > limits.max_strings:
+                self.strings = None
+        elif other.counts.get("string"):
+            self.strings = None
+        self.long_beyond_double |= other.long_beyond_double
+        self.binary_uuid_only &= other.binary_uuid_only
+        if other.min_length is not None:
+            self.min_length = other.min_length if self.min_length is None \
+                else min(self.min_length, other.min_length)
+        self.max_length = max(self.max_length, other.max_length)
+
+    def non_null(self) -> dict[str, int]:
+        return {t: n for t, n in self.counts.items() if t != "null" and n}
+
+
+def _base64_size(text: str) -> int:
+    return len(text) * 3 // 4 - text.count("=")
+
+
+class FieldStats:
+    __slots__ = ("present", "values", "anchor", "last_document")
+
+    def __init__(self, anchor: Optional[str]):
+        self.present = 0                  # documents holding the key (null values included)
+        self.values = ValueStats()
+        self.anchor = anchor              # the key before it when first seen (for ordering)
+        self.last_document = 0            # the last document counted in `present`
+
+
+class DocumentStats:
+    """Every document seen at one place: the top level, a field's sub-documents, the documents
+    in arrays there."""
+
+    def __init__(self):
+        self.documents = 0
+        self.fields: dict[str, FieldStats] = {}   # by key, in first-seen order
+        self.orders: dict[tuple, int] = {}        # key sequence -> documents with it (capped)
+        self.orders_not_counted = 0               # documents whose order was past the cap
+        self.documents_with_repeated_keys = 0
+        self.keys_ascending = True                # every document's keys in strictly ascending order
+        self.map_values: Optional[ValueStats] = None  # set once this place counts as a map
+        self.map_keys_seen = 0                    # distinct keys when it became a map
+
+    def add(self, pairs: _Pairs, limits: Limits) -> None:
+        self.documents += 1
+        document = self.documents
+        keys = []
+        previous = None
+        repeated = False
+        for key, value in pairs:
+            keys.append(key)
+            if self.map_values is not None:
+                self.map_values.add(value, limits)
+                continue
+            stats = self.fields.get(key)
+            if stats is None:
+                if len(self.fields) >= limits.max_fields:
+                    self._become_map(limits)
+                    self.map_values.add(value, limits)
+                    continue
+                stats = self.fields[key] = FieldStats(previous)
+            if stats.last_document == document:
+                repeated = True
+            else:
+                stats.present += 1
+                stats.last_document = document
+            stats.values.add(value, limits)
+            previous = key
+        if repeated:
+            self.documents_with_repeated_keys += 1
+        if self.keys_ascending and any(a >= b for a, b in zip(keys, keys[1:])):
+            self.keys_ascending = False
+        if self.map_values is None:
+            order = tuple(keys)
+            if order in self.orders:
+                self.orders[order] += 1
+            elif len(self.orders) < limits.max_orders:
+                self.orders[order] = 1
+            else:
+                self.orders_not_counted += 1
+
+    def _become_map(self, limits: Limits) -> None:
+        self.map_keys_seen = len(self.fields)
+        self.map_values = ValueStats()
+        for stats in self.fields.values():
+            self.map_values.merge(stats.values, limits)
+        self.fields = {}
+        self.orders = {}
+
+    def merge(self, other: "DocumentStats", limits: Limits) -> None:
+        self.documents += other.documents
+        self.documents_with_repeated_keys += other.documents_with_repeated_keys
+        self.keys_ascending &= other.keys_ascending
+        self.orders_not_counted += other.orders_not_counted
+        if other.map_values is not None and self.map_values is None:
+            self._become_map(limits)
+        if self.map_values is not None:
+            self.map_keys_seen = max(self.map_keys_seen, other.map_keys_seen)
+            sources = [other.map_values] if other.map_values is not None else \
+                [s.values for s in other.fields.values()]
+            for values in sources:
+                self.map_values.merge(values, limits)
+            return
+        new_keys = sum(1 for key in other.fields if key not in self.fields)
+        if len(self.fields) + new_keys > limits.max_fields:
+            self._become_map(limits)
+            for stats in other.fields.values():
+                self.map_values.merge(stats.values, limits)
+            return
+        for key, stats in other.fields.items():
+            mine = self.fields.get(key)
+            if mine is None:
+                mine = self.fields[key] = FieldStats(stats.anchor)
+            mine.present += stats.present
+            mine.values.merge(stats.values, limits)
+        for order, n in other.orders.items():
+            if order in self.orders or len(self.orders) < limits.max_orders:
+                self.orders[order] = self.orders.get(order, 0) + n
+            else:
+                self.orders_not_counted += n
+
+    def field_order(self) -> list[str]:
+        """The keys in the order seen most often.
+
+        Each counted key sequence adds its adjacent pairs (a before b) as edges weighted by the
+        documents that had it, and the keys are sorted topologically. Among keys free to come
+        next, the one ranking first wins: by its position in the most frequent sequence holding
+        it (keys only in uncounted documents: first seen, after the key they followed). Where
+        documents disagree (a cycle), the key the fewest documents put later comes first.
+        Documents written by one program with some fields left out give back that program's
+        order exactly."""
+        sequences = sorted(self.orders.items(), key=lambda item: -item[1])  # stable: ties by first seen
+        rank: dict[str, tuple] = {}
+        for number, (sequence, _) in enumerate(sequences):
+            for position, key in enumerate(sequence):
+                rank.setdefault(key, (number, position))
+        successors: dict[str, dict[str, int]] = {key: {} for key in self.fields}
+        incoming = dict.fromkeys(self.fields, 0)
+
+        def edge(a: str, b: str, weight: int) -> None:
+            if a != b and a in successors and b in successors:
+                successors[a][b] = successors[a].get(b, 0) + weight
+                incoming[b] += weight
+
+        for sequence, count in sequences:
+            for a, b in zip(sequence, sequence[1:]):
+                edge(a, b, count)
+        for index, (key, stats) in enumerate(self.fields.items()):
+            if key not in rank:
+                rank[key] = (len(sequences), index)
+                if stats.anchor is not None:
+                    edge(stats.anchor, key, 1)
+        remaining = set(self.fields)
+        order: list[str] = []
+        while remaining:
+            free = [key for key in remaining if incoming[key] == 0]
+            pick = min(free, key=rank.__getitem__) if free else \
+                min(remaining, key=lambda key: (incoming[key], rank[key]))
+            remaining.discard(pick)
+            order.append(pick)
+            for successor, weight in successors[pick].items():
+                if successor in remaining:
+                    incoming[successor] -= weight
+        return order
+
+    def documents_in_other_orders(self, order: list[str]) -> int:
+        """Counted documents whose keys do not follow `order` (they re-encode reordered)."""
+        position = {key: i for i, key in enumerate(order)}
+        other = 0
+        for sequence, count in self.orders.items():
+            places = [position[key] for key in sequence if key in position]
+            if any(a >= b for a, b in zip(places, places[1:])):
+                other += count
+        return other
+
+
+class Collector:
+    """Statistics of one collection, fed one document at a time."""
+
+    def __init__(self, limits: Limits):
+        self.limits = limits
+        self.root = DocumentStats()
+        self.files: list[tuple[str, int]] = []   # (path, documents)
+
+    def add(self, document: _Pairs) -> None:
+        self.root.add(document, self.limits)
+
+
+class Progress:
+    """A count of documents read, on stderr: one line rewritten in place on a terminal (cleared
+    at the end); on anything else (with --progress) a line every few seconds and one per file
+    read, so a log shows where a long run is."""
+
+    def __init__(self, stream: TextIO, enabled: bool, clock=time.monotonic):
+        self.stream = stream
+        self.enabled = enabled
+        self.tty = enabled and stream.isatty()
+        self.clock = clock
+        self.started = clock()
+        self.shown = self.started
+        self.interval = 0.5 if self.tty else 5.0
+        self.width = 0
+
+    def _line(self, path: str, documents: int, total: int) -> str:
+        rate = total / max(self.clock() - self.started, 1e-9)
+        return (f"bsongen infer: {path}: {documents:,} documents ({total:,} in all, "
+                f"{rate:,.0f}/s)")
+
+    def update(self, path: str, documents: int, total: int) -> None:
+        if not self.enabled or self.clock() - self.shown < self.interval:
+            return
+        self.shown = self.clock()
+        self._show(self._line(path, documents, total))
+
+    def file_done(self, path: str, documents: int, total: int) -> None:
+        if self.enabled and not self.tty:
+            self._show(self._line(path, documents, total))
+
+    def _show(self, text: str) -> None:
+        if self.tty:
+            self.stream.write("\r" + text.ljust(self.width))
+            self.width = len(text)
+        else:
+            self.stream.write(text + "\n")
+        self.stream.flush()
+
+    def done(self) -> None:
+        if self.tty and self.width:
+            self.stream.write("\r" + " " * self.width + "\r")
+            self.stream.flush()
+
+
+def collect(inputs: list[tuple[str, str]], dump_tool: str, limits: Limits,
+            progress: Progress) -> Collector:
+    """Reads every (path, format) input into one Collector."""
+    collector = Collector(limits)
+    total = 0
+    for path, fmt in inputs:
+        documents = 0
+        for document in read_documents(path, fmt, dump_tool):
+            collector.add(document)
+            documents += 1
+            total += 1
+            if documents & 1023 == 0:
+                progress.update(path, documents, total)
+        progress.file_done(path, documents, total)
+        collector.files.append((path, documents))
+    progress.done()
+    return collector
+
+
+# --- 3. Building the model. ---
+
+# A single BSON type -> the kind that reads and writes it exactly.
+_KIND_OF_TAG = {
+    "double": "double", "string": "string", "objectId": "object_id", "bool": "bool",
+    "date": "datetime", "regex": "regex", "javascript": "javascript",
+    "javascriptWithScope": "code_with_scope", "int": "int32", "timestamp": "timestamp",
+    "long": "int64", "decimal": "decimal128", "minKey": "min_key", "maxKey": "max_key",
+    "null": "null",
+}
+
+
+def identifier(text: str, fallback: str) -> str:
+    """`text` itself when it is a usable C++ identifier, else a sanitized one: other characters
+    become `_`, runs of `_` collapse (`__` is reserved), a leading digit gets `_`, a keyword
+    gets a trailing `_`."""
+    if not names.identifier_problem(text):
+        return text
+    out = "".join(c if c.isascii() and (c.isalnum() or c == "_") else "_" for c in text)
+    while "__" in out:
+        out = out.replace("__", "_")
+    out = out.strip("_") or fallback
+    if out[0].isdigit():
+        out = "_" + out
+    if out in names.CPP_KEYWORDS:
+        out += "_"
+    return out
+
+
+def _unique(name: str, taken) -> str:
+    if name not in taken:
+        return name
+    n = 2
+    while f"{name}_{n}" in taken:
+        n += 1
+    return f"{name}_{n}"
+
+
+def _counts_text(counts: dict[str, int]) -> str:
+    return ", ".join(f"{tag} {n:,}" for tag, n in sorted(counts.items(), key=lambda kv: -kv[1]))
+
+
+@dataclass
+class ReportRow:
+    path: str          # users.items[].qty
+    type: str          # the type expression, `(required)` appended when required
+    seen: str          # what the documents held there
+
+
+@dataclass
+class Inferred:
+    model: Model
+    notes: schema_yaml.Notes
+    rows: list[ReportRow]
+    forms: set[str]             # new forms the schema uses: "nullable", "number"
+    documents: int
+    warnings: list[str]
+
+
+class _Builder:
+    def __init__(self, options: Options):
+        self.options = options
+        self.structs: dict[str, Struct] = {}
+        self.enums: list[Enum] = []
+        self.taken: set[str] = set()
+        self.shapes: dict[tuple, str] = {}        # a struct's rendered fields -> its name
+        self.notes = schema_yaml.Notes()
+        self.rows: list[ReportRow] = []
+        self.forms: set[str] = set()
+        self.warnings: list[str] = []
+
+    def reserve(self, hint: str) -> str:
+        # A hint from a member like `class_` ends in `_`; the type name needs no such suffix.
+        name = _unique(identifier(hint.rstrip("_") or hint, "document"), self.taken)
+        self.taken.add(name)
+        return name
+
+    # Type of the non-null values at one place; None when there are none.
+    def value_type(self, values: ValueStats, hint: str, path: str) -> tuple[Optional[TypeRef], str]:
+        types = values.non_null()
+        if not types:
+            return None, ""
+        if len(types) == 1:
+            (tag,) = types
+            if tag == "object":
+                return self.document_type(values.document, hint, path)
+            if tag == "array":
+                return self.array_type(values, hint, path)
+            if tag == "binData":
+                return TypeRef("uuid" if values.binary_uuid_only else "binary"), ""
+            if tag == "string" and self.options.enums:
+                enum = self.enum_for(values, hint, path)
+                if enum is not None:
+                    return enum, f"enum of {len(values.strings)} value(s)"
+            if tag in _KIND_OF_TAG:
+                return TypeRef(_KIND_OF_TAG[tag]), ""
+            return TypeRef("any"), f"{tag} is a deprecated type only `any` holds"
+        if set(types) <= {"int", "long", "double"}:
+            if "double" not in types:
+                self.forms.add(wire.NUMBER)
+                return TypeRef(wire.NUMBER, element=TypeRef("int64")), \
+                    "int32 and int64 mixed: number<int64> writes each back as it was"
+            if not values.long_beyond_double:
+                self.forms.add(wire.NUMBER)
+                return TypeRef(wire.NUMBER, element=TypeRef("double")), \
+                    "numbers mixed: number<double> writes each back as it was"
+            return TypeRef("any"), ("double mixed with int64 values beyond 2^53, which a "
+                                    "double does not hold exactly")
+        return TypeRef("any"), "types vary"
+
+    def document_type(self, document: DocumentStats, hint: str, path: str) \
+            -> tuple[TypeRef, str]:
+        if document.map_values is not None:
+            element, note = self.element_type(document.map_values, hint, path + ".*")
+            if document.keys_ascending:
+                return TypeRef("map", element=element), (
+                    f"{document.map_keys_seen}+ distinct keys: a map (keys always ascending, "
+                    f"as std::map writes them)")
+            return TypeRef("any"), (f"{document.map_keys_seen}+ distinct keys in varying "
+                                    "order: `any` keeps the order (map<string, T> would sort "
+                                    "the keys)")
+        if not document.fields:
+            return TypeRef("raw_document"), "always an empty document"
+        return TypeRef("struct", name=self.struct(document, hint, path)), ""
+
+    def array_type(self, values: ValueStats, hint: str, path: str) -> tuple[TypeRef, str]:
+        lengths = f"{values.min_length}..{values.max_length} elements"
+        if values.elements is None or not values.elements.counts:
+            return TypeRef("vector", element=TypeRef("any")), "always empty: element type unknown"
+        element, note = self.element_type(values.elements, hint, path + "[]")
+        return TypeRef("vector", element=element), "; ".join(x for x in (lengths, note) if x)
+
+    def element_type(self, values: ValueStats, hint: str, path: str) -> tuple[TypeRef, str]:
+        """Array elements and map values: no absence, and null only through `null` or `any`."""
+        row = len(self.rows)
+        element, note = self.value_type(values, hint, path)
+        nulls = values.counts.get("null", 0)
+        if element is None:
+            element, note = TypeRef("null"), "always null"
+        elif nulls and element.kind != "any":
+            element, note = TypeRef("any"), "null among other types: any"
+        self.rows.insert(row, ReportRow(path, schema_yaml.type_expression(element),
+                                        _counts_text(values.counts)
+                                        + (f"; {note}" if note else "")))
+        return element, note
+
+    def enum_for(self, values: ValueStats, hint: str, path: str) -> Optional[TypeRef]:
+        strings = values.strings
+        if strings is None or not strings or len(strings) > self.options.enum_max_values:
+            return None
+        if values.counts["string"] < 2 * len(strings):  # values should repeat to be an enum
+            return None
+        name = self.reserve(hint)
+        enumerators: list[EnumValue] = []
+        used: set[str] = set()
+        # In stored-string order: the same values give the same enum whatever order they came in.
+        for number, text in enumerate(sorted(strings)):
+            member = _unique(identifier(text, "empty"), used)
+            used.add(member)
+            enumerators.append(EnumValue(member, number, text))
+        self.enums.append(Enum(name=name, storage="string", values=enumerators))
+        self.notes.enums[name] = [f"{path}: " + _counts_text(strings)]
+        return TypeRef("enum", name=name)
+
+    def struct(self, document: DocumentStats, hint: str, path: str) -> str:
+        name = self.reserve(hint)
+        fields: list[Field] = []
+        members: set[str] = set()
+        notes: dict[str, list[str]] = {}
+        order = document.field_order()
+        for key in order:
+            stats = document.fields[key]
+            if key == "":
+                self.warnings.append(f"{path}: the empty key cannot be a schema field; its "
+                                     "values are skipped on decode")
+                continue
+            # Not the struct's own name: C++ forbids some members named like their class.
+            member = _unique(identifier(key, "field"), members | {name})
+            members.add(member)
+            f, lines = self.field(name, member, key, stats, document.documents,
+                                  f"{path}.{key}")
+            fields.append(f)
+            notes[member] = lines
+        struct_notes = []
+        if document.documents_with_repeated_keys:
+            struct_notes.append(f"{document.documents_with_repeated_keys:,} document(s) repeat a "
+                                "key: the last value wins, so they do not re-encode identically")
+        reordered = document.documents_in_other_orders(order)
+        if reordered:
+            struct_notes.append(f"{reordered:,} document(s) have their keys in another order: they "
+                                "decode, and re-encode in this order")
+        if document.orders_not_counted:
+            struct_notes.append(f"key orders of {document.orders_not_counted:,} document(s) not "
+                                f"counted (more than {len(document.orders)} distinct orders)")
+        shape = (tuple((f.name, f.key, schema_yaml.type_expression(f.type), f.required)
+                       for f in fields),)
+        existing = self.shapes.get(shape)
+        if existing is not None:
+            self.taken.discard(name)
+            self.notes.structs.setdefault(existing, []).append(f"also the shape of {path}")
+            return existing
+        self.shapes[shape] = name
+        self.structs[name] = Struct(name=name, fields=fields)
+        self.notes.structs[name] = [f"{path}: {document.documents:,} document(s)"] + struct_notes
+        for member, lines in notes.items():
+            self.notes.fields[(name, member)] = lines
+        return name
+
+    def field(self, struct_name: str, member: str, key: str, stats: FieldStats, documents: int,
+              path: str) -> tuple[Field, list[str]]:
+        values = stats.values
+        nulls = values.counts.get("null", 0)
+        always = stats.present == documents
+        row = len(self.rows)
+        value_type, note = self.value_type(values, f"{struct_name}_{member}", path)
+        if value_type is None:
+            if always:
+                t, note = TypeRef("null"), "always null"
+            else:
+                t, note = TypeRef("optional", element=TypeRef("any")), \
+                    "null whenever present: optional<any> keeps absent and null apart"
+        elif value_type.kind == "any":
+            t = value_type if always else TypeRef("optional", element=value_type)
+            if nulls and not always:
+                note = "; ".join(x for x in (note, "optional<any> keeps absent and null apart")
+                                 if x)
+        else:
+            t = value_type
+            if nulls:
+                t = TypeRef(wire.NULLABLE, element=t)
+                self.forms.add(wire.NULLABLE)
+            if not always:
+                t = TypeRef("optional", element=t)
+        required = always and nulls == 0
+        where = f"in all {documents:,}" if always else \
+            f"in {stats.present:,} of {documents:,} (absent from {documents - stats.present:,})"
+        seen = f"{where}: {_counts_text(values.counts)}"
+        if values.strings and values.counts.get("string") and len(values.strings) <= 8 \
+                and values.counts["string"] >= 2 * len(values.strings):
+            seen += f" ({len(values.strings)} distinct)"
+        expression = schema_yaml.type_expression(t) + (" (required)" if required else "")
+        self.rows.insert(row, ReportRow(path, expression, seen + (f"; {note}" if note else "")))
+        lines = [seen] + ([note] if note else [])
+        return Field(name=member, key=key, type=t, required=required), lines
+
+    def ordered_structs(self, root: str) -> list[Struct]:
+        """The root first, then each struct where it is first referenced (depth first)."""
+        out: list[Struct] = []
+        seen: set[str] = set()
+
+        def visit(name: str) -> None:
+            if name in seen or name not in self.structs:
+                return
+            seen.add(name)
+            s = self.structs[name]
+            out.append(s)
+            for f in s.fields:
+                for t in schemas.walk(f.type):
+                    if t.kind == "struct":
+                        visit(t.name)
+
+        visit(root)
+        return out
+
+
+def build(collector: Collector, options: Options, sources: str) -> Inferred:
+    """The schema for everything `collector` saw. `sources` names the inputs for the header."""
+    root_hint = options.name or "document"
+    builder = _Builder(options)
+    documents = collector.root.documents
+    if documents == 0:
+        raise InputError("no documents: nothing to infer a schema from")
+    if collector.root.map_values is not None:
+        raise InputError(f"the documents have more than {options.limits.max_fields} distinct "
+                         "top-level keys; raise --max-fields to type them as one struct")
+    root = builder.struct(collector.root, root_hint, identifier(root_hint, "document"))
+    builder.structs[root].doc = f"Inferred by bsongen infer from {sources}."
+    model = Model(origin_kind="schema", origin_path="<inferred>", output_name=root,
+                  namespace=options.namespace, defines_types=True,
+                  structs=builder.ordered_structs(root), enums=builder.enums)
+    builder.notes.header = [
+        f"Inferred by `bsongen infer` from {sources}: {documents:,} document(s).",
+        "Above each field: how many documents held it and its BSON types (null included),",
+        "then why its type was chosen. Review it: rename structs, tighten `any`, add defaults.",
+    ]
+    return Inferred(model, builder.notes, builder.rows, builder.forms, documents,
+                    builder.warnings)
+
+
+def report_text(inferred: Inferred, files: list[tuple[str, int]]) -> str:
+    """The --report table: one row per field and element place."""
+    lines = [f"bsongen infer: {inferred.documents:,} document(s) from "
+             + ", ".join(f"{path} ({n:,})" for path, n in files)]
+    rows = [ReportRow("path", "type", "seen")] + inferred.rows
+    width_path = max(len(r.path) for r in rows)
+    width_type = max(len(r.type) for r in rows)
+    for r in rows:
+        lines.append(f"{r.path.ljust(width_path)}  {r.type.ljust(width_type)}  {r.seen}")
+    return "\n".join(lines) + "\n"
+
+
+def infer(inputs: list[str], dump_tool: str, options: Options, fmt: str = "auto",
+          progress: Optional[Progress] = None) -> tuple[Inferred, str, Collector]:
+    """Reads `inputs`, builds the schema and renders it; returns (what was inferred, the schema
+    text, the statistics). Raises InputError for unreadable input."""
+    if not options.name:
+        options.name = identifier(os.path.splitext(os.path.basename(inputs[0]))[0]
+                                  if inputs[0] != "-" else "document", "document")
+    progress = progress or Progress(sys.stderr, False)
+    collector = collect([(path, input_format(path, fmt)) for path in inputs], dump_tool,
+                        options.limits, progress)
+    sources = ", ".join("standard input" if p == "-" else os.path.basename(p) for p in inputs)
+    inferred = build(collector, options, sources)
+    return inferred, schema_yaml.render(inferred.model, inferred.notes), collector

@@ -1,0 +1,141 @@
+"""What each kind of type reference means on the wire, for the tools (infer, jsonschema, diff).
+
+catalog.py says how the generator *generates* each kind. This module says which BSON types a
+generated decoder of a kind accepts and which its encoder writes, under the names MongoDB's
+`$jsonSchema` uses (`bsonType`). tests/tools/tools_unit_test.py checks that every kind in the
+catalog has an entry here, so a new kind cannot be forgotten.
+
+Types are *tags*: a `$jsonSchema` alias, or `alias/detail` where the tools must tell more apart
+than bsonType can (`binData/uuid`: binary subtype 4 of 16 bytes, what the `uuid` kind reads and
+writes).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional
+
+from ..model import TypeRef
+
+# Every BSON type by its type byte: the alias `$jsonSchema`'s bsonType uses.
+BSON_ALIASES: dict[int, str] = {
+    0x01: "double", 0x02: "string", 0x03: "object", 0x04: "array", 0x05: "binData",
+    0x06: "undefined", 0x07: "objectId", 0x08: "bool", 0x09: "date", 0x0A: "null", 0x0B: "regex",
+    0x0C: "dbPointer", 0x0D: "javascript", 0x0E: "symbol", 0x0F: "javascriptWithScope",
+    0x10: "int", 0x11: "timestamp", 0x12: "long", 0x13: "decimal", 0xFF: "minKey", 0x7F: "maxKey",
+}
+ALL_TAGS = frozenset(BSON_ALIASES.values()) | {"binData/uuid"}
+UUID_TAG = "binData/uuid"
+
+# Schema forms the code generator is gaining (issue 13): `nullable<T>` (a T or null, null kept)
+# and `number<int64>` / `number<double>` (a widened number that writes back the BSON type it was
+# read as). The tools read, emit and describe them; see schemas.py for how they are validated
+# while the generator's catalog does not know them yet.
+NULLABLE = "nullable"
+NUMBER = "number"
+NUMBER_ELEMENTS = ("int64", "double")
+
+
+@dataclass(frozen=True)
+class LeafWire:
+    reads: frozenset      # tags a generated decoder accepts
+    writes: frozenset     # tags its encoder can write
+
+
+def _leaf(reads, writes=None) -> LeafWire:
+    reads = frozenset(reads)
+    return LeafWire(reads, frozenset(writes) if writes is not None else reads)
+
+
+# Scalar kinds (catalog.SCALARS) on the wire. `double` and `int64` decode an int32 too (widening)
+# but always encode their own type; `binary` reads and writes every subtype, uuid among them.
+LEAVES: dict[str, LeafWire] = {
+    "double": _leaf({"double", "int"}, {"double"}),
+    "string": _leaf({"string"}),
+    "javascript": _leaf({"javascript"}),
+    "int32": _leaf({"int"}),
+    "int64": _leaf({"long", "int"}, {"long"}),
+    "bool": _leaf({"bool"}),
+    "datetime": _leaf({"date"}),
+    "object_id": _leaf({"objectId"}),
+    "decimal128": _leaf({"decimal"}),
+    "binary": _leaf({"binData", UUID_TAG}),
+    "uuid": _leaf({UUID_TAG}),
+    "timestamp": _leaf({"timestamp"}),
+    "regex": _leaf({"regex"}),
+    "null": _leaf({"null"}),
+    "min_key": _leaf({"minKey"}),
+    "max_key": _leaf({"maxKey"}),
+    "code_with_scope": _leaf({"javascriptWithScope"}),
+    "raw_document": _leaf({"object"}),
+    "any": _leaf(ALL_TAGS),
+}
+
+# number<int64> reads int32 and int64; number<double> reads int32, int64 and double. Each writes
+# back the type it read, so it may write any of them.
+NUMBER_WIRE: dict[str, LeafWire] = {
+    "int64": _leaf({"int", "long"}),
+    "double": _leaf({"int", "long", "double"}),
+}
+
+ENUM_STORAGE_TAG = {"int32": "int", "string": "string"}
+CONTAINER_TAG = {"vector": "array", "array": "array", "map": "object", "struct": "object"}
+
+
+def bson_type(tag: str) -> str:
+    """The `$jsonSchema` bsonType of a tag (`binData/uuid` -> `binData`)."""
+    return tag.split("/", 1)[0]
+
+
+def value_tags(t: TypeRef, enum_storage: Optional[str] = None) -> tuple[frozenset, frozenset]:
+    """(reads, writes) of the outermost level of a value type: which BSON types its decoder
+    accepts and its encoder writes. Element types of containers are not looked at; `optional`
+    adds null to what is read (a null reads as absent); `nullable` adds null to both.
+    `enum_storage` is the storage of the enum `t` names, when it is an enum."""
+    if t.kind == "optional":
+        reads, writes = value_tags(t.element, enum_storage)
+        return reads | {"null"}, writes
+    if t.kind == NULLABLE:
+        reads, writes = value_tags(t.element, enum_storage)
+        return reads | {"null"}, writes | {"null"}
+    if t.kind == NUMBER:
+        wire = NUMBER_WIRE.get(t.element.kind if t.element else "")
+        if wire is None:
+            raise KeyError(f"number<{t.element.kind if t.element else ''}>")
+        return wire.reads, wire.writes
+    if t.kind == "enum":
+        tag = ENUM_STORAGE_TAG[enum_storage or "int32"]
+        return frozenset({tag}), frozenset({tag})
+    if t.kind in CONTAINER_TAG:
+        tag = CONTAINER_TAG[t.kind]
+        return frozenset({tag}), frozenset({tag})
+    wire = LEAVES[t.kind]
+    return wire.reads, wire.writes
+
+
+# Integer C++ spellings (`cpp:` on an int32/int64 field, or what the header scanner records) and
+# the values they hold: decode rejects a value outside them (error `inexact`).
+INTEGER_RANGES: dict[str, tuple[int, int]] = {
+    "std::int8_t": (-(1 << 7), (1 << 7) - 1), "std::uint8_t": (0, (1 << 8) - 1),
+    "std::int16_t": (-(1 << 15), (1 << 15) - 1), "std::uint16_t": (0, (1 << 16) - 1),
+    "std::int32_t": (-(1 << 31), (1 << 31) - 1), "std::uint32_t": (0, (1 << 32) - 1),
+    "std::int64_t": (-(1 << 63), (1 << 63) - 1),
+    "signed char": (-(1 << 7), (1 << 7) - 1), "unsigned char": (0, (1 << 8) - 1),
+    "short": (-(1 << 15), (1 << 15) - 1), "unsigned short": (0, (1 << 16) - 1),
+    "int": (-(1 << 31), (1 << 31) - 1), "unsigned": (0, (1 << 32) - 1),
+    "unsigned int": (0, (1 << 32) - 1), "long long": (-(1 << 63), (1 << 63) - 1),
+    "long": (-(1 << 63), (1 << 63) - 1),
+}
+KIND_RANGES = {"int32": INTEGER_RANGES["std::int32_t"], "int64": INTEGER_RANGES["std::int64_t"]}
+
+
+def integer_range(t: TypeRef) -> Optional[tuple[int, int]]:
+    """The values an int32/int64 member holds: its C++ spelling's range where that is narrower
+    than the BSON type's, else the BSON type's; None for other kinds."""
+    if t.kind not in KIND_RANGES:
+        return None
+    spelled = INTEGER_RANGES.get((t.cpp or "").replace("::std::", "std::").strip())
+    kind_range = KIND_RANGES[t.kind]
+    if spelled is None:
+        return kind_range
+    return max(spelled[0], kind_range[0]), min(spelled[1], kind_range[1])

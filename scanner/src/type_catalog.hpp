@@ -1,0 +1,71 @@
+#pragma once
+
+// The generator's type catalogue (generator/bsongen_gen/catalog.py) as bsongen-scan needs it. The
+// build emits the catalogue as JSON and compiles it into the scanner (scanner/README.md says why),
+// so the scanner keeps no copy of the kinds' C++ spellings, emptiability or limits: what changes
+// in catalog.py changes here on the next build. Plain standard C++, like scan_headers.hpp.
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace bsongen::scan {
+
+struct type_ref;
+
+struct scalar_kind {
+  std::string kind;
+  std::string cpp;  // the default C++ spelling, written as the scanner spells types (no leading ::)
+  bool emptiable = false;
+};
+
+struct container_kind {
+  std::string kind;
+  std::string cpp_template;               // "std::vector"
+  std::vector<std::string> leading_args;  // template arguments before the element (a map's key)
+  bool has_size = false;                  // a size argument after the element (std::array)
+  bool emptiable = false;
+};
+
+class type_catalog {
+ public:
+  // The catalogue this scanner was built with. Aborts with a message if the build embedded a
+  // catalogue it cannot read (a build error, not a user's).
+  static const type_catalog& built_in();
+  // Reads the catalogue's JSON (python3 -m bsongen_gen.catalog_json); throws std::runtime_error
+  // naming what is missing or malformed.
+  static type_catalog from_json(std::string_view text);
+
+  [[nodiscard]] const std::vector<scalar_kind>& scalars() const { return scalars_; }
+  [[nodiscard]] const std::vector<container_kind>& containers() const { return containers_; }
+  [[nodiscard]] const std::vector<std::string>& definition_kinds() const {
+    return definition_kinds_;
+  }
+  [[nodiscard]] std::uint64_t max_array_size() const { return max_array_size_; }
+
+  // null when the catalogue has no such kind.
+  [[nodiscard]] const scalar_kind* scalar(std::string_view kind) const;
+  [[nodiscard]] const container_kind* container(std::string_view kind) const;
+  // The container kind spelled with this class template ("std::vector"); null when none is.
+  [[nodiscard]] const container_kind* container_for_template(std::string_view cpp_template) const;
+  // The first scalar kind (in the catalogue's order) whose default C++ type is `cpp`: the kind a
+  // member of that type maps to unless BSONGEN_AS names another. null when there is none.
+  [[nodiscard]] const scalar_kind* scalar_for_spelling(std::string_view cpp) const;
+  // Whether BSONGEN_OMIT_EMPTY applies to a value of this kind.
+  [[nodiscard]] bool emptiable(std::string_view kind) const;
+  // The emptiable kinds, comma separated in the catalogue's order, for messages.
+  [[nodiscard]] std::string emptiable_kinds() const;
+  // The kind's default C++ spelling for `ref` whose element (if any) is spelled
+  // `element_spelling`; empty for struct and enum (named by the model, never given a `cpp`).
+  [[nodiscard]] std::string default_spelling(const type_ref& ref,
+                                             const std::string& element_spelling) const;
+
+ private:
+  std::vector<scalar_kind> scalars_;
+  std::vector<container_kind> containers_;
+  std::vector<std::string> definition_kinds_;
+  std::uint64_t max_array_size_ = 0;
+};
+
+}  // namespace bsongen::scan

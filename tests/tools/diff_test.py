@@ -1,0 +1,274 @@
+#!/usr/bin/python3
+"""`bsongen diff`, table-driven: one row per rule, each with the change it must report and its
+verdict for readers (new code reading old data) and writers (old code reading new data). Then
+the command line: text and JSON output, --for, exit codes."""
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import textwrap
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.join(ROOT, "generator"))
+
+from bsongen_gen.tools import diff, schemas  # noqa: E402
+
+BSONGEN = os.path.join(ROOT, "generator", "bsongen")
+
+OK, BREAKS = False, True
+
+
+def struct(fields: str, options: str = "", enums: str = "", extra: str = "") -> str:
+    """A schema with struct `s` holding `fields` (one YAML line each, `;`-separated)."""
+    lines = ["enums:", *("  " + e for e in enums.split(";") if e.strip())] if enums else []
+    lines += ["structs:", "  s:", *("    " + o.strip() for o in options.split(";") if o.strip()),
+              "    fields:", *("      " + f.strip() for f in fields.split(";") if f.strip())]
+    if extra:
+        lines += ["  " + line for line in textwrap.dedent(extra).splitlines()]
+    return "\n".join(lines) + "\n"
+
+
+# (name, old schema, new schema, path of the change, rules, readers break?, writers break?)
+FIELD_ROWS = [
+    ("added required field", struct("a: int32"), struct("a: int32; b: {type: int32, required: true}"),
+     "s.b", ["field_added"], BREAKS, OK),
+    ("added optional field", struct("a: int32"), struct("a: int32; b: int32?"),
+     "s.b", ["field_added"], OK, OK),
+    ("added field with a default", struct("a: int32"), struct("a: int32; b: {type: int32, default: 3}"),
+     "s.b", ["field_added"], OK, OK),
+    ("added field, old code rejects unknown fields", struct("a: int32", "unknown_fields: reject"),
+     struct("a: int32; b: int32?", "unknown_fields: reject"), "s.b", ["field_added"], OK, BREAKS),
+    ("removed required field", struct("a: int32; b: {type: int32, required: true}"),
+     struct("a: int32"), "s.b", ["field_removed"], OK, BREAKS),
+    ("removed optional field", struct("a: int32; b: int32?"), struct("a: int32"),
+     "s.b", ["field_removed"], OK, OK),
+    ("removed field, new code rejects unknown fields", struct("a: int32; b: int32?", "unknown_fields: reject"),
+     struct("a: int32", "unknown_fields: reject"), "s.b", ["field_removed"], BREAKS, OK),
+    ("int32 -> int64 widens", struct("a: int32"), struct("a: int64"),
+     "s.a", ["type_widened"], OK, BREAKS),
+    ("int64 -> int32 narrows", struct("a: int64"), struct("a: int32"),
+     "s.a", ["type_narrowed"], BREAKS, OK),
+    ("int32 -> double widens", struct("a: int32"), struct("a: double"),
+     "s.a", ["type_widened"], OK, BREAKS),
+    ("int64 -> double changes", struct("a: int64"), struct("a: double"),
+     "s.a", ["type_changed"], BREAKS, BREAKS),
+    ("string -> int32 changes", struct("a: string"), struct("a: int32"),
+     "s.a", ["type_changed"], BREAKS, BREAKS),
+    ("int32 -> number<int64> widens", struct("a: int32"), struct("a: number<int64>"),
+     "s.a", ["type_widened"], OK, BREAKS),
+    ("number<double> -> double narrows", struct("a: number<double>"), struct("a: double"),
+     "s.a", ["type_narrowed"], BREAKS, OK),
+    ("number<int64> -> number<double> widens", struct("a: number<int64>"), struct("a: number<double>"),
+     "s.a", ["type_widened"], OK, BREAKS),
+    ("string -> any widens", struct("a: string"), struct("a: any"),
+     "s.a", ["type_widened"], OK, BREAKS),
+    ("any -> string narrows", struct("a: any"), struct("a: string"),
+     "s.a", ["type_narrowed"], BREAKS, OK),
+    ("binary -> uuid narrows", struct("a: binary"), struct("a: uuid"),
+     "s.a", ["type_narrowed"], BREAKS, OK),
+    ("uuid -> binary widens", struct("a: uuid"), struct("a: binary"),
+     "s.a", ["type_widened"], OK, BREAKS),
+    ("vector element widens", struct("a: vector<int32>"), struct("a: vector<int64>"),
+     "s.a", ["type_widened"], OK, BREAKS),
+    ("vector -> fixed array", struct("a: vector<int32>"), struct('a: "array<int32, 3>"'),
+     "s.a", ["type_narrowed"], BREAKS, OK),
+    ("array size change", struct('a: "array<int32, 3>"'), struct('a: "array<int32, 4>"'),
+     "s.a", ["array_size_changed"], BREAKS, BREAKS),
+    ("map value type change", struct("a: map<int32>"), struct("a: map<string>"),
+     "s.a", ["type_changed"], BREAKS, BREAKS),
+    ("string -> enum narrows", struct("a: string"), struct("a: e", enums="e: {storage: string, values: [x]}"),
+     "s.a", ["type_narrowed"], BREAKS, OK),
+    ("required -> optional", struct("a: {type: int32, required: true}"), struct("a: int32?"),
+     "s.a", ["presence_changed"], OK, BREAKS),
+    ("optional -> required", struct("a: int32?"), struct("a: {type: int32, required: true}"),
+     "s.a", ["presence_changed"], BREAKS, OK),
+    ("plain -> optional", struct("a: int32"), struct("a: int32?"),
+     "s.a", ["presence_changed"], OK, OK),
+    ("omit_empty on a field old code requires", struct("a: {type: string, required: true}"),
+     struct("a: {type: string, required: true, omit_empty: true}"),
+     "s.a", ["presence_changed"], OK, BREAKS),
+    ("nullable added", struct("a: int32"), struct("a: nullable<int32>"),
+     "s.a", ["nullable_added"], OK, BREAKS),
+    ("nullable removed", struct("a: nullable<int32>"), struct("a: int32"),
+     "s.a", ["nullable_removed"], BREAKS, OK),
+    ("optional -> optional nullable (old code reads null as absent)", struct("a: int32?"),
+     struct("a: optional<nullable<int32>>"), "s.a", ["nullable_added"], OK, OK),
+    ("nullable -> any", struct("a: nullable<int32>"), struct("a: any"),
+     "s.a", ["nullable_removed", "type_widened"], OK, BREAKS),
+    ("key renamed", struct("a: {type: int32, key: old_key}"), struct("a: {type: int32, key: new_key}"),
+     "s.a", ["key_renamed"], BREAKS, BREAKS),
+    ("member renamed, same key", struct("a: {type: int32, key: k}"), struct("b: {type: int32, key: k}"),
+     "s.b", ["member_renamed"], OK, OK),
+    ("C++ spelling narrows the range", struct("a: int32"), struct("a: {type: int32, cpp: std::uint8_t}"),
+     "s.a", ["cpp_changed"], BREAKS, OK),
+    ("C++ spelling widens the range", struct("a: {type: int32, cpp: std::int16_t}"), struct("a: int32"),
+     "s.a", ["cpp_changed"], OK, BREAKS),
+    ("default changed", struct("a: {type: int32, default: 1}"), struct("a: {type: int32, default: 2}"),
+     "s.a", ["default_changed"], OK, OK),
+]
+
+ENUM = "e: {storage: string, values: [a, b]}"
+STRUCT_ROWS = [
+    ("unknown_fields skip -> reject", struct("a: int32"), struct("a: int32", "unknown_fields: reject"),
+     "s", ["unknown_fields_changed"], BREAKS, OK),
+    ("unknown_fields reject -> skip", struct("a: int32", "unknown_fields: reject"), struct("a: int32"),
+     "s", ["unknown_fields_changed"], OK, OK),
+    ("unknown_fields reject -> capture", struct("a: int32", "unknown_fields: reject"),
+     struct("a: int32", "unknown_fields: capture; capture_member: extra"),
+     "s", ["unknown_fields_changed"], OK, BREAKS),
+    ("duplicate_keys last_wins -> reject", struct("a: int32"), struct("a: int32", "duplicate_keys: reject"),
+     "s", ["duplicate_keys_changed"], BREAKS, OK),
+    ("struct added", struct("a: int32"), struct("a: int32", extra="t:\n  fields:\n    x: int32"),
+     "t", ["struct_added"], OK, OK),
+    ("struct removed", struct("a: int32", extra="t:\n  fields:\n    x: int32"), struct("a: int32"),
+     "t", ["struct_removed"], OK, OK),
+    ("nested struct field change", struct("a: t", extra="t:\n  fields:\n    x: int32"),
+     struct("a: t", extra="t:\n  fields:\n    x: int64"), "t.x", ["type_widened"], OK, BREAKS),
+    ("struct renamed", struct("a: t", extra="t:\n  fields:\n    x: int32"),
+     struct("a: u", extra="u:\n  fields:\n    x: int32"), "u", ["struct_renamed"], OK, OK),
+    ("renamed struct compared with its new self", struct("a: t", extra="t:\n  fields:\n    x: int32"),
+     struct("a: u", extra="u:\n  fields:\n    x: string"), "u.x", ["type_changed"], BREAKS, BREAKS),
+    ("enum value removed", struct("a: e", enums=ENUM), struct("a: e", enums="e: {storage: string, values: [a]}"),
+     "e.b", ["enum_value_removed"], BREAKS, OK),
+    ("enum value added", struct("a: e", enums=ENUM), struct("a: e", enums="e: {storage: string, values: [a, b, c]}"),
+     "e.c", ["enum_value_added"], OK, BREAKS),
+    ("enum stored name changed", struct("a: e", enums=ENUM),
+     struct("a: e", enums="e: {storage: string, values: {a: , b: {bson_name: B}}}"),
+     "e.b", ["enum_value_renamed"], BREAKS, BREAKS),
+    ("int32 enum value renumbered", struct("a: e", enums="e: {values: {a: 1, b: 2}}"),
+     struct("a: e", enums="e: {values: {a: 1, b: 3}}"), "e.b", ["enum_value_renamed"], BREAKS, BREAKS),
+    ("enum storage changed", struct("a: e", enums=ENUM), struct("a: e", enums="e: {storage: int32, values: [a, b]}"),
+     "e", ["enum_storage_changed"], BREAKS, BREAKS),
+    ("enum renamed", struct("a: e", enums=ENUM), struct("a: f", enums="f: {storage: string, values: [a, b]}"),
+     "f", ["enum_renamed"], OK, OK),
+]
+
+
+class RulesTest(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(self.tmp.cleanup)
+
+    def load(self, name: str, text: str):
+        path = os.path.join(self.tmp.name, name)
+        with open(path, "w") as f:
+            f.write(text)
+        return schemas.load(path)
+
+    def check_rows(self, rows):
+        for name, old, new, path, rules, readers, writers in rows:
+            with self.subTest(name):
+                changes = diff.compare(self.load("old.yaml", old), self.load("new.yaml", new))
+                found = [c for c in changes if c.path == path]
+                self.assertEqual(len(found), 1, f"{name}: {[(c.path, c.rules) for c in changes]}")
+                change = found[0]
+                self.assertEqual(change.rules, rules, name)
+                self.assertEqual(change.readers.breaking, readers, f"{name}: {change.readers}")
+                self.assertEqual(change.writers.breaking, writers, f"{name}: {change.writers}")
+                for verdict in (change.readers, change.writers):
+                    self.assertEqual(bool(verdict.reason), verdict.breaking,
+                                     "a breaking verdict says why, a compatible one does not")
+
+    def test_field_rules(self):
+        self.check_rows(FIELD_ROWS)
+
+    def test_struct_and_enum_rules(self):
+        self.check_rows(STRUCT_ROWS)
+
+    def test_no_changes_and_no_wire_changes(self):
+        same = struct("a: int32; b: {type: string, doc: words}")
+        self.assertEqual(diff.compare(self.load("o.yaml", same), self.load("n.yaml", same)), [])
+        # A doc comment or a C++ enumerator name with the same stored name changes no bytes.
+        old = struct("a: e; b: int32", enums="e: {storage: string, values: {x: {bson_name: X}}}")
+        new = struct("a: e; b: {type: int32, doc: now documented}",
+                     enums="e: {storage: string, values: {y: {bson_name: X}}}")
+        self.assertEqual(diff.compare(self.load("o.yaml", old), self.load("n.yaml", new)), [])
+
+    def test_field_order_alone_is_no_change(self):
+        changes = diff.compare(self.load("o.yaml", struct("a: int32; b: int32")),
+                               self.load("n.yaml", struct("b: int32; a: int32")))
+        self.assertEqual(changes, [])
+
+    def test_recursive_renamed_struct_terminates(self):
+        old = struct("a: t", extra="t:\n  fields:\n    kids: vector<t>\n    v: int32")
+        new = struct("a: u", extra="u:\n  fields:\n    kids: vector<u>\n    v: int64")
+        changes = diff.compare(self.load("o.yaml", old), self.load("n.yaml", new))
+        self.assertEqual({c.path: c.rules for c in changes},
+                         {"u": ["struct_renamed"], "s.a": ["type_changed"],
+                          "u.kids": ["type_changed"], "u.v": ["type_widened"]})
+        renamed_field = next(c for c in changes if c.path == "s.a")
+        self.assertFalse(renamed_field.readers.breaking or renamed_field.writers.breaking)
+
+
+class CommandLineTest(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(self.tmp.cleanup)
+
+    def write(self, name: str, text: str) -> str:
+        path = os.path.join(self.tmp.name, name)
+        with open(path, "w") as f:
+            f.write(text)
+        return path
+
+    def run_diff(self, *args) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, BSONGEN, "diff", *args], capture_output=True,
+                              text=True)
+
+    def test_exit_codes_and_directions(self):
+        old = self.write("old.yaml", struct("a: int32"))
+        widened = self.write("widened.yaml", struct("a: int64"))          # breaks writers only
+        optional = self.write("optional.yaml", struct("a: int32; b: int32?"))  # compatible
+        cases = [((old, old), 0), ((old, optional), 0), ((old, widened), 1),
+                 ((old, widened, "--for", "readers"), 0), ((old, widened, "--for", "writers"), 1),
+                 ((old, widened, "--for", "both"), 1), ((widened, old, "--for", "readers"), 1),
+                 ((old,), 2), ((old, widened, "--for", "nobody"), 2),
+                 ((old, os.path.join(self.tmp.name, "missing.yaml")), 2)]
+        for args, status in cases:
+            self.assertEqual(self.run_diff(*args).returncode, status, args)
+
+    def test_schema_error_exits_2_with_location(self):
+        old = self.write("old.yaml", struct("a: int32"))
+        bad = self.write("bad.yaml", struct("a: in32"))
+        r = self.run_diff(old, bad)
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("bad.yaml:4:10: error: unknown type `in32`", r.stderr)
+
+    def test_text_output(self):
+        old = self.write("old.yaml", struct("a: int32; b: {type: string, key: k}"))
+        new = self.write("new.yaml", struct("a: int64; b: {type: string, key: K}; c: bool?"))
+        r = self.run_diff(old, new)
+        lines = r.stdout.splitlines()
+        self.assertEqual(len(lines), 4, r.stdout)
+        self.assertTrue(lines[0].startswith(new + ":4:7: breaking for writers: s.a: type int32 -> "
+                                            "int64 (widened) -- writers: int64 writes long, "
+                                            "which int32 does not read"), lines[0])
+        self.assertIn("breaking for readers and writers: s.b: key `k` renamed to `K`", lines[1])
+        self.assertIn("compatible: s.c: optional field `c` added (bool?)", lines[2])
+        self.assertEqual(lines[3], "bsongen diff: 3 change(s), 1 breaking for readers (new "
+                         "code, old data), 2 breaking for writers (old code, new data); "
+                         "checked: readers and writers")
+
+    def test_json_output(self):
+        old = self.write("old.yaml", struct("a: int32"))
+        new = self.write("new.yaml", struct("a: int64"))
+        r = self.run_diff(old, new, "--json", "--for", "readers")
+        self.assertEqual(r.returncode, 0)
+        data = json.loads(r.stdout)
+        self.assertEqual(data["checked"], ["readers"])
+        self.assertFalse(data["fails"])
+        self.assertEqual(data["breaking"], {"readers": 0, "writers": 1})
+        (change,) = data["changes"]
+        self.assertEqual(change["path"], "s.a")
+        self.assertEqual(change["key"], "a")
+        self.assertEqual(change["rules"], ["type_widened"])
+        self.assertEqual(change["writers"]["breaking"], True)
+        self.assertEqual(change["location"], new + ":4:7")
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,561 @@
+#!/usr/bin/python3
+"""`bsongen infer`: the types, fields, names and order it infers, its report, progress, bounds,
+inputs and errors. Documents are written with pymongo's bson package (Debian python3-bson), an
+encoder independent of bsongen; the tool reads them through bsongen-dump ($BSONGEN_DUMP).
+
+The byte-for-byte round trips through generated code are ctest's infer_round_trip_* tests; this
+file checks the schemas themselves, including the ones whose round trip waits for the
+nullable<T>/number<T> forms in the code generator.
+"""
+
+import io
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+import uuid
+
+import bson
+import yaml
+from bson.binary import Binary
+from bson.code import Code
+from bson.codec_options import CodecOptions
+from bson.int64 import Int64
+from bson.objectid import ObjectId
+from bson.son import SON
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.join(ROOT, "generator"))
+
+from bsongen_gen.tools import infer  # noqa: E402
+
+BSONGEN = os.path.join(ROOT, "generator", "bsongen")
+DUMP = os.environ.get("BSONGEN_DUMP", "")
+CODEC = CodecOptions(document_class=SON)
+
+
+def encode_all(docs) -> bytes:
+    return b"".join(bson.encode(SON(d) if isinstance(d, list) else d, codec_options=CODEC)
+                    for d in docs)
+
+
+class InferCase(unittest.TestCase):
+    def setUp(self):
+        if not DUMP:
+            self.skipTest("BSONGEN_DUMP is not set")
+        self.tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(self.tmp.cleanup)
+
+    def path(self, name: str) -> str:
+        return os.path.join(self.tmp.name, name)
+
+    def write(self, name: str, data) -> str:
+        path = self.path(name)
+        with open(path, "wb" if isinstance(data, bytes) else "w") as f:
+            f.write(data)
+        return path
+
+    def run_bsongen(self, *args, stdin=None, env=None) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, BSONGEN, *args], capture_output=True, input=stdin,
+                              env={**os.environ, **(env or {})})
+
+    def infer_files(self, *args) -> tuple[dict, str]:
+        r = self.run_bsongen("infer", *args, "--dump-tool", DUMP, "--no-progress")
+        self.assertEqual(r.returncode, 0, r.stderr.decode())
+        return yaml.safe_load(r.stdout), r.stderr.decode()
+
+    def infer_docs(self, docs, *args, name="c") -> dict:
+        path = self.write(name + ".bson", encode_all(docs))
+        return self.infer_files(path, *args)[0]
+
+    def fields(self, schema: dict, struct: str) -> dict:
+        return schema["structs"][struct]["fields"]
+
+    def type_of(self, schema: dict, struct: str, member: str) -> str:
+        body = self.fields(schema, struct)[member]
+        return body if isinstance(body, str) else body["type"]
+
+    def required(self, schema: dict, struct: str, member: str) -> bool:
+        body = self.fields(schema, struct)[member]
+        return isinstance(body, dict) and body.get("required", False)
+
+
+class PresenceTest(InferCase):
+    """required / T? / nullable<T> / optional<nullable<T>>, and the all-null cases."""
+
+    def test_absent_null_matrix(self):
+        docs = []
+        for i in range(8):
+            d = SON([("always", i), ("always_null_sometimes", None if i % 2 else i)])
+            if i % 2:
+                d["sometimes"] = "x"
+            if i % 4 == 1:
+                d["sometimes_null"] = None
+            elif i % 4 == 2:
+                d["sometimes_null"] = "v"
+            d["only_null"] = None
+            if i % 3 == 0:
+                d["absent_or_null"] = None
+            docs.append(d)
+        s = self.infer_docs(docs)
+        self.assertEqual(self.type_of(s, "c", "always"), "int32")
+        self.assertTrue(self.required(s, "c", "always"))
+        self.assertEqual(self.type_of(s, "c", "sometimes"), "string?")
+        self.assertFalse(self.required(s, "c", "sometimes"))
+        self.assertEqual(self.type_of(s, "c", "always_null_sometimes"), "nullable<int32>")
+        self.assertFalse(self.required(s, "c", "always_null_sometimes"))
+        self.assertEqual(self.type_of(s, "c", "sometimes_null"), "optional<nullable<string>>")
+        self.assertEqual(self.type_of(s, "c", "only_null"), "null")
+        self.assertEqual(self.type_of(s, "c", "absent_or_null"), "any?")
+
+    def test_any_keeps_null_without_nullable(self):
+        s = self.infer_docs([{"v": "a"}, {"v": 1}, {"v": None}])
+        self.assertEqual(self.type_of(s, "c", "v"), "any")
+        self.assertFalse(self.required(s, "c", "v"))
+        s = self.infer_docs([{"v": "a"}, {"v": 1}])
+        self.assertEqual(self.type_of(s, "c", "v"), "any")
+        self.assertTrue(self.required(s, "c", "v"))
+        s = self.infer_docs([{"v": "a"}, {"v": 1}, {}])
+        self.assertEqual(self.type_of(s, "c", "v"), "any?")
+
+
+class TypesTest(InferCase):
+    def test_each_bson_type_maps_to_its_kind(self):
+        from bson.decimal128 import Decimal128
+        from bson.max_key import MaxKey
+        from bson.min_key import MinKey
+        from bson.regex import Regex
+        from bson.timestamp import Timestamp
+        import datetime
+        doc = SON([("d", 1.5), ("s", "x"), ("o", ObjectId()), ("b", True),
+                   ("t", datetime.datetime(2020, 1, 1)), ("r", Regex("a", "i")),
+                   ("js", Code("f()")), ("jws", Code("f()", {"x": 1})), ("i", 1),
+                   ("ts", Timestamp(1, 2)), ("l", Int64(1)), ("dec", Decimal128("1.5")),
+                   ("mn", MinKey()), ("mx", MaxKey()), ("bin", Binary(b"abc", 0)),
+                   ("u", Binary(uuid.uuid4().bytes, 4)), ("u3", Binary(uuid.uuid4().bytes, 3)),
+                   ("empty", {}), ("n", None)])
+        s = self.infer_docs([doc])
+        expected = {"d": "double", "s": "string", "o": "object_id", "b": "bool", "t": "datetime",
+                    "r": "regex", "js": "javascript", "jws": "code_with_scope", "i": "int32",
+                    "ts": "timestamp", "l": "int64", "dec": "decimal128", "mn": "min_key",
+                    "mx": "max_key", "bin": "binary", "u": "uuid", "u3": "binary",
+                    "empty": "raw_document", "n": "null"}
+        for member, kind in expected.items():
+            self.assertEqual(self.type_of(s, "c", member), kind, member)
+
+    def test_uuid_only_when_every_binary_is_one(self):
+        s = self.infer_docs([{"u": Binary(uuid.uuid4().bytes, 4)}, {"u": Binary(b"x" * 16, 0)}])
+        self.assertEqual(self.type_of(s, "c", "u"), "binary")
+        s = self.infer_docs([{"u": Binary(uuid.uuid4().bytes, 4)}, {"u": Binary(b"x" * 15, 4)}])
+        self.assertEqual(self.type_of(s, "c", "u"), "binary")
+
+    def test_deprecated_types_are_any(self):
+        path = self.write("old.json", '{"s": {"$symbol": "x"}, "u": {"$undefined": true}, '
+                          '"p": {"$dbPointer": {"$ref": "c", "$id": {"$oid": '
+                          '"56e1fc72e0c917e9c4714161"}}}}\n')
+        s, _ = self.infer_files(path, "--name", "c")
+        for member in ("s", "u", "p"):
+            self.assertEqual(self.type_of(s, "c", member), "any", member)
+
+    def test_number_widening(self):
+        big = Int64((1 << 53) + 1)
+        cases = [
+            ([1, Int64(2)], "number<int64>"),
+            ([1, 2.5], "number<double>"),
+            ([Int64(1 << 53), 2.5], "number<double>"),        # 2^53 itself is exact
+            ([Int64(-(1 << 53)), 1, 2.5], "number<double>"),
+            ([big, 2.5], "any"),                               # beyond 2^53: a double rounds it
+            ([Int64(-(1 << 53) - 1), 2.5], "any"),
+            ([big, 1], "number<int64>"),                       # no double: any int64 is fine
+            ([1, "1"], "any"),
+            ([1.5, True], "any"),
+            ([Int64(5), Int64(6)], "int64"),                   # one type: that type
+        ]
+        for values, expected in cases:
+            s = self.infer_docs([{"v": v} for v in values])
+            self.assertEqual(self.type_of(s, "c", "v"), expected, values)
+
+    def test_mixed_numbers_with_null_and_absence(self):
+        s = self.infer_docs([{"v": 1}, {"v": Int64(2)}, {"v": None}, {}])
+        self.assertEqual(self.type_of(s, "c", "v"), "optional<nullable<number<int64>>>")
+
+    def test_arrays(self):
+        s = self.infer_docs([
+            {"ints": [1, 2], "mixed": [1, Int64(2)], "empty": [], "with_null": [1, None],
+             "nulls": [None], "nested": [[1], []], "docs": [{"a": 1}], "varied": ["x", 1]},
+            {"ints": [], "mixed": [2.5], "empty": [], "with_null": [], "nulls": [],
+             "nested": [[2, 3]], "docs": [{"a": 2, "b": "x"}, {"a": 3}], "varied": [{"k": 1}]},
+        ])
+        self.assertEqual(self.type_of(s, "c", "ints"), "vector<int32>")
+        self.assertEqual(self.type_of(s, "c", "mixed"), "vector<number<double>>")
+        self.assertEqual(self.type_of(s, "c", "empty"), "vector<any>")
+        self.assertEqual(self.type_of(s, "c", "with_null"), "vector<any>")
+        self.assertEqual(self.type_of(s, "c", "nulls"), "vector<null>")
+        self.assertEqual(self.type_of(s, "c", "nested"), "vector<vector<int32>>")
+        self.assertEqual(self.type_of(s, "c", "docs"), "vector<c_docs>")
+        self.assertEqual(self.type_of(s, "c_docs", "a"), "int32")
+        self.assertTrue(self.required(s, "c_docs", "a"))
+        self.assertEqual(self.type_of(s, "c_docs", "b"), "string?")
+        self.assertEqual(self.type_of(s, "c", "varied"), "vector<any>")
+
+    def test_object_with_other_types_is_any(self):
+        s = self.infer_docs([{"v": {"a": 1}}, {"v": "x"}])
+        self.assertEqual(self.type_of(s, "c", "v"), "any")
+        self.assertNotIn("c_v", s["structs"])
+
+
+class NamesTest(InferCase):
+    def test_nested_struct_names_follow_the_path_and_are_unique(self):
+        s = self.infer_docs([{"a": {"b": {"x": 1}}, "a_b": {"y": "s"}}], "--name", "top")
+        self.assertEqual(self.type_of(s, "top", "a"), "top_a")
+        self.assertEqual(self.type_of(s, "top_a", "b"), "top_a_b")
+        self.assertEqual(self.type_of(s, "top", "a_b"), "top_a_b_2")
+        self.assertEqual(list(s["structs"])[0], "top")
+
+    def test_identical_shapes_share_one_struct(self):
+        s = self.infer_docs([{"home": {"city": "a", "zip": "1"}, "work": {"city": "b", "zip": "2"}}])
+        self.assertEqual(self.type_of(s, "c", "home"), "c_home")
+        self.assertEqual(self.type_of(s, "c", "work"), "c_home")
+        self.assertNotIn("c_work", s["structs"])
+
+    def test_keys_that_are_not_identifiers_get_a_member_name_and_key(self):
+        keys = ["first name", "1st", "class", "a__b", "_Id", "é", "ok_name", "a b", "a_b", "c"]
+        docs = [SON([(k, 1) for k in keys])]
+        path = self.write("n.bson", encode_all(docs))
+        s, err = self.infer_files(path, "--name", "c")
+        fields = self.fields(s, "c")
+        by_key = {}
+        for member, body in fields.items():
+            key = body.get("key", member) if isinstance(body, dict) else member
+            by_key[key] = member
+        self.assertEqual(set(by_key), set(keys))
+        self.assertEqual(by_key["first name"], "first_name")
+        self.assertEqual(by_key["1st"], "_1st")
+        self.assertEqual(by_key["class"], "class_")
+        self.assertEqual(by_key["a__b"], "a_b")
+        self.assertEqual(by_key["_Id"], "Id")
+        self.assertEqual(by_key["ok_name"], "ok_name")
+        self.assertEqual(by_key["é"], "field")
+        self.assertEqual(by_key["a b"], "a_b_2")   # `a_b` was taken by `a__b`
+        self.assertEqual(by_key["a_b"], "a_b_3")
+        self.assertEqual(by_key["c"], "c_2")       # a member is not named like its struct
+
+    def test_empty_key_is_reported_and_left_out(self):
+        path = self.write("e.bson", encode_all([SON([("", 1), ("x", 2)])]))
+        s, err = self.infer_files(path)
+        self.assertEqual(list(self.fields(s, "e")), ["x"])
+        self.assertIn("warning: e: the empty key cannot be a schema field", err)
+
+    def test_default_name_comes_from_the_first_input(self):
+        path = self.write("my-users.2024.bson", encode_all([{"x": 1}]))
+        s, _ = self.infer_files(path)
+        self.assertEqual(list(s["structs"]), ["my_users_2024"])
+
+
+class OrderTest(InferCase):
+    def test_order_seen_most_often(self):
+        docs = [SON([("a", 1), ("b", 1), ("c", 1)])] * 5 + [SON([("b", 1), ("a", 1), ("c", 1)])] * 2
+        path = self.write("o.bson", encode_all(docs))
+        s, _ = self.infer_files(path)
+        self.assertEqual(list(self.fields(s, "o")), ["a", "b", "c"])
+
+    def test_optional_fields_keep_the_writers_order(self):
+        # The writer's order is name, took, error; documents leave either out.
+        docs = [SON([("name", 1)])] * 4 + [SON([("name", 1), ("took", 1)])] * 4 + \
+            [SON([("name", 1), ("error", 1)])] * 3 + [SON([("name", 1), ("took", 1), ("error", 1)])]
+        s = self.infer_docs(docs)
+        self.assertEqual(list(self.fields(s, "c")), ["name", "took", "error"])
+
+    def test_documents_in_another_order_are_counted_in_a_comment(self):
+        docs = [SON([("a", 1), ("b", 1)])] * 9 + [SON([("b", 1), ("a", 1)])]
+        path = self.write("o.bson", encode_all(docs))
+        r = self.run_bsongen("infer", path, "--dump-tool", DUMP)
+        self.assertIn(b"# 1 document(s) have their keys in another order", r.stdout)
+
+    def test_orders_beyond_the_cap_still_place_their_keys(self):
+        stats = infer.DocumentStats()
+        limits = infer.Limits(max_orders=2)
+        for keys in (["a", "b"], ["b", "a", "c"], ["a", "d", "b"], ["a", "b", "e"]):
+            stats.add(infer._Pairs((k, 1) for k in keys), limits)
+        self.assertEqual(len(stats.orders), 2)
+        self.assertEqual(stats.orders_not_counted, 2)
+        order = stats.field_order()
+        self.assertEqual(sorted(order), ["a", "b", "c", "d", "e"])
+        self.assertLess(order.index("a"), order.index("d"))  # after its anchor
+        self.assertLess(order.index("b"), order.index("e"))
+
+
+class EnumTest(InferCase):
+    def docs(self):
+        return [{"status": s} for s in ["open", "in review", "new", "open", "new", "open"]]
+
+    def test_enums_only_when_asked(self):
+        s = self.infer_docs(self.docs())
+        self.assertEqual(self.type_of(s, "c", "status"), "string")
+        self.assertNotIn("enums", s)
+        s = self.infer_docs(self.docs(), "--enums")
+        self.assertEqual(self.type_of(s, "c", "status"), "c_status")
+        values = s["enums"]["c_status"]["values"]
+        self.assertEqual(s["enums"]["c_status"]["storage"], "string")
+        self.assertEqual(list(values), ["in_review", "new_", "open"])  # `new` is a keyword
+        self.assertEqual(values["in_review"], {"bson_name": "in review"})
+        self.assertEqual(values["new_"], {"bson_name": "new"})
+
+    def test_no_enum_for_many_or_unrepeated_values(self):
+        s = self.infer_docs(self.docs(), "--enums", "--enum-max-values", "2")
+        self.assertEqual(self.type_of(s, "c", "status"), "string")
+        s = self.infer_docs([{"status": "a"}, {"status": "b"}, {"status": "c"}], "--enums")
+        self.assertEqual(self.type_of(s, "c", "status"), "string")
+        long_values = [{"status": "x" * 80}] * 4
+        s = self.infer_docs(long_values, "--enums")
+        self.assertEqual(self.type_of(s, "c", "status"), "string")
+
+
+class MapTest(InferCase):
+    def test_many_keys_in_ascending_order_make_a_map(self):
+        docs = [{"m": SON([(f"k{i:03d}", i) for i in range(j, j + 5)])} for j in range(0, 50, 5)]
+        s = self.infer_docs(docs, "--max-fields", "8")
+        self.assertEqual(self.type_of(s, "c", "m"), "map<string, int32>")
+
+    def test_many_keys_in_varying_order_are_any(self):
+        docs = [{"m": SON([(f"k{i:03d}", i) for i in reversed(range(j, j + 5))])}
+                for j in range(0, 50, 5)]
+        s = self.infer_docs(docs, "--max-fields", "8")
+        self.assertEqual(self.type_of(s, "c", "m"), "any")
+
+    def test_too_many_top_level_keys_is_an_input_error(self):
+        path = self.write("wide.bson", encode_all([SON([(f"k{i}", i) for i in range(10)])]))
+        r = self.run_bsongen("infer", path, "--dump-tool", DUMP, "--max-fields", "4")
+        self.assertEqual(r.returncode, 1)
+        self.assertIn(b"raise --max-fields", r.stderr)
+
+
+class BoundsTest(unittest.TestCase):
+    """Memory stays bounded however many documents stream by."""
+
+    def test_statistics_stay_within_their_caps(self):
+        limits = infer.Limits(max_fields=16, max_orders=8, max_strings=4)
+        collector = infer.Collector(limits)
+        for i in range(5000):
+            keys = [f"f{(i * 7 + j) % 12}" for j in range(3)] + ["s", "sub"]
+            collector.add(infer._Pairs([(k, 1) for k in keys[:3]] + [
+                ("s", f"value {i}"), ("sub", infer._Pairs([(f"k{i}", 1)]))]))
+        root = collector.root
+        self.assertEqual(root.documents, 5000)
+        self.assertLessEqual(len(root.orders), 8)
+        self.assertGreater(root.orders_not_counted, 0)
+        self.assertIsNone(root.fields["s"].values.strings)          # distinct strings capped
+        sub = root.fields["sub"].values.document
+        self.assertIsNotNone(sub.map_values)                        # 5000 keys: a map
+        self.assertEqual(sub.fields, {})
+        self.assertEqual(sub.map_values.counts, {"int": 5000})
+
+    def test_merge_keeps_counts(self):
+        limits = infer.Limits()
+        a, b = infer.ValueStats(), infer.ValueStats()
+        a.add("x", limits)
+        b.add("x", limits)
+        b.add(infer._Pairs([("$numberLong", str((1 << 60)))]), limits)
+        a.merge(b, limits)
+        self.assertEqual(a.counts, {"string": 2, "long": 1})
+        self.assertEqual(a.strings, {"x": 2})
+        self.assertTrue(a.long_beyond_double)
+
+
+class ReportAndProgressTest(InferCase):
+    def test_report_lists_every_place_with_counts(self):
+        path = self.write("r.bson", encode_all([{"a": 1, "l": [1.5]}, {"a": Int64(2), "l": []},
+                                                {"l": [None]}]))
+        r = self.run_bsongen("infer", path, "--dump-tool", DUMP, "--report", "--no-progress")
+        err = r.stderr.decode()
+        self.assertIn("bsongen infer: 3 document(s) from", err)
+        rows = {line.split()[0]: line for line in err.splitlines()[2:]}
+        self.assertIn("number<int64>?", rows["r.a"])
+        self.assertIn("in 2 of 3 (absent from 1): int 1, long 1", rows["r.a"])
+        self.assertIn("vector<any> (required)", rows["r.l"])
+        self.assertIn("double 1, null 1", rows["r.l[]"])
+        # The same facts as comments in the schema.
+        self.assertIn(b"# in 2 of 3 (absent from 1): int 1, long 1", r.stdout)
+
+    def test_progress_lines_when_asked_and_not_otherwise(self):
+        path = self.write("p.bson", encode_all([{"a": 1}] * 3))
+        r = self.run_bsongen("infer", path, "--dump-tool", DUMP, "--progress")
+        self.assertIn(b"bsongen infer: " + path.encode() + b": 3 documents", r.stderr)
+        r = self.run_bsongen("infer", path, "--dump-tool", DUMP)  # stderr is a pipe: off
+        self.assertEqual(r.stderr, b"")
+
+    def test_progress_on_a_terminal_rewrites_one_line(self):
+        class Terminal(io.StringIO):
+            def isatty(self):
+                return True
+        now = [0.0]
+        stream = Terminal()
+        progress = infer.Progress(stream, True, clock=lambda: now[0])
+        progress.update("f.bson", 1024, 1024)      # too soon: nothing
+        now[0] = 1.0
+        progress.update("f.bson", 2048, 2048)
+        progress.file_done("f.bson", 2048, 2048)   # a terminal shows no per-file line
+        progress.done()
+        text = stream.getvalue()
+        self.assertTrue(text.startswith("\rbsongen infer: f.bson: 2,048 documents"), text)
+        self.assertNotIn("\n", text)
+        self.assertTrue(text.endswith("\r"))
+
+
+class InputsTest(InferCase):
+    def test_json_lines_arrays_and_bson_agree(self):
+        docs = [{"a": 1, "b": Int64(5), "c": 1.0}, {"a": 2, "b": Int64(6), "c": 2.5}]
+        expected = self.infer_docs(docs, name="x")
+        relaxed = "".join(json.dumps({"a": d["a"], "b": {"$numberLong": str(d["b"])},
+                                      "c": d["c"]}) + "\n" for d in docs)
+        for name, text, extra in (("lines.json", relaxed, ()),
+                                  ("array.json", "[" + ",".join(relaxed.splitlines()) + "]", ()),
+                                  ("noext", relaxed, ()),
+                                  ("forced.txt", relaxed, ("--format", "json"))):
+            s, _ = self.infer_files(self.write(name, text), "--name", "x", *extra)
+            self.assertEqual(s["structs"]["x"]["fields"], expected["structs"]["x"]["fields"], name)
+
+    def test_several_inputs_are_one_collection(self):
+        a = self.write("a.bson", encode_all([{"x": 1}]))
+        b = self.write("b.bson", encode_all([{"x": Int64(2), "y": "s"}]))
+        s, _ = self.infer_files(a, b)
+        self.assertEqual(self.type_of(s, "a", "x"), "number<int64>")
+        self.assertEqual(self.type_of(s, "a", "y"), "string?")
+
+    def test_standard_input(self):
+        r = self.run_bsongen("infer", "-", "--dump-tool", DUMP, "--name", "s",
+                             stdin=encode_all([{"x": 1}]))
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(yaml.safe_load(r.stdout)["structs"]["s"]["fields"]["x"],
+                         {"type": "int32", "required": True})
+
+    def test_corrupt_document_names_file_index_and_offset(self):
+        docs = [bson.encode({"n": i}) for i in range(4)]
+        bad = bytearray(docs[2])
+        bad[4] = 0x55  # an undefined element type
+        path = self.write("bad.bson", docs[0] + docs[1] + bytes(bad) + docs[3])
+        out = self.path("out.yaml")
+        r = self.run_bsongen("infer", path, "--dump-tool", DUMP, "-o", out)
+        err = r.stderr.decode()
+        self.assertEqual(r.returncode, 1)
+        self.assertIn(path, err)
+        self.assertIn("document 2", err)
+        self.assertIn("byte %d" % (len(docs[0]) + len(docs[1]) + 4), err)
+        self.assertIn("(2 document(s) read before it)", err)
+        self.assertFalse(os.path.exists(out), "no schema is written for corrupt input")
+
+    def test_bad_json_names_file_index_and_offset(self):
+        path = self.write("bad.json", '{"a": 1}\n{"a": }\n')
+        r = self.run_bsongen("infer", path, "--dump-tool", DUMP)
+        self.assertEqual(r.returncode, 1)
+        self.assertIn(b"bad.json", r.stderr)
+        self.assertIn(b"document 1", r.stderr)
+        self.assertIn(b"byte ", r.stderr)
+
+    def test_exit_codes(self):
+        good = self.write("g.bson", encode_all([{"x": 1}]))
+        empty = self.write("empty.bson", b"")
+        cases = [
+            ((), 2),                                         # no input
+            (("--nonsense", good), 2),
+            ((good, "--max-fields", "0"), 2),
+            (("-", "-"), 2),
+            ((good, "--dump-tool", self.path("missing-tool")), 2),
+            ((self.path("missing.bson"),), 1),
+            ((empty,), 1),
+            ((good,), 0),
+        ]
+        for args, status in cases:
+            extra = () if "--dump-tool" in args or not args else ("--dump-tool", DUMP)
+            r = self.run_bsongen("infer", *args, *extra)
+            self.assertEqual(r.returncode, status, (args, r.stderr))
+        r = self.run_bsongen("infer", good, env={"BSONGEN_DUMP": DUMP})
+        self.assertEqual(r.returncode, 0, "found through $BSONGEN_DUMP: " + r.stderr.decode())
+        r = self.run_bsongen("infer", empty, "--dump-tool", DUMP)
+        self.assertIn(b"no documents", r.stderr)
+
+
+class CollectionsTest(InferCase):
+    """The random collections of the round-trip tests: the schema of each, and which of them use
+    the forms the code generator is gaining (so which round trips can run today)."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.dir = tempfile.TemporaryDirectory()
+        subprocess.run([sys.executable, os.path.join(HERE, "make_collections.py"), cls.dir.name],
+                       check=True)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.dir.cleanup()
+
+    def collection(self, name: str) -> tuple[dict, str]:
+        path = os.path.join(self.dir.name, name + ".bson")
+        r = self.run_bsongen("infer", path, "--dump-tool", DUMP, "--enums", "--namespace",
+                             "infer_test")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        return yaml.safe_load(r.stdout), r.stdout.decode()
+
+    def test_customers_need_only_todays_kinds(self):
+        s, text = self.collection("customers")
+        self.assertNotIn("nullable", text)
+        self.assertNotIn("number<", text)
+        self.assertEqual(self.type_of(s, "customers", "email"), "string?")
+        self.assertEqual(self.type_of(s, "customers", "address"), "customers_address?")
+        self.assertEqual(self.type_of(s, "customers_address", "zip_code"), "string?")
+        self.assertEqual(self.fields(s, "customers_address")["zip_code"]["key"], "zip code")
+        self.assertEqual(self.type_of(s, "customers", "tier"), "customers_tier")
+        self.assertEqual(self.type_of(s, "customers", "device"), "uuid")
+        self.assertEqual(self.type_of(s, "customers", "contacts"), "vector<customers_contacts>")
+        self.assertEqual(self.type_of(s, "customers_contacts", "primary"), "bool?")
+        self.assertEqual(self.type_of(s, "customers", "metadata"), "any")
+        self.assertTrue(self.required(s, "customers", "metadata"))
+        self.assertIn("have their keys in another order", text)
+        # Today's generator takes it as it is.
+        path = self.write("customers.yaml", text)
+        r = self.run_bsongen("generate", path, "--out", self.path("gen"))
+        self.assertEqual(r.returncode, 0, r.stderr)
+
+    def test_orders_need_nullable(self):
+        s, text = self.collection("orders")
+        self.assertEqual(self.type_of(s, "orders", "shipped_at"), "nullable<datetime>")
+        self.assertEqual(self.type_of(s, "orders", "coupon"), "optional<nullable<string>>")
+        self.assertEqual(self.type_of(s, "orders", "legacy"), "any?")
+        self.assertEqual(self.type_of(s, "orders_items", "discount"),
+                         "optional<nullable<decimal128>>")
+        self.assertEqual(self.type_of(s, "orders", "gift"), "nullable<orders_gift>")
+        self.assertEqual(self.type_of(s, "orders", "status"), "orders_status")
+
+    def test_readings_need_number(self):
+        s, _ = self.collection("readings")
+        self.assertEqual(self.type_of(s, "readings", "count"), "number<int64>")
+        self.assertEqual(self.type_of(s, "readings", "value"), "number<double>")
+        self.assertEqual(self.type_of(s, "readings", "big"), "any")
+        self.assertEqual(self.type_of(s, "readings", "samples"), "vector<number<double>>")
+        self.assertEqual(self.type_of(s, "readings", "delta"), "number<int64>?")
+        self.assertEqual(self.type_of(s, "readings", "calibration"), "nullable<number<double>>")
+
+    def test_events_need_both(self):
+        s, _ = self.collection("events")
+        self.assertEqual(self.type_of(s, "events", "payload"), "any?")
+        self.assertEqual(self.type_of(s, "events", "grid"), "vector<vector<int32>>")
+        self.assertEqual(list(self.fields(s, "events_steps")), ["name", "took", "error"])
+        self.assertEqual(self.type_of(s, "events_steps", "took"), "number<double>?")
+        self.assertEqual(self.type_of(s, "events_steps", "error"), "optional<nullable<string>>")
+        self.assertEqual(self.type_of(s, "events", "user"), "nullable<events_user>")
+        self.assertEqual(self.type_of(s, "events", "session"), "number<int64>?")
+
+
+class IdentifierTest(unittest.TestCase):
+    def test_identifier(self):
+        for text, expected in (("ok", "ok"), ("camelCase", "camelCase"), ("_id", "_id"),
+                               ("a-b", "a_b"), ("9lives", "_9lives"), ("new", "new_"),
+                               ("__x__", "x"), ("", "f"), ("$", "f"), ("_Big", "Big")):
+            self.assertEqual(infer.identifier(text, "f"), expected, text)
+
+
+if __name__ == "__main__":
+    unittest.main()
