@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -15,6 +16,27 @@
 #include "deep_bson.bsongen.hpp"
 #include "double_1.bsongen.hpp"
 #include "orders.bsongen.hpp"
+
+// Functions of a user's own with the names of bsongen's entry points, in the namespace of a
+// generated struct, so argument-dependent lookup finds them for shop::address. bsongen's entry
+// points must never call them (an unqualified call inside bsongen would pick these: the
+// non-template is the better match, and one calling back into bsongen would recurse forever).
+namespace shop {
+int user_function_calls = 0;
+bsongen::result<std::size_t> encoded_size(const address&) {
+  ++user_function_calls;
+  return std::size_t{1};
+}
+bsongen::result<void> encode(const address&, bsongen::writer&) {
+  ++user_function_calls;
+  return {};
+}
+bsongen::result<void> decode(std::span<const std::uint8_t>, address&,
+                             const bsongen::decode_options& = {}) {
+  ++user_function_calls;
+  return {};
+}
+}  // namespace shop
 
 namespace {
 
@@ -577,6 +599,22 @@ TEST(generated_codec, empty_struct) {
   const bytes b = encode_ok(gen_test::empty{});
   EXPECT_EQ(b, (bytes{5, 0, 0, 0, 0}));
   expect_round_trip(gen_test::empty{});
+}
+
+TEST(generated_codec, entry_points_never_call_user_functions_found_by_adl) {
+  shop::address a;
+  a.street = "Hauptstrasse 1";
+  a.city = "Berlin";
+  const bytes b = encode_ok(a);
+  EXPECT_EQ(bsongen::encoded_size(a).value(), b.size());
+  bsongen::writer w;
+  ASSERT_TRUE(bsongen::encode(a, w));
+  EXPECT_EQ(w.size(), b.size());
+  shop::address back;
+  ASSERT_TRUE(bsongen::decode(std::span<const std::uint8_t>(b), back));
+  EXPECT_EQ(back, a);
+  EXPECT_EQ(bsongen::decode<shop::address>(b).value(), a);
+  EXPECT_EQ(shop::user_function_calls, 0);
 }
 
 }  // namespace

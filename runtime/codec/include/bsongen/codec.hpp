@@ -129,7 +129,7 @@ template <generated_document T>
 
 template <generated_document T>
 [[nodiscard]] result<T> decode(const byte_buffer& bytes, const decode_options& options = {}) {
-  return decode<T>(bytes.span(), options);
+  return bsongen::decode<T>(bytes.span(), options);
 }
 
 }  // namespace bsongen
