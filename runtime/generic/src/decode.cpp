@@ -179,12 +179,44 @@ class decoder {
   // Reads and validates `base`; nodes point at the same offsets in `copy` (Build only), which
   // holds the same bytes. Reading the caller's bytes rather than the fresh copy avoids stalling
   // on the copy's stores.
+  // `origin` is where error offsets count from (the outermost input); `depth_base` the levels open
+  // around `base` that the frame stack does not hold (see run_value).
   decoder(const std::uint8_t* base, std::size_t size, const std::uint8_t* copy, const decode_options& options,
-          detail::arena* a, decode_scratch& scratch)
-      : base_(base), copy_(copy), size_(size), options_(options), arena_(a), scratch_(scratch) {}
+          detail::arena* a, decode_scratch& scratch, const std::uint8_t* origin = nullptr,
+          std::size_t depth_base = 0)
+      : base_(base), copy_(copy), origin_(origin != nullptr ? origin : base), size_(size), options_(options),
+        arena_(a), scratch_(scratch), depth_base_(depth_base) {}
 
-  // False when the input is malformed; error() then says why.
-  bool run(container* root) {
+  // The document at base (size_ bytes, framing already checked) into *root. False when it is
+  // malformed; failure() then says why.
+  bool run(container* root) { return walk<false>(root, nullptr, base_ + 4, base_ + size_ - 1, 0, nullptr) != nullptr; }
+
+  // One element value of type `type` at base_ (the value's first byte), inside a document whose
+  // terminator is at `end`, as decode_document would read it as an element: into *out (Build) and
+  // returning the byte after it, or nullptr (failure() says why). Errors about the value itself
+  // point at `element` (its element's type byte); errors inside it at their own elements. Paths
+  // are relative to the value ("x.3"). The frame stack's bottom stands for the enclosing document,
+  // at depth depth_base_ + 1.
+  const std::uint8_t* run_value(std::uint8_t type, const std::uint8_t* element, const std::uint8_t* end, node* out) {
+    path_from_ = 2;  // segment 1 is the value's own (empty) key: the caller names the value
+    const std::uint8_t* next = walk<true>(nullptr, out, base_, end, type, element);
+    if constexpr (Build) {
+      if (next != nullptr) {
+        *out = scratch_.nodes.base()[0];
+        out->key = nullptr;
+        out->key_size = 0;
+      }
+    }
+    return next;
+  }
+
+ private:
+  // The decode loop. Single: start at one value (`first_type`, its element at `first_element`)
+  // and stop after it; otherwise read the elements of the document whose body starts at p.
+  template <bool Single>
+  const std::uint8_t* walk(container* root, [[maybe_unused]] node* out, const std::uint8_t* p,
+                           const std::uint8_t* end, [[maybe_unused]] std::uint8_t first_type,
+                           [[maybe_unused]] const std::uint8_t* first_element) {
     std::vector<frame>& frames = scratch_.frames;
     node_stack& nodes = scratch_.nodes;
     frames.clear();
@@ -201,49 +233,64 @@ class decoder {
       return *top++;
     };
     auto stack_size = [&]() { return static_cast<std::uint32_t>(top - nodes.base()); };
-    const std::uint8_t* end = base_ + size_ - 1;
     frames.push_back({end, nullptr, 0, 0, no_parent, frame_kind::document});
     const bool check_utf8 = options_.validate_utf8;
-    const std::uint8_t* p = base_ + 4;
 
-    for (;;) {
-      if (p == end) {
+    for (bool first = Single;; first = false) {
+      // After the one value of a Single walk: done once its containers have closed.
+      if constexpr (Single) {
+        if (!first && frames.size() == 1) return p;
+      }
+      if ((!Single || !first) && p == end) {  // (a value of no bytes can sit at its document's end)
         if constexpr (Build) top = close_frame(root, nodes.base(), top);
         frames.pop_back();
-        if (frames.empty()) return true;
+        if (frames.empty()) return end + 1;
         p = end + 1;
         end = frames.back().end;
         continue;
       }
 
-      const std::uint8_t* const element_start = p;
-      const std::uint8_t type = *p++;
+      const std::uint8_t* element_start;
+      std::uint8_t type;
+      const char* key;
+      std::uint32_t key_size;
+      if (Single && first) {
+        element_start = first_element;
+        type = first_type;
+        key = "";
+        key_size = 0;
+      } else {
+        element_start = p;
+        type = *p++;
+      }
       if (!is_bson_type(type)) [[unlikely]] {
-        if (type == 0) {
+        if (type == 0 && !(Single && first)) {
           return stash(fail(error_code::invalid_length, "document ends (NUL type byte) before its declared length",
                       element_start, {}));
         }
         return stash(fail(error_code::invalid_type, "unknown element type byte 0x" + hex(type), element_start, {}));
       }
-      bool key_ascii = true;
-      const std::uint8_t* const key_nul = find_key_end(p, end, key_ascii);
-      if (key_nul == nullptr) [[unlikely]] {
-        return stash(fail(error_code::missing_terminator, "key has no NUL before the end of its document",
-                    element_start, {}));
+      if (!(Single && first)) {
+        bool key_ascii = true;
+        const std::uint8_t* const key_nul = find_key_end(p, end, key_ascii);
+        if (key_nul == nullptr) [[unlikely]] {
+          return stash(fail(error_code::missing_terminator, "key has no NUL before the end of its document",
+                      element_start, {}));
+        }
+        key = reinterpret_cast<const char*>(p);
+        key_size = static_cast<std::uint32_t>(key_nul - p);
+        if (!key_ascii && check_utf8 && !detail::is_valid_utf8_slow(p, key_size)) [[unlikely]] {
+          return stash(fail(error_code::invalid_utf8, "key is not valid UTF-8", element_start, {key, key_size}));
+        }
+        p = key_nul + 1;
       }
-      const char* const key = reinterpret_cast<const char*>(p);
-      const auto key_size = static_cast<std::uint32_t>(key_nul - p);
       const std::string_view key_view(key, key_size);
-      if (!key_ascii && check_utf8 && !detail::is_valid_utf8_slow(p, key_size)) [[unlikely]] {
-        return stash(fail(error_code::invalid_utf8, "key is not valid UTF-8", element_start, key_view));
-      }
-      p = key_nul + 1;
       const auto avail = static_cast<std::size_t>(end - p);
 
       [[maybe_unused]] node unused_slot;
       node& n = Build ? push() : unused_slot;
       if constexpr (Build) {
-        set_header(n, in_copy(p - key_size - 1), key_size, type, 0);
+        set_header(n, Single && first ? nullptr : in_copy(p - key_size - 1), key_size, type, 0);
       }
 
       switch (static_cast<bson_type>(type)) {
@@ -289,7 +336,7 @@ class decoder {
         case bson_type::javascript:
         case bson_type::symbol: {
           std::uint32_t text_size = 0;
-          if (!read_string(p, avail, text_size, check_utf8, element_start, key_view)) return false;
+          if (!read_string(p, avail, text_size, check_utf8, element_start, key_view)) return nullptr;
           if constexpr (Build) set_text(n, in_copy(p + 4), text_size, 0);
           p += 4 + text_size + 1;
           break;
@@ -298,8 +345,8 @@ class decoder {
         case bson_type::array: {
           if (avail < 4) [[unlikely]] return stash(past_end(4, element_start, key_view));
           const std::int32_t length = detail::load_i32_le(p);
-          if (!check_embedded(length, avail, p, element_start, key_view)) return false;
-          if (frames.size() >= options_.max_depth) [[unlikely]] return stash(too_deep(element_start, key_view));
+          if (!check_embedded(length, avail, p, element_start, key_view)) return nullptr;
+          if (depth_base_ + frames.size() >= options_.max_depth) [[unlikely]] return stash(too_deep(element_start, key_view));
           std::uint32_t parent = no_parent;
           if constexpr (Build) {
             set_payload(n, 0, 0);
@@ -367,7 +414,7 @@ class decoder {
         }
         case bson_type::db_pointer: {
           std::uint32_t text_size = 0;
-          if (!read_string(p, avail, text_size, check_utf8, element_start, key_view)) return false;
+          if (!read_string(p, avail, text_size, check_utf8, element_start, key_view)) return nullptr;
           if (avail - 5 - text_size < 12) [[unlikely]] return stash(past_end(4 + text_size + 1 + 12, element_start, key_view));
           if constexpr (Build) set_text(n, in_copy(p + 4), text_size, 0);
           p += 4 + text_size + 1 + 12;
@@ -383,7 +430,7 @@ class decoder {
           std::uint32_t code_size = 0;
           if (!read_string(p + 4, static_cast<std::size_t>(total) - 4, code_size, check_utf8, element_start,
                            key_view)) {
-            return false;
+            return nullptr;
           }
           const std::uint8_t* scope = p + 4 + 4 + code_size + 1;
           const auto scope_room = static_cast<std::size_t>(p + total - scope);
@@ -394,7 +441,7 @@ class decoder {
             return stash(fail(error_code::missing_terminator, "scope document does not end with a NUL byte",
                         element_start, key_view));
           }
-          if (frames.size() >= options_.max_depth) [[unlikely]] return stash(too_deep(element_start, key_view));
+          if (depth_base_ + frames.size() >= options_.max_depth) [[unlikely]] return stash(too_deep(element_start, key_view));
           std::uint32_t parent = no_parent;
           if constexpr (Build) {
             auto* cws = arena_->template allocate_array<detail::code_with_scope>(1);
@@ -414,7 +461,6 @@ class decoder {
     }
   }
 
- private:
   // Moves the innermost frame's nodes (from its scratch_base up to `top`) into the arena and hands
   // the container to its parent node or to *root; returns the new stack top.
   node* close_frame(container* root, node* base, node* top) {
@@ -508,9 +554,15 @@ class decoder {
     return reinterpret_cast<const char*>(copy_ + (p - base_));
   }
 
-  bool stash(error e) {
+  // Keeps `e` for failure(); converts to false and to a null pointer, so both kinds of checks can
+  // `return stash(...)`.
+  struct stashed {
+    operator bool() const noexcept { return false; }  // NOLINT: the point is the conversion
+    operator const std::uint8_t*() const noexcept { return nullptr; }  // NOLINT
+  };
+  stashed stash(error e) {
     error_.emplace(std::move(e));
-    return false;
+    return {};
   }
 
  public:
@@ -538,7 +590,7 @@ class decoder {
   // The error at `where`, with the path of open frames plus the current element's key.
   [[gnu::noinline, gnu::cold]] error fail(error_code code, std::string message, const std::uint8_t* where,
                                std::string_view key) {
-    error e(code, std::move(message), static_cast<std::size_t>(where - base_));
+    error e(code, std::move(message), static_cast<std::size_t>(where - origin_));
     // Joined front to back: prepending one segment per level is quadratic in the depth, seconds
     // at 100,000 levels when max_depth is raised. Same result as prepend_path from the inside
     // out: the segments joined by '.', empty segments after the last non-empty one dropped.
@@ -548,11 +600,11 @@ class decoder {
       return i < frames.size() ? std::string_view(frames[i].key, frames[i].key_size) : key;
     };
     std::size_t last = 0;  // one past the last non-empty segment
-    for (std::size_t i = 1; i < segments; ++i) {
+    for (std::size_t i = path_from_; i < segments; ++i) {
       if (!segment(i).empty()) last = i + 1;
     }
-    for (std::size_t i = 1; i < last; ++i) {
-      if (i > 1) e.path += '.';
+    for (std::size_t i = path_from_; i < last; ++i) {
+      if (i > path_from_) e.path += '.';
       e.path += segment(i);
     }
     return e;
@@ -565,10 +617,13 @@ class decoder {
 
   const std::uint8_t* base_;
   const std::uint8_t* copy_;
+  const std::uint8_t* origin_;
   std::size_t size_;
   const decode_options& options_;
   detail::arena* arena_;
   decode_scratch& scratch_;
+  std::size_t depth_base_;
+  std::size_t path_from_ = 1;  // first frame whose key is a path segment (the root has none)
   std::optional<error> error_;  // what stash() kept from a failed check
 };
 
@@ -585,52 +640,44 @@ struct value_adopter {
   }
 };
 
-// `e` is an error of a wrapper document whose element's value (at `header_size` in it) is the one
-// at p in the caller's input: moves it into st.err with that input's offset and the value's path.
-[[gnu::cold, gnu::noinline]] void rebase_value_error(decode_state& st, const std::uint8_t* p,
-                                                     std::size_t header_size, error& e) {
-  e.offset = st.offset(p) + (e.offset > header_size ? e.offset - header_size : 0);
-  if (e.path.starts_with('.')) e.path.erase(0, 1);
-  st.err = std::move(e);
+const std::uint8_t* decode_value(decode_state& st, const std::uint8_t* element, std::uint8_t type,
+                                 const std::uint8_t* p, const std::uint8_t* end, arena& a, node& out) {
+  decode_options options;
+  options.validate_utf8 = st.validate_utf8;
+  options.max_depth = st.max_depth;
+  // The walk's bottom frame stands for the enclosing document, the st.depth-th level open.
+  const std::size_t depth_base = st.depth == 0 ? 0 : st.depth - 1;
+  scratch_lease scratch;
+  const std::ptrdiff_t size = claimed_value_size(type, p, static_cast<std::size_t>(end - p));
+  if (size < 0) [[unlikely]] {
+    // Its own length fields do not fit: nothing to copy. The validating walk says why.
+    decoder<false> d(p, 0, nullptr, options, nullptr, scratch.get(), st.origin, depth_base);
+    if (d.run_value(type, element, end, nullptr) == nullptr) {
+      st.err = std::move(d.failure());
+    } else {
+      st.err = error(error_code::invalid_length, "value's length fields disagree", st.offset(element));
+    }
+    return nullptr;
+  }
+  // The nodes point into one copy of the value's bytes, as a decoded document's into its input's.
+  auto* copy = static_cast<std::uint8_t*>(a.allocate(static_cast<std::size_t>(size), 8));
+  if (size != 0) std::memcpy(copy, p, static_cast<std::size_t>(size));
+  decoder<true> d(p, static_cast<std::size_t>(size), copy, options, &a, scratch.get(), st.origin, depth_base);
+  const std::uint8_t* next = d.run_value(type, element, end, &out);
+  if (next == nullptr) [[unlikely]] st.err = std::move(d.failure());
+  return next;
 }
 
 const std::uint8_t* decode_any_value(decode_state& st, std::uint8_t type, const std::uint8_t* p,
                                      const std::uint8_t* end, value& out) {
-  // skip_value finds the value's extent without reading past `end`, and reports a malformed
-  // value the way every generated codec does (offset from st.origin, path relative to the value).
-  const std::uint8_t* const next = skip_value(st, type, p, end);
+  // The value's parts live in an arena of its own, sized for its bytes plus their nodes.
+  const std::ptrdiff_t claimed = claimed_value_size(type, p, static_cast<std::size_t>(end - p));
+  const std::size_t hint = claimed > 0 ? static_cast<std::size_t>(claimed) * 4 + 64 : 0;
+  arena_ptr a(arena::create(default_block_resource(), hint, true));
+  node n{};
+  const std::uint8_t* const next = decode_value(st, p, type, p, end, *a, n);
   if (next == nullptr) return nullptr;
-  const auto value_size = static_cast<std::size_t>(next - p);
-  // The value becomes the only element of a document with an empty key, decoded by the generic
-  // decoder into an arena that also keeps that document's bytes (the nodes point into them).
-  constexpr std::size_t header_size = 4 + 1 + 1;  // length, type byte, the empty key's NUL
-  const std::size_t size = header_size + value_size + 1;
-  if (size > static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max())) [[unlikely]] {
-    return fail(st, error_code::too_large, p, "value does not fit in a BSON document");
-  }
-  arena_ptr a(arena::create(default_block_resource(), size * 4 + 64, true));
-  auto* copy = static_cast<std::uint8_t*>(a->allocate(size, 8));
-  store_i32_le(copy, static_cast<std::int32_t>(size));
-  copy[4] = type;
-  copy[5] = 0;
-  std::memcpy(copy + header_size, p, value_size);
-  copy[size - 1] = 0;
-
-  decode_options options;
-  options.validate_utf8 = st.validate_utf8;
-  // The wrapper stands for the document holding the value (st.depth levels are open on its path,
-  // that one included), so the value's own nesting gets the levels st.max_depth leaves.
-  options.max_depth = st.max_depth - std::min(st.depth, st.max_depth) + 1;
-  container root{};
-  scratch_lease scratch;
-  decoder<true> d(copy, size, copy, options, a.get(), scratch.get());
-  if (!d.run(&root)) [[unlikely]] {
-    // skip_value accepted the value, so this is a disagreement between the two validators; still
-    // reported in the generated codecs' terms: offset in the caller's input, path below the value.
-    rebase_value_error(st, p, header_size, d.failure());
-    return nullptr;
-  }
-  value_adopter::adopt(out, root.elements[0], std::move(a));
+  value_adopter::adopt(out, n, std::move(a));
   return next;
 }
 

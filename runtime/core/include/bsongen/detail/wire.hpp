@@ -69,6 +69,98 @@ struct encode_state {
 [[nodiscard]] const std::uint8_t* skip_value(decode_state& st, std::uint8_t type,
                                              const std::uint8_t* p, const std::uint8_t* end);
 
+// --- Value lengths: the length rules of bsongen/bson_type.hpp's value_rules, applied. ---
+
+// Subtype 2 (old binary) of outer length `length` whose payload starts at `payload`: the payload
+// opens with an int32 that must equal length - 4. Precondition: `length` bytes are readable.
+[[nodiscard]] inline bool old_binary_prefix_ok(const std::uint8_t* payload, std::int32_t length) noexcept {
+  return length >= binary_old_prefix && load_i32_le(payload) == length - binary_old_prefix;
+}
+
+// Encoded sizes of the variable-length layouts, from their parts.
+[[nodiscard]] constexpr std::size_t string_value_size(std::size_t text_size) noexcept { return 4 + text_size + 1; }
+// `payload_size` without subtype 2's prefix (the encoder writes it).
+[[nodiscard]] constexpr std::size_t binary_value_size(std::size_t payload_size, std::uint8_t subtype) noexcept {
+  return 5 + payload_size +
+         (subtype == static_cast<std::uint8_t>(binary_subtype::binary_old) ? std::size_t{binary_old_prefix} : 0);
+}
+[[nodiscard]] constexpr std::size_t regex_value_size(std::size_t pattern_size, std::size_t options_size) noexcept {
+  return pattern_size + 1 + options_size + 1;
+}
+[[nodiscard]] constexpr std::size_t db_pointer_value_size(std::size_t ns_size) noexcept {
+  return string_value_size(ns_size) + 12;
+}
+// Without the scope document's own bytes.
+[[nodiscard]] constexpr std::size_t code_with_scope_head_size(std::size_t code_size) noexcept {
+  return 4 + string_value_size(code_size);
+}
+
+// Bytes of the type-`type` value at p as its own length fields size it, when those fields are
+// readable and fit the `avail` bytes before the end of its document (minimums included); -1 when
+// they do not (a validator then says why). Framing only: contents (terminators, UTF-8, nested
+// elements) are not checked.
+[[nodiscard]] inline std::ptrdiff_t claimed_value_size(std::uint8_t type, const std::uint8_t* p,
+                                                       std::size_t avail) noexcept {
+  const value_rule& rule = rule_of(type);
+  if (avail < rule.width) return -1;
+  switch (rule.layout) {
+    case value_layout::fixed:
+      return rule.width;
+    case value_layout::string: {
+      const std::int64_t n = load_i32_le(p);
+      return n >= 1 && n <= static_cast<std::int64_t>(avail - 4) ? static_cast<std::ptrdiff_t>(4 + n) : -1;
+    }
+    case value_layout::db_pointer: {
+      const std::int64_t n = load_i32_le(p);
+      return n >= 1 && n <= static_cast<std::int64_t>(avail - 4 - 12) ? static_cast<std::ptrdiff_t>(4 + n + 12) : -1;
+    }
+    case value_layout::binary: {
+      const std::int64_t n = load_i32_le(p);
+      return n >= 0 && n <= static_cast<std::int64_t>(avail - 5) ? static_cast<std::ptrdiff_t>(5 + n) : -1;
+    }
+    case value_layout::document:
+    case value_layout::code_with_scope: {
+      const std::int64_t n = load_i32_le(p);
+      return n >= rule.width && n <= static_cast<std::int64_t>(avail) ? static_cast<std::ptrdiff_t>(n) : -1;
+    }
+    case value_layout::regex: {
+      const void* pattern_end = std::memchr(p, 0, avail);
+      if (pattern_end == nullptr) return -1;
+      const auto* options = static_cast<const std::uint8_t*>(pattern_end) + 1;
+      const void* options_end = std::memchr(options, 0, avail - static_cast<std::size_t>(options - p));
+      if (options_end == nullptr) return -1;
+      return static_cast<const std::uint8_t*>(options_end) + 1 - p;
+    }
+    case value_layout::none:
+      break;
+  }
+  return -1;
+}
+
+// Bytes of the type-`type` value at v. Precondition: v is a value of validated BSON.
+[[nodiscard]] inline std::size_t trusted_value_size(std::uint8_t type, const std::uint8_t* v) noexcept {
+  const value_rule& rule = rule_of(type);
+  switch (rule.layout) {
+    case value_layout::string:
+      return 4 + static_cast<std::size_t>(load_i32_le(v));
+    case value_layout::db_pointer:
+      return 4 + static_cast<std::size_t>(load_i32_le(v)) + 12;
+    case value_layout::binary:
+      return 5 + static_cast<std::size_t>(load_i32_le(v));
+    case value_layout::document:
+    case value_layout::code_with_scope:
+      return static_cast<std::size_t>(load_i32_le(v));
+    case value_layout::regex: {
+      const std::size_t pattern = std::strlen(reinterpret_cast<const char*>(v));
+      return pattern + 1 + std::strlen(reinterpret_cast<const char*>(v + pattern + 1)) + 1;
+    }
+    case value_layout::fixed:
+    case value_layout::none:
+      break;
+  }
+  return rule.width;
+}
+
 // --- Framing. ---
 
 // Checks the document starting at p (its int32 length) against `limit` (the enclosing document's

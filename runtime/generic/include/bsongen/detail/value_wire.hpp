@@ -15,6 +15,21 @@ class value;  // bsongen/value.hpp, which the generated headers with `any` field
 
 namespace detail {
 
+struct node;  // bsongen/detail/node.hpp
+class arena;  // bsongen/detail/arena.hpp
+
+// The generic decoder started at one element value: the type-`type` value at p, inside a document
+// whose terminating NUL is at `end`, read as decode_document reads an element (lengths,
+// terminators, UTF-8 when st.validate_utf8, nesting within st.max_depth counting the st.depth
+// levels open around it). Builds its node into `out` (no key) with every part in `a`, which must
+// outlive it; returns the byte after the value. On failure returns nullptr with st.err set: errors
+// about the value itself point at `element` (its element's type byte), errors inside it at their
+// own element's type byte, offsets counted from st.origin; the path is below the value ("x.3"),
+// the caller prepends the value's own key. `a` may then hold unused bytes.
+[[nodiscard]] const std::uint8_t* decode_value(decode_state& st, const std::uint8_t* element,
+                                               std::uint8_t type, const std::uint8_t* p,
+                                               const std::uint8_t* end, arena& a, node& out);
+
 // Decodes the value of type `type` at p (its element's value, before `end`) into `out`, as
 // decode_document would decode it as an element: lengths, terminators, UTF-8 (st.validate_utf8),
 // nesting within st.max_depth counting the st.depth levels already open. Errors carry the offset
