@@ -336,8 +336,8 @@ struct codec_impl<::shop::order> {
 
 // --- ::shop::address ---
 
-std::size_t codec_impl<::shop::address>::size([[maybe_unused]] const value_type& v,
-                                              ::bsongen::detail::encode_state& es) noexcept {
+inline std::size_t codec_impl<::shop::address>::size([[maybe_unused]] const value_type& v,
+                                                     ::bsongen::detail::encode_state& es) noexcept {
   std::size_t n = 5;
   n += prefix_street.size + ::bsongen::detail::string_codec::size(v.street, es);
   n += prefix_city.size + ::bsongen::detail::string_codec::size(v.city, es);
@@ -348,7 +348,8 @@ std::size_t codec_impl<::shop::address>::size([[maybe_unused]] const value_type&
   return n;
 }
 
-std::uint8_t* codec_impl<::shop::address>::write(const value_type& v, std::uint8_t* out) noexcept {
+inline std::uint8_t* codec_impl<::shop::address>::write(const value_type& v,
+                                                        std::uint8_t* out) noexcept {
   std::uint8_t* const start = out;
   out += 4;
   out = ::bsongen::detail::put_prefix(out, prefix_street);
@@ -487,8 +488,8 @@ std::size_t codec_impl<::shop::address>::size_field(
 
 // --- ::shop::customer ---
 
-std::size_t codec_impl<::shop::customer>::size([[maybe_unused]] const value_type& v,
-                                               ::bsongen::detail::encode_state& es) noexcept {
+inline std::size_t codec_impl<::shop::customer>::size(
+    [[maybe_unused]] const value_type& v, ::bsongen::detail::encode_state& es) noexcept {
   std::size_t n = 5;
   n += prefix_id.size + ::bsongen::detail::object_id_codec::size(v.id, es);
   n += prefix_name.size + ::bsongen::detail::string_codec::size(v.name, es);
@@ -502,7 +503,8 @@ std::size_t codec_impl<::shop::customer>::size([[maybe_unused]] const value_type
   return n;
 }
 
-std::uint8_t* codec_impl<::shop::customer>::write(const value_type& v, std::uint8_t* out) noexcept {
+inline std::uint8_t* codec_impl<::shop::customer>::write(const value_type& v,
+                                                         std::uint8_t* out) noexcept {
   std::uint8_t* const start = out;
   out += 4;
   out = ::bsongen::detail::put_prefix(out, prefix_id);
@@ -698,8 +700,8 @@ std::size_t codec_impl<::shop::customer>::size_field(
 
 // --- ::shop::line_item ---
 
-std::size_t codec_impl<::shop::line_item>::size([[maybe_unused]] const value_type& v,
-                                                ::bsongen::detail::encode_state& es) noexcept {
+inline std::size_t codec_impl<::shop::line_item>::size(
+    [[maybe_unused]] const value_type& v, ::bsongen::detail::encode_state& es) noexcept {
   std::size_t n = 5;
   n += prefix_sku.size + ::bsongen::detail::string_codec::size(v.sku, es);
   n += prefix_quantity.size + ::bsongen::detail::int32_codec::size(v.quantity, es);
@@ -711,8 +713,8 @@ std::size_t codec_impl<::shop::line_item>::size([[maybe_unused]] const value_typ
   return n;
 }
 
-std::uint8_t* codec_impl<::shop::line_item>::write(const value_type& v,
-                                                   std::uint8_t* out) noexcept {
+inline std::uint8_t* codec_impl<::shop::line_item>::write(const value_type& v,
+                                                          std::uint8_t* out) noexcept {
   std::uint8_t* const start = out;
   out += 4;
   out = ::bsongen::detail::put_prefix(out, prefix_sku);
@@ -883,8 +885,8 @@ std::size_t codec_impl<::shop::line_item>::size_field(
 
 // --- ::shop::order ---
 
-std::size_t codec_impl<::shop::order>::size([[maybe_unused]] const value_type& v,
-                                            ::bsongen::detail::encode_state& es) noexcept {
+inline std::size_t codec_impl<::shop::order>::size([[maybe_unused]] const value_type& v,
+                                                   ::bsongen::detail::encode_state& es) noexcept {
   std::size_t n = 5;
   n += prefix_id.size + ::bsongen::detail::object_id_codec::size(v.id, es);
   n += prefix_number.size + ::bsongen::detail::int64_codec::size(v.number, es);
@@ -920,7 +922,8 @@ std::size_t codec_impl<::shop::order>::size([[maybe_unused]] const value_type& v
   return n;
 }
 
-std::uint8_t* codec_impl<::shop::order>::write(const value_type& v, std::uint8_t* out) noexcept {
+inline std::uint8_t* codec_impl<::shop::order>::write(const value_type& v,
+                                                      std::uint8_t* out) noexcept {
   std::uint8_t* const start = out;
   out += 4;
   out = ::bsongen::detail::put_prefix(out, prefix_id);

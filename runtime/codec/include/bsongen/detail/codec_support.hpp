@@ -654,6 +654,20 @@ const std::uint8_t* decode_array_elements(decode_state& st, const std::uint8_t* 
         // decoding over them avoids a free and a malloc per string element.
         body = decode_member<Elem>(st, t, body, doc_end, out[count], false);
       } else {
+        if (count == 0 && out.capacity() == 0 &&
+            (t == static_cast<std::uint8_t>(bson_type::document) ||
+             t == static_cast<std::uint8_t>(bson_type::array)) &&
+            doc_end - body >= 4) {
+          // A new vector of documents: the first one's length prefix gives its size before it is
+          // decoded, so reserve (as below, never more than the bytes left could hold) before the
+          // first element rather than moving it.
+          const std::int32_t length = load_i32_le(body);
+          if (length >= 5 && length <= doc_end - body) {
+            const auto first = static_cast<std::size_t>(body - element) +
+                               static_cast<std::size_t>(length);
+            out.reserve(static_cast<std::size_t>(doc_end - element) / first);
+          }
+        }
         if (count == 1 && out.capacity() < 2) {
           // A new vector: guess the count from the first element's size (exact when the
           // elements are alike); never more than the bytes left could hold.

@@ -322,7 +322,12 @@ struct basic_string_codec {
   }
   template <class V>
   static std::uint8_t* write(const V& v, std::uint8_t* out) noexcept {
-    return write_string(std::string_view(v), out);
+    // write_string's layout, with the text copied inline (most strings are short).
+    const std::string_view s(v);
+    store_i32_le(out, static_cast<std::int32_t>(s.size() + 1));
+    copy_bytes(reinterpret_cast<char*>(out + 4), s.data(), s.size());
+    out[4 + s.size()] = 0;
+    return out + 5 + s.size();
   }
   template <class V>
   static bool empty(const V& v) noexcept {
