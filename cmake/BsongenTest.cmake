@@ -12,8 +12,9 @@ function(bsongen_add_test name)
     message(FATAL_ERROR "bsongen_add_test(${name}): SOURCES and LABELS are required")
   endif()
   add_executable(${name} ${ARG_SOURCES})
-  target_link_libraries(${name} PRIVATE bsongen::runtime GTest::gtest GTest::gtest_main
-                                        ${ARG_LIBRARIES})
+  # bsongen_test_support: tests/support (the BSON byte builder, encode/decode helpers).
+  target_link_libraries(${name} PRIVATE bsongen::runtime bsongen_test_support GTest::gtest
+                                        GTest::gtest_main ${ARG_LIBRARIES})
   target_compile_definitions(${name} PRIVATE
     BSONGEN_CORPUS_DIR="${BSONGEN_CORPUS_DIR}"
     BSONGEN_BENCH_DATA_DIR="${BSONGEN_BENCH_DATA_DIR}")

@@ -76,12 +76,14 @@ SCALARS: dict[str, ScalarKind] = {k.kind: k for k in [
                headers=("bsongen/types.hpp",)),
     ScalarKind("max_key", "max_key", "::bsongen::max_key", "::bsongen::detail::max_key_codec", 0,
                headers=("bsongen/types.hpp",)),
-    ScalarKind("code_with_scope", "javascript_with_scope", "::bsongen::code_with_scope",
-               "::bsongen::detail::code_with_scope_codec", None,
+    ScalarKind("javascript_with_scope", "javascript_with_scope",
+               "::bsongen::javascript_with_scope", "::bsongen::detail::javascript_with_scope_codec",
+               None,
                headers=("bsongen/raw_document.hpp",)),
     ScalarKind("raw_document", "document", "::bsongen::raw_document",
                "::bsongen::detail::raw_document_codec", None, emptiable=True,
                headers=("bsongen/raw_document.hpp",)),
+    # `any` holds a null as a value, so `optional<any>` keeps absent and null apart (decision 7).
     ScalarKind("any", None, "::bsongen::value", "::bsongen::detail::any_codec", None,
                headers=("bsongen/value.hpp",), holds_null=True),
 ]}
@@ -97,6 +99,10 @@ class ContainerKind:
     has_size: bool = False
     emptiable: bool = False
     headers: tuple[str, ...] = ()
+    element_kinds: Optional[tuple[str, ...]] = None  # the only element kinds allowed
+    # Element kinds refused, with the reason shown as the diagnostic's hint.
+    refused_elements: tuple[tuple[str, str], ...] = ()
+    holds_null: bool = False            # reads a null itself: an optional of it keeps nulls
 
 
 CONTAINERS: dict[str, ContainerKind] = {k.kind: k for k in [
@@ -107,6 +113,15 @@ CONTAINERS: dict[str, ContainerKind] = {k.kind: k for k in [
     ContainerKind("map", "document", "std::map", ("std::string",), "::bsongen::detail::map_codec",
                   emptiable=True, headers=("<map>", "<string>")),
     ContainerKind("optional", None, "std::optional", (), "", headers=("<optional>",)),
+    # A T or null (decision 7); its type byte is the value's (null or T's).
+    ContainerKind("nullable", None, "::bsongen::nullable", (), "::bsongen::detail::nullable_codec",
+                  headers=("bsongen/nullable.hpp",), holds_null=True, refused_elements=(
+                      ("nullable", "a nullable is already null or a value"),
+                      ("any", "`any` holds a null itself"),
+                      ("null", "`null` is only null; use `nullable<T>` for a T or null"))),
+    # A widened number that writes back the BSON type it was read as (decision 7).
+    ContainerKind("number", None, "::bsongen::number", (), "::bsongen::detail::number_codec",
+                  headers=("bsongen/number.hpp",), element_kinds=("int64", "double")),
 ]}
 
 
@@ -139,7 +154,7 @@ SCHEMA_ALIASES = {
     "Decimal128": "decimal128", "decimal": "decimal128",
     "date": "datetime", "MinKey": "min_key", "MaxKey": "max_key", "minkey": "min_key",
     "maxkey": "max_key", "boolean": "bool", "int": "int32", "long": "int64",
-    "document": "raw_document", "code": "javascript",
+    "document": "raw_document", "code": "javascript", "code_with_scope": "javascript_with_scope",
 }
 
 

@@ -70,6 +70,8 @@ def holds_null(t: TypeRef) -> bool:
     """Whether a value of t can be BSON null itself (so an optional keeps a null as a value)."""
     if t.kind in catalog.SCALARS:
         return catalog.SCALARS[t.kind].holds_null
+    if t.kind in catalog.CONTAINERS:
+        return catalog.CONTAINERS[t.kind].holds_null
     return False
 
 

@@ -102,15 +102,17 @@ class Layouts:
 
 def element_bson_type(t: TypeRef) -> Optional[str]:
     """The BSON type a value of t is written as (a `bson_type` enumerator name), or None when
-    the value decides (`any`). An optional's is its element's."""
+    the value decides (`any`, `nullable`, `number`). An optional's is its element's."""
     if t.kind in catalog.SCALARS:
         return catalog.SCALARS[t.kind].bson_type
     if t.kind == "enum" and isinstance(t.definition, Enum):
         return catalog.ENUM_STORAGES[t.definition.storage].bson_type
     if t.kind == "struct":
         return catalog.STRUCT_BSON_TYPE
-    c = catalog.CONTAINERS[t.kind]
-    return c.bson_type if c.bson_type is not None else element_bson_type(t.element)
+    if t.kind == "optional":
+        return element_bson_type(t.element)
+    # None for nullable and number too: the value decides (null or T; the type it was read as).
+    return catalog.CONTAINERS[t.kind].bson_type
 
 
 def _document(body: bytes) -> bytes:

@@ -148,7 +148,8 @@ class _Linker:
             c = catalog.CONTAINERS[t.kind]
             if t.kind == "optional" and not top_level:
                 self.error(location, "`optional` is only allowed as a field's outermost type",
-                           "a vector or map element cannot be absent; use `any` for mixed values")
+                           "a vector or map element cannot be absent; use `nullable<T>` for a T or "
+                           "null, `any` for mixed values")
                 return False
             if t.element is None:
                 self.error(location, f"`{t.kind}` needs an element type")
@@ -161,7 +162,19 @@ class _Linker:
             elif t.size is not None:
                 self.error(location, f"`{t.kind}` takes no size")
                 return False
-            return self.link_type(t.element, location, top_level=False)
+            if not self.link_type(t.element, location, top_level=False):
+                return False
+            if c.element_kinds is not None and t.element.kind not in c.element_kinds:
+                self.error(location, f"`{t.kind}` takes {' or '.join(c.element_kinds)}, not "
+                           f"`{t.element.name or t.element.kind}`",
+                           did_you_mean(t.element.kind, c.element_kinds))
+                return False
+            refused = dict(c.refused_elements)
+            if t.element.kind in refused:
+                self.error(location, f"`{t.kind}<{t.element.kind}>` is not allowed",
+                           refused[t.element.kind])
+                return False
+            return True
         self.error(location, f"unknown type `{t.kind}`",
                    did_you_mean(t.kind, [*catalog.ALL_KINDS, *self.definitions]))
         return False
@@ -235,9 +248,10 @@ class _Linker:
                            f"`{vt.definition.name}`", did_you_mean(d, enumerators))
         elif vt.kind == "bool" and isinstance(d, bool):
             pass
-        elif vt.kind in ("int32", "int64", "double") and isinstance(d, (int, float)) \
-                and not isinstance(d, bool):
-            if vt.kind != "double" and not isinstance(d, int):
+        elif vt.kind in ("int32", "int64", "double", "number") and \
+                isinstance(d, (int, float)) and not isinstance(d, bool):
+            numeric = vt.element.kind if vt.kind == "number" and vt.element else vt.kind
+            if numeric != "double" and not isinstance(d, int):
                 self.error(f.location, f"field `{f.name}`: default {d} is not an integer")
         elif vt.kind in ("string", "javascript") and isinstance(d, str):
             if text_problem(d):

@@ -28,7 +28,8 @@ _TOKEN = re.compile(r"\s*(?:(?P<name>[A-Za-z_][A-Za-z0-9_]*(?:::[A-Za-z_][A-Za-z
 _CONTAINER_SPELLINGS = {"vector": "vector", "std::vector": "vector", "array": "array",
                         "std::array": "array", "optional": "optional", "std::optional": "optional",
                         "map": "map", "std::map": "map", "std::unordered_map": "map",
-                        "nullable": "nullable", "number": "number"}
+                        "nullable": "nullable", "bsongen::nullable": "nullable",
+                        "number": "number", "bsongen::number": "number"}
 _MAP_KEY_SPELLINGS = ("string", "std::string")
 
 

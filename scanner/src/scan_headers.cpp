@@ -641,6 +641,26 @@ class model_builder {
         if (text) text->ref.cpp = text->spelling = "std::string_view";
         return text;
       }
+      if (name == "bsongen::nullable") {
+        const container_kind* nullable = catalog().container_for_template(name);
+        if (nullable == nullptr) return fail("the type catalogue has no kind for " + name);
+        auto element = map_argument(spec, 0, "", failure);
+        if (!element) return std::nullopt;
+        return compose(*nullable, std::move(*element), "bsongen::nullable<", ">");
+      }
+      if (name == "bsongen::number") {
+        const container_kind* number = catalog().container_for_template(name);
+        if (number == nullptr) return fail("the type catalogue has no kind for " + name);
+        // The runtime admits std::int64_t and double only (a constrained template).
+        const clang::QualType arg = args[0].getAsType().getCanonicalType();
+        mapped_type element{{"double", "", "", 0, {}}, "double"};
+        if (context_.hasSameType(arg, context_.getIntTypeForBitwidth(64, 1))) {
+          element = mapped_type{{"int64", "", "", 0, {}}, "std::int64_t"};
+        } else if (!arg->isSpecificBuiltinType(clang::BuiltinType::Double)) {
+          return fail("bsongen::number holds std::int64_t or double");
+        }
+        return compose(*number, std::move(element), "bsongen::number<", ">");
+      }
       if (name == "std::vector") {
         const container_kind* vector = catalog().container_for_template(name);
         if (vector == nullptr) return fail("the type catalogue has no kind for " + name);
@@ -710,7 +730,8 @@ class model_builder {
     if (name.rfind("std::", 0) == 0)
       return fail(name +
                   " is not supported (supported containers: std::vector, std::array, "
-                  "std::optional, std::map and std::unordered_map with std::string keys)");
+                  "std::optional, std::map and std::unordered_map with std::string keys; "
+                  "bsongen::nullable and bsongen::number)");
     return fail("'" + name + "' is not marked BSONGEN_DOCUMENT");
   }
 

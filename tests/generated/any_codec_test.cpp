@@ -13,14 +13,15 @@
 #include "any_fields.bsongen.hpp"
 #include "bsongen/codec.hpp"
 #include "bsongen/document.hpp"
+#include "codec_helpers.hpp"
 
 namespace {
 
 using bytes = std::vector<std::uint8_t>;
 
-bytes to_bytes(const bsongen::byte_buffer& b) { return {b.data(), b.data() + b.size()}; }
-
-bytes generic_encoding(const bsongen::document& d) { return to_bytes(bsongen::encode_document(d)); }
+using bsongen::test::encode_ok;
+using bsongen::test::generic_encoding;
+using bsongen::test::to_bytes;
 
 // One element of every BSON type, a nested document and array among them.
 bsongen::document every_type() {
@@ -44,7 +45,7 @@ bsongen::document every_type() {
       {"javascript", bsongen::javascript{"function() { return 1; }"}},
       {"symbol", bsongen::symbol{"sym"}},
       {"code_with_scope",
-       bsongen::javascript_with_scope{"x + y", bsongen::document{{"x", 1}, {"y", bsongen::array{2}}}}},
+       bsongen::javascript_with_scope{"x + y", bsongen::to_raw_document(bsongen::document{{"x", 1}, {"y", bsongen::array{2}}})}},
       {"int32", std::int32_t{-7}},
       {"timestamp", bsongen::timestamp{1700000000, 42}},
       {"int64", std::int64_t{1} << 40},
@@ -60,12 +61,6 @@ any_test::tagged tagged_holding(bsongen::value metadata) {
   t.metadata = std::move(metadata);
   t.name = "n";
   return t;
-}
-
-bytes encode_ok(const any_test::tagged& t) {
-  auto r = bsongen::encode(t);
-  EXPECT_TRUE(r) << r.error().to_string();
-  return r ? to_bytes(*r) : bytes{};
 }
 
 // The encoding of tagged_holding(v), built with the generic path.

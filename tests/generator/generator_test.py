@@ -12,7 +12,7 @@ import unittest
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "generator"))
 
-from bsongen_gen import layout, linker, model, render, schema_reader  # noqa: E402
+from bsongen_gen import cpp, layout, linker, model, render, schema_reader  # noqa: E402
 from bsongen_gen.diagnostics import SchemaError, SchemaErrors  # noqa: E402
 
 BSONGEN = os.path.join(ROOT, "generator", "bsongen")
@@ -169,6 +169,89 @@ class DiagnosticsTest(SchemaCase):
     def test_invalid_yaml_names_position(self):
         errs = self.errors("structs: {a: [\n")
         self.assertIn("s.yaml:2:1: error: invalid YAML", errs[0])
+
+
+class ValueFormsTest(SchemaCase):
+    """nullable<T>, number<T>, the javascript_with_scope kind and narrowed `cpp` members."""
+
+    def link(self, text: str):
+        return linker.link(schema_reader.read_schema(self.write(text), "s.yaml"))
+
+    def test_nullable_and_number_are_accepted_where_documented(self):
+        m = self.link("""\
+            structs:
+              p: {fields: {x: int32}}
+              s:
+                fields:
+                  a: nullable<int32>
+                  b: nullable<string>?
+                  c: vector<nullable<p>>
+                  d: map<nullable<number<double>>>
+                  e: {type: "number<int64>", default: 3}
+                  f: bsongen::number<double>
+                  g: "array<nullable<bool>, 2>"
+            """)
+        fields = {f.name: f for f in m.structs[-1].fields}
+        self.assertEqual(fields["a"].type.kind, "nullable")
+        self.assertIsNone(layout.element_bson_type(fields["a"].type))  # the value decides
+        self.assertTrue(fields["b"].is_optional)
+        self.assertTrue(cpp.holds_null(fields["b"].value_type))
+        self.assertEqual(fields["f"].type.kind, "number")
+        out = render.render(m)
+        header, source = out["s.bsongen.hpp"], out["s.bsongen.cpp"]
+        self.assertIn("::bsongen::nullable<std::int32_t> a{};", header)
+        self.assertIn("std::optional<::bsongen::nullable<std::string>> b{};", header)
+        self.assertIn("::bsongen::number<std::int64_t> e = 3;", header)
+        self.assertIn('#include "bsongen/nullable.hpp"', header)
+        self.assertIn('#include "bsongen/number.hpp"', header)
+        self.assertIn("::bsongen::detail::number_codec<::bsongen::detail::double_codec>", source)
+
+    def test_nullable_and_number_misuse_is_diagnosed(self):
+        errs = self.errors("""\
+            structs:
+              s:
+                fields:
+                  a: nullable<any>
+                  b: number<int32>
+                  c: nullable<nullable<int32>>
+                  d: "nullable<null>"
+                  e: {type: "number<int64>", default: 1.5}
+                  f: {type: nullable<string>, omit_empty: true}
+            """)
+        text = "\n".join(errs)
+        self.assertIn("s.yaml:4:10: error: `nullable<any>` is not allowed", text)
+        self.assertIn("`any` holds a null itself", text)
+        self.assertIn("s.yaml:5:10: error: `number` takes int64 or double, not `int32`", text)
+        self.assertIn("`nullable<nullable>` is not allowed", text)
+        self.assertIn("`nullable<null>` is not allowed", text)
+        self.assertIn("default 1.5 is not an integer", text)
+        self.assertIn("omit_empty needs a type that can be empty", text)
+        self.assertEqual(len(errs), 6)
+
+    def test_code_with_scope_is_an_alias_of_javascript_with_scope(self):
+        m = self.link("structs: {s: {fields: {a: code_with_scope, b: javascript_with_scope}}}\n")
+        kinds = [f.type.kind for f in m.structs[0].fields]
+        self.assertEqual(kinds, ["javascript_with_scope", "javascript_with_scope"])
+        header = render.render(m)["s.bsongen.hpp"]
+        self.assertIn("::bsongen::javascript_with_scope a{};", header)
+        self.assertNotIn("code_with_scope", header)
+
+    def test_narrowed_members_of_fixed_structs_are_checked_on_encode(self):
+        m = self.link("""\
+            structs:
+              s:
+                fields:
+                  a: {type: int32, cpp: std::int64_t}
+                  b: int32
+                  c: {type: "array<int32, 2>", cpp: "std::array<std::uint32_t, 2>"}
+            """)
+        self.assertIsNotNone(layout.Layouts(m).structs["s"].fixed)
+        # A fixed struct's size() still calls every member's size(): the narrowed ones check the
+        # range there, the others fold to their constant width.
+        source = render.render(m)["s.bsongen.cpp"]
+        self.assertIn("::bsongen::detail::int32_codec::size(v.a, es)", source)
+        self.assertIn("::bsongen::detail::array_codec<::bsongen::detail::int32_codec, 2>::size(v.c, es)",
+                      source)
 
 
 class ModelTest(SchemaCase):

@@ -196,23 +196,7 @@ TEST(decode, code_with_scope_framing) {
 }
 
 // {a: {a: {a: ... {} ...}}} with `levels` embedded documents below the outermost.
-std::vector<std::uint8_t> nested(std::size_t levels) {
-  std::vector<std::uint8_t> out;
-  out.reserve(levels * 8 + 5);
-  auto put_i32 = [&out](std::size_t v) {
-    for (int i = 0; i < 4; ++i) out.push_back(static_cast<std::uint8_t>(v >> (8 * i)));
-  };
-  for (std::size_t i = 0; i < levels; ++i) {
-    put_i32((levels - i) * 8 + 5);  // this level's length
-    out.push_back(0x03);
-    out.push_back('a');
-    out.push_back(0);
-  }
-  put_i32(5);
-  out.push_back(0);
-  for (std::size_t i = 0; i < levels; ++i) out.push_back(0);
-  return out;
-}
+std::vector<std::uint8_t> nested(std::size_t levels) { return test::nested_documents(levels + 1); }
 
 std::string path_of(std::size_t segments) {
   std::string path;

@@ -1,61 +1,16 @@
 // document::set() over and over: the memory a document holds stays within a small multiple of its
 // live contents (issue 11.17: 5M updates of one small document used to reach 484 MiB). Measured by
 // counting the bytes this process has allocated and not freed, so the test does not depend on
-// RSS or timing. Its own executable: it replaces the global operator new/delete.
+// RSS or timing. Its own executable: it links the heap counter (tests/support/heap_counter.hpp),
+// which replaces the global operator new/delete.
 
 #include <gtest/gtest.h>
 
-#include <malloc.h>
-
-#include <atomic>
 #include <cstddef>
-#include <cstdlib>
-#include <new>
 #include <string>
 
 #include "bsongen/document.hpp"
-
-namespace {
-
-std::atomic<std::size_t> live_bytes{0};
-
-void* counted_alloc(std::size_t n, std::size_t align) {
-  void* p = align <= alignof(std::max_align_t)
-                ? std::malloc(n == 0 ? 1 : n)
-                : std::aligned_alloc(align, (n + align - 1) / align * align);
-  if (p == nullptr) throw std::bad_alloc();
-  live_bytes.fetch_add(malloc_usable_size(p), std::memory_order_relaxed);
-  return p;
-}
-
-void counted_free(void* p) noexcept {
-  if (p == nullptr) return;
-  live_bytes.fetch_sub(malloc_usable_size(p), std::memory_order_relaxed);
-  std::free(p);
-}
-
-}  // namespace
-
-void* operator new(std::size_t n) { return counted_alloc(n, 0); }
-void* operator new[](std::size_t n) { return counted_alloc(n, 0); }
-void* operator new(std::size_t n, std::align_val_t a) { return counted_alloc(n, static_cast<std::size_t>(a)); }
-void* operator new[](std::size_t n, std::align_val_t a) { return counted_alloc(n, static_cast<std::size_t>(a)); }
-void* operator new(std::size_t n, const std::nothrow_t&) noexcept {
-  try {
-    return counted_alloc(n, 0);
-  } catch (...) {
-    return nullptr;
-  }
-}
-void* operator new[](std::size_t n, const std::nothrow_t& t) noexcept { return operator new(n, t); }
-void operator delete(void* p) noexcept { counted_free(p); }
-void operator delete[](void* p) noexcept { counted_free(p); }
-void operator delete(void* p, std::size_t) noexcept { counted_free(p); }
-void operator delete[](void* p, std::size_t) noexcept { counted_free(p); }
-void operator delete(void* p, std::align_val_t) noexcept { counted_free(p); }
-void operator delete[](void* p, std::align_val_t) noexcept { counted_free(p); }
-void operator delete(void* p, std::size_t, std::align_val_t) noexcept { counted_free(p); }
-void operator delete[](void* p, std::size_t, std::align_val_t) noexcept { counted_free(p); }
+#include "heap_counter.hpp"
 
 namespace bsongen {
 namespace {
@@ -65,11 +20,11 @@ namespace {
 // allocation, so each test makes far more garbage than that cache holds.
 template <class F>
 std::size_t peak_growth(int times, F update) {
-  const std::size_t start = live_bytes.load();
+  const std::size_t start = test::heap::live_bytes();
   std::size_t peak = start;
   for (int i = 0; i < times; ++i) {
     update(i);
-    const std::size_t now = live_bytes.load();
+    const std::size_t now = test::heap::live_bytes();
     if (now > peak) peak = now;
   }
   return peak - start;

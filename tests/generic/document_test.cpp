@@ -154,13 +154,13 @@ TEST(document_hostile, two_hundred_thousand_levels_copy_compare_and_destroy_with
 }
 
 TEST(document_hostile, copies_and_comparisons_walk_through_code_with_scope_scopes) {
-  // Each level copies its scope (javascript_with_scope holds a document by value), so this stays
+  // Each level copies its scope (javascript_with_scope holds its scope as bytes), so this stays
   // at a depth where building is cheap; it checks that the walks enter scopes and come back.
   auto chain = [](int leaf) {
     document scope{{"x", leaf}};
     for (int i = 0; i < 1'000; ++i) {
       document next{{"before", i}};
-      next.append("s", javascript_with_scope{"f()", std::move(scope)});
+      next.append("s", javascript_with_scope{"f()", to_raw_document(scope)});
       next.append("after", i);
       scope = std::move(next);
     }

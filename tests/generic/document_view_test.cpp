@@ -1,43 +1,17 @@
-// document_view: validated once, then read in place without copying or allocating.
+// document_view: validated once, then read in place without copying or allocating. This binary
+// links the heap counter (tests/support/heap_counter.hpp), so a test can show that validating and
+// reading a view allocates nothing.
 
 #include "bsongen/document_view.hpp"
 
 #include <gtest/gtest.h>
 
-#include <cstdlib>
-#include <new>
 #include <string>
 #include <vector>
 
 #include "bson_builder.hpp"
 #include "bsongen/document.hpp"
-
-// This binary replaces the global allocation functions to count calls, so the test can show that
-// validating and reading a view allocates nothing.
-namespace {
-std::size_t allocations = 0;
-
-void* counted(std::size_t n, std::size_t alignment) {
-  ++allocations;
-  const std::size_t rounded = (n + alignment - 1) / alignment * alignment;
-  if (void* p = std::aligned_alloc(alignment, rounded == 0 ? alignment : rounded)) return p;
-  throw std::bad_alloc();
-}
-[[gnu::noinline]] void release(void* p) noexcept { std::free(p); }
-}  // namespace
-
-void* operator new(std::size_t n) { return counted(n, 16); }
-void* operator new[](std::size_t n) { return counted(n, 16); }
-void* operator new(std::size_t n, std::align_val_t a) { return counted(n, static_cast<std::size_t>(a)); }
-void* operator new[](std::size_t n, std::align_val_t a) { return counted(n, static_cast<std::size_t>(a)); }
-void operator delete(void* p) noexcept { release(p); }
-void operator delete[](void* p) noexcept { release(p); }
-void operator delete(void* p, std::size_t) noexcept { release(p); }
-void operator delete[](void* p, std::size_t) noexcept { release(p); }
-void operator delete(void* p, std::align_val_t) noexcept { release(p); }
-void operator delete[](void* p, std::align_val_t) noexcept { release(p); }
-void operator delete(void* p, std::size_t, std::align_val_t) noexcept { release(p); }
-void operator delete[](void* p, std::size_t, std::align_val_t) noexcept { release(p); }
+#include "heap_counter.hpp"
 
 namespace bsongen {
 namespace {
@@ -60,7 +34,7 @@ const document& sample() {
       {"ptr", db_pointer{"db.coll", object_id::from_bytes(reinterpret_cast<const std::uint8_t*>("abcdefghijkl"))}},
       {"js", javascript{"f()"}},
       {"sym", symbol{"s"}},
-      {"cws", javascript_with_scope{"g(x)", document{{"x", 1}}}},
+      {"cws", javascript_with_scope{"g(x)", to_raw_document(document{{"x", 1}})}},
       {"list", array{1, "two", document{{"three", 3}}}},
       {"sub", document{{"inner", "deep"}}},
       {"min", min_key{}},
@@ -117,14 +91,14 @@ TEST(document_view, strings_point_into_the_callers_bytes) {
 TEST(document_view, validation_and_reads_allocate_nothing) {
   const byte_buffer bytes = encode_document(sample());
   (void)document_view::from_bytes(bytes);  // warms the thread's validation scratch
-  const std::size_t before = allocations;
+  const std::size_t before = test::heap::allocations();
   result<document_view> r = document_view::from_bytes(bytes);
   ASSERT_TRUE(r);
   std::size_t seen = 0;
   for (view_element e : *r) seen += e.key().size();
   const std::int32_t n = (*r)["n"].as_int32();
   const std::string_view inner = (*r)["sub"].as_document()["inner"].as_string();
-  EXPECT_EQ(allocations, before);
+  EXPECT_EQ(test::heap::allocations(), before);
   EXPECT_GT(seen, 0u);
   EXPECT_EQ(n, 42);
   EXPECT_EQ(inner, "deep");

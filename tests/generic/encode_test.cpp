@@ -31,7 +31,7 @@ document every_type() {
       {"ptr", db_pointer{"a.b", object_id{}}},
       {"js", javascript{"1+1"}},
       {"sym", symbol{"sym"}},
-      {"cws", javascript_with_scope{"y", document{{"y", 2}}}},
+      {"cws", javascript_with_scope{"y", to_raw_document(document{{"y", 2}})}},
       {"i32", -7},
       {"ts", timestamp{100, 5}},
       {"i64", std::int64_t{-8}},

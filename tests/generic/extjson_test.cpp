@@ -91,7 +91,7 @@ TEST(extjson_writer, escapes_what_json_strings_cannot_hold) {
 
 TEST(extjson_writer, view_and_document_write_the_same_text) {
   const document d{
-      {"a", array{1, document{{"b", 2.5}}, javascript_with_scope{"f()", document{{"x", 1}}}}},
+      {"a", array{1, document{{"b", 2.5}}, javascript_with_scope{"f()", to_raw_document(document{{"x", 1}})}}},
       {"c", db_pointer{"ns", object_id::from_hex("56e1fc72e0c917e9c4714161").value()}},
       {"s", symbol{"sym"}},
       {"js", javascript{"g()"}}};

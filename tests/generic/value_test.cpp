@@ -58,7 +58,7 @@ TEST(value, binary_regex_db_pointer_and_code_with_scope) {
   const value p = db_pointer{"db.c", id};
   EXPECT_EQ(p.as_db_pointer().ns, "db.c");
   EXPECT_EQ(p.as_db_pointer().id, id);
-  const value c = javascript_with_scope{"h()", document{{"k", "v"}}};
+  const value c = javascript_with_scope{"h()", to_raw_document(document{{"k", "v"}})};
   EXPECT_EQ(c.as_javascript_with_scope_code(), "h()");
   EXPECT_EQ(c.as_javascript_with_scope_scope()["k"].as_string(), "v");
 }

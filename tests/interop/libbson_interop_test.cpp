@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "../generic/bson_corpus.hpp"
+#include "bson_corpus.hpp"
 #include "bsongen/document.hpp"
 
 namespace bsongen {
@@ -321,7 +321,7 @@ TEST(libbson_interop, documents_we_build_are_valid_to_libbson_and_read_back) {
       {"arr", array{1, "x", document{{"k", true}}}},
       {"re", regex{"p", "xmi"}},
       {"bin", binary{{1, 2}, binary_subtype::binary_old}},
-      {"cws", javascript_with_scope{"f", document{{"a", 1.5}}}},
+      {"cws", javascript_with_scope{"f", to_raw_document(document{{"a", 1.5}})}},
       {"ts", timestamp{3, 4}},
   };
   const byte_buffer bytes = encode_document(built);

@@ -28,6 +28,8 @@
 #include <utility>
 #include <vector>
 
+#include "hex.hpp"
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -95,13 +97,7 @@ std::vector<corpus_case> load_cases() {
   return cases;
 }
 
-std::vector<std::uint8_t> from_hex(const std::string& hex) {
-  std::vector<std::uint8_t> bytes;
-  for (std::size_t i = 0; i + 1 < hex.size(); i += 2) {
-    bytes.push_back(static_cast<std::uint8_t>(std::stoul(hex.substr(i, 2), nullptr, 16)));
-  }
-  return bytes;
-}
+using bsongen::test::from_hex;
 
 std::string bits_of(const bsongen::decimal128& d) {
   char text[40];

@@ -103,7 +103,7 @@ TEST_F(fixture_model, scalars_and_runtime_types_map_to_their_kinds) {
       {"stamp", "timestamp"},        {"pattern", "regex"},     {"when_ms", "datetime"},
       {"lowest", "min_key"},         {"highest", "max_key"},   {"nothing", "null"},
       {"code", "javascript"},        {"uuid", "uuid"},         {"extra", "raw_document"},
-      {"scoped", "code_with_scope"},
+      {"scoped", "javascript_with_scope"},
   };
   for (const auto& [member, kind] : expected) {
     EXPECT_EQ(type_of("scalars", member), json({{"kind", kind}})) << member;
@@ -144,6 +144,20 @@ TEST_F(fixture_model, containers_nest_their_element_types) {
       "element":{"kind":"struct","name":"address"}})"));
   EXPECT_EQ(type_of("containers", "matrix"), json::parse(R"({"kind":"vector",
       "element":{"kind":"vector","element":{"kind":"int32","cpp":"std::uint16_t"}}})"));
+}
+
+TEST_F(fixture_model, nullable_and_number_map_to_their_forms) {
+  EXPECT_EQ(type_of("containers", "alias"),
+            json::parse(R"({"kind":"nullable","element":{"kind":"string"}})"));
+  EXPECT_EQ(type_of("containers", "rank"), json::parse(R"({"kind":"optional",
+      "element":{"kind":"nullable","element":{"kind":"int32"}}})"));
+  EXPECT_EQ(type_of("containers", "readings"), json::parse(R"({"kind":"vector",
+      "element":{"kind":"nullable","element":{"kind":"double"}}})"));
+  EXPECT_EQ(type_of("containers", "price"),
+            json::parse(R"({"kind":"number","element":{"kind":"double"}})"));
+  // Through a typedef of std::int64_t.
+  EXPECT_EQ(type_of("containers", "total"),
+            json::parse(R"({"kind":"number","element":{"kind":"int64"}})"));
 }
 
 TEST_F(fixture_model, omit_empty_looks_through_optional) {

@@ -207,6 +207,10 @@ TEST(scanned_codec, containers_round_trip_and_reject_unknown_and_duplicate_keys)
   c.groups = {{"g", {"m1", "m2"}}};  // one key: unordered iteration order is then fixed
   c.by_name = {{"home", {"elm st", "999"}}};
   c.matrix = {{1, 2}, {65535}};
+  c.rank = bsongen::nullable<std::int32_t>(nullptr);
+  c.readings = {1.5, nullptr};
+  c.price = bsongen::number<double>(12, bsongen::bson_type::int32);
+  c.total = std::int64_t{1} << 40;
   const bytes encoded = encode_ok(c);
   const scan_fixture::containers back = decode_ok<scan_fixture::containers>(encoded);
   EXPECT_EQ(back.numbers, c.numbers);
@@ -223,6 +227,12 @@ TEST(scanned_codec, containers_round_trip_and_reject_unknown_and_duplicate_keys)
   ASSERT_EQ(back.by_name.size(), 1U);
   EXPECT_EQ(back.by_name.at("home").street, "elm st");
   EXPECT_EQ(back.matrix, c.matrix);
+  EXPECT_TRUE(back.alias.is_null());
+  ASSERT_TRUE(back.rank.has_value());
+  EXPECT_TRUE(back.rank->is_null());
+  EXPECT_EQ(back.readings, c.readings);
+  EXPECT_EQ(back.price.wire_type(), bsongen::bson_type::int32);
+  EXPECT_EQ(back.total, std::int64_t{1} << 40);
   EXPECT_EQ(encode_ok(back), encoded);
 
   bson_doc unknown;

@@ -139,7 +139,7 @@ class TypesTest(InferCase):
                    ("empty", {}), ("n", None)])
         s = self.infer_docs([doc])
         expected = {"d": "double", "s": "string", "o": "object_id", "b": "bool", "t": "datetime",
-                    "r": "regex", "js": "javascript", "jws": "code_with_scope", "i": "int32",
+                    "r": "regex", "js": "javascript", "jws": "javascript_with_scope", "i": "int32",
                     "ts": "timestamp", "l": "int64", "dec": "decimal128", "mn": "min_key",
                     "mx": "max_key", "bin": "binary", "u": "uuid", "u3": "binary",
                     "empty": "raw_document", "n": "null"}

@@ -476,7 +476,7 @@ def collect(inputs: list[tuple[str, str]], dump_tool: str, limits: Limits,
 _KIND_OF_TAG = {
     "double": "double", "string": "string", "objectId": "object_id", "bool": "bool",
     "date": "datetime", "regex": "regex", "javascript": "javascript",
-    "javascriptWithScope": "code_with_scope", "int": "int32", "timestamp": "timestamp",
+    "javascriptWithScope": "javascript_with_scope", "int": "int32", "timestamp": "timestamp",
     "long": "int64", "decimal": "decimal128", "minKey": "min_key", "maxKey": "max_key",
     "null": "null",
 }

@@ -66,7 +66,7 @@ LEAVES: dict[str, LeafWire] = {
     "null": _leaf({"null"}),
     "min_key": _leaf({"minKey"}),
     "max_key": _leaf({"maxKey"}),
-    "code_with_scope": _leaf({"javascriptWithScope"}),
+    "javascript_with_scope": _leaf({"javascriptWithScope"}),
     "raw_document": _leaf({"object"}),
     "any": _leaf(ALL_TAGS),
 }

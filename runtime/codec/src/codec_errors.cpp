@@ -14,6 +14,9 @@ namespace {
 bool locate(decode_state& st, const std::uint8_t* element) {
   if (st.error_located) return true;
   st.error_located = true;
+  // A path already means the error is inside the value (skip_value's walk of a raw document or a
+  // code-with-scope scope), at that inner element's type byte: leave it there.
+  if (!st.err.path.empty()) return true;
   if (!is_bson_type(*element)) {
     // The value codec saw a type byte it does not take; the generic decoder rejects the element
     // for that byte alone, so say what it says.
@@ -152,6 +155,41 @@ void fail_encode_enum(encode_state& es, std::int64_t value, std::string_view enu
   message += " is not a value of ";
   message += enum_name;
   fail_encode(es, error_code::invalid_value, std::move(message));
+}
+
+void fail_encode_utf8(encode_state& es, std::string_view what) {
+  std::string message(what);
+  message += " is not valid UTF-8";
+  fail_encode(es, error_code::invalid_utf8, std::move(message));
+}
+
+void fail_encode_regex(encode_state& es, std::string_view pattern, std::string_view options) {
+  const bool nul = pattern.find('\0') != std::string_view::npos ||
+                   options.find('\0') != std::string_view::npos;
+  if (nul) {
+    fail_encode(es, error_code::invalid_value, "regex pattern or options contain NUL");
+  } else {
+    fail_encode(es, error_code::invalid_utf8, "regex pattern or options are not valid UTF-8");
+  }
+}
+
+namespace {
+
+void fail_encode_range_text(encode_state& es, std::string value, std::string_view target) {
+  value += " does not fit BSON ";
+  value += target;
+  value += " exactly";
+  fail_encode(es, error_code::inexact, std::move(value));
+}
+
+}  // namespace
+
+void fail_encode_range(encode_state& es, std::int64_t value, std::string_view target) {
+  fail_encode_range_text(es, std::to_string(value), target);
+}
+
+void fail_encode_range(encode_state& es, std::uint64_t value, std::string_view target) {
+  fail_encode_range_text(es, std::to_string(value), target);
 }
 
 }  // namespace bsongen::detail

@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <array>
 #include <cstring>
+#include <limits>
 #include <string>
 
+#include "bsongen/detail/regex_options.hpp"
 #include "bsongen/document.hpp"
 #include "small_stack.hpp"
 
@@ -155,12 +157,10 @@ bool text_equal(const text_ref& a, const text_ref& b) noexcept {
   return a.size == b.size && (a.size == 0 || std::memcmp(a.data, b.data, a.size) == 0);
 }
 
-// Regex options as encode writes them: sorted when all ASCII, else as read (see encode.cpp).
+// Regex options as encode writes them (bsongen/detail/regex_options.hpp).
 std::string sorted(std::string_view s) {
   std::string out(s);
-  if (std::all_of(out.begin(), out.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; })) {
-    std::sort(out.begin(), out.end());
-  }
+  sort_regex_options(out.data(), out.size());
   return out;
 }
 
@@ -439,13 +439,20 @@ value::value(const db_pointer& p) {
 
 value::value(const javascript_with_scope& c) {
   detail::check_part_size(c.code.size(), "JavaScript code");
+  // The scope's bytes are a valid document by raw_document's precondition, so no size limit of
+  // decode_options applies again; depth is bounded by max_depth_limit only (the hard cap), and a
+  // scope that breaks the precondition throws.
+  decode_options options;
+  options.max_size = c.scope.size();
+  options.max_depth = std::numeric_limits<std::size_t>::max();
+  const document scope = decode_document(c.scope.bytes(), options).value();
   set_type(bson_type::javascript_with_scope);
   detail::arena& a = own_arena(c.code.size() + 64);
   auto* cws = a.allocate_array<detail::code_with_scope>(1);
   cws->code = a.copy_string(c.code);
   cws->code_size = static_cast<std::uint32_t>(c.code.size());
   cws->scope = {};
-  detail::clone_container(c.scope.root_, cws->scope, a, true);
+  detail::clone_container(scope.root_, cws->scope, a, true);
   node_.as.cws = cws;
 }
 

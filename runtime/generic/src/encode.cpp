@@ -11,6 +11,7 @@
 #include <cstring>
 #include <limits>
 
+#include "bsongen/detail/regex_options.hpp"
 #include "bsongen/detail/value_wire.hpp"
 #include "bsongen/document.hpp"
 #include "small_stack.hpp"
@@ -182,9 +183,7 @@ std::uint8_t* write_text(std::uint8_t* p, const char* data, std::uint32_t size) 
       std::memcpy(p, n.as.text.data, pattern + 1);
       p += pattern + 1;
       std::memcpy(p, n.as.text.data + pattern + 1, options);
-      // The spec's canonical form lists options alphabetically. Its options are ASCII letters;
-      // anything else is kept as read, since sorting bytes would split multi-byte UTF-8.
-      if (std::all_of(p, p + options, [](std::uint8_t byte) { return byte < 0x80; })) std::sort(p, p + options);
+      detail::sort_regex_options(p, options);  // canonical, as the generated encoder writes them
       p[options] = 0;
       p += options + 1;
       break;
@@ -283,6 +282,8 @@ std::uint8_t* write_value(const value& v, std::uint8_t* out) noexcept {
 std::uint8_t type_byte_of(const value& v) noexcept { return static_cast<std::uint8_t>(v.node_ptr()->type); }
 
 }  // namespace detail
+
+raw_document to_raw_document(document_ref doc) { return raw_document(encode_document(doc).span()); }
 
 byte_buffer encode_document(document_ref doc) {
   writer w;

@@ -1,8 +1,9 @@
 #pragma once
 
-// raw_document: a BSON document kept as validated bytes; code_with_scope: BSON's deprecated
+// raw_document: a BSON document kept as validated bytes; javascript_with_scope: BSON's deprecated
 // "JavaScript code with scope" with its scope as such bytes. Value types shared by generated
-// structs (members the schema does not model, captured unknown elements) and the generic path.
+// structs (members the schema does not model, captured unknown elements) and the generic path
+// (bsongen::value is constructible from a javascript_with_scope).
 
 #include <cstddef>
 #include <cstdint>
@@ -53,11 +54,14 @@ class raw_document {
   byte_buffer bytes_;
 };
 
-// BSON's deprecated "JavaScript code with scope": the code and its scope document as bytes.
-struct code_with_scope {
+// BSON's deprecated "JavaScript code with scope" (type 0x0F): the code and its scope document as
+// bytes. The one type for this BSON value: generated members (schema kind
+// `javascript_with_scope`, alias `code_with_scope`) and `bsongen::value` construction alike. From
+// a generic document: `javascript_with_scope{"f(x)", bsongen::to_raw_document(doc)}`.
+struct javascript_with_scope {
   std::string code;
   raw_document scope;
-  friend bool operator==(const code_with_scope&, const code_with_scope&) = default;
+  friend bool operator==(const javascript_with_scope&, const javascript_with_scope&) = default;
 };
 
 }  // namespace bsongen

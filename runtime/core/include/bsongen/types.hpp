@@ -23,7 +23,9 @@ struct timestamp {
   friend auto operator<=>(const timestamp&, const timestamp&) = default;
 };
 
-// Owning binary data with its subtype.
+// Owning binary data with its subtype. For subtype 2 (old binary) `bytes` is the payload without
+// the inner int32 length the wire format repeats: encoders write that length, decoders check and
+// strip it, on the generated and the generic path alike.
 struct binary {
   std::vector<std::uint8_t> bytes;
   binary_subtype subtype = binary_subtype::generic;

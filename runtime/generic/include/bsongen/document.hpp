@@ -32,6 +32,7 @@
 #include "bsongen/byte_buffer.hpp"
 #include "bsongen/decode_options.hpp"
 #include "bsongen/error.hpp"
+#include "bsongen/raw_document.hpp"
 #include "bsongen/value.hpp"
 #include "bsongen/writer.hpp"
 
@@ -137,11 +138,9 @@ class array : public detail::array_access<array> {
   detail::container root_{};
 };
 
-// JavaScript code with a scope document (deprecated BSON type).
-struct javascript_with_scope {
-  std::string code;
-  document scope;
-};
+// The canonical encoding of `doc` as a raw_document, e.g. for a javascript_with_scope's scope
+// (bsongen/raw_document.hpp, the one type both paths use for that BSON value).
+[[nodiscard]] raw_document to_raw_document(document_ref doc);
 
 // Decodes and validates one BSON document that spans all of `bytes` (see decode_options for the
 // limits). Errors carry the code, the element path ("a.b.3.c") and the byte offset in `bytes`.

@@ -42,6 +42,7 @@
 #include "bsongen/detail/node.hpp"
 #include "bsongen/error.hpp"
 #include "bsongen/object_id.hpp"
+#include "bsongen/raw_document.hpp"
 #include "bsongen/types.hpp"
 
 namespace bsongen {
@@ -50,7 +51,6 @@ class document;
 class array;
 class document_ref;
 class array_ref;
-struct javascript_with_scope;
 
 // Construction tags for the types that C++ has no natural spelling of.
 struct javascript {
@@ -433,6 +433,8 @@ class value : public detail::value_access<value> {
   value(const javascript& code);      // NOLINT
   value(const symbol& s);             // NOLINT
   value(const db_pointer& p);         // NOLINT
+  // The scope is decoded from its bytes; throws bsongen::exception when they are not a valid
+  // document (raw_document's precondition).
   value(const javascript_with_scope& c);  // NOLINT
   value(const document& d);           // NOLINT
   value(document&& d) noexcept;       // NOLINT

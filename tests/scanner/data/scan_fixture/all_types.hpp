@@ -63,7 +63,7 @@ struct BSONGEN_DOCUMENT scalars {
   BSONGEN_AS(javascript) std::string code;
   BSONGEN_AS(uuid) std::array<std::uint8_t, 16> uuid{};
   bsongen::raw_document extra;
-  bsongen::code_with_scope scoped;
+  bsongen::javascript_with_scope scoped;
 };
 
 struct BSONGEN_DOCUMENT BSONGEN_UNKNOWN_FIELDS(reject) BSONGEN_DUPLICATE_KEYS(reject) containers {
@@ -78,6 +78,11 @@ struct BSONGEN_DOCUMENT BSONGEN_UNKNOWN_FIELDS(reject) BSONGEN_DUPLICATE_KEYS(re
   std::map<std::string, address, std::less<>> by_name;
   std::vector<std::vector<std::uint16_t>> matrix;
   BSONGEN_OMIT_EMPTY std::optional<std::string> motto;  // left out when absent or empty
+  bsongen::nullable<std::string> alias;               // null or a string
+  std::optional<bsongen::nullable<std::int32_t>> rank;  // absent, null or an int32
+  std::vector<bsongen::nullable<double>> readings;
+  bsongen::number<double> price;                      // int32, int64 or double, written back as read
+  bsongen::number<counter> total;
 };
 
 /// Keys, options and enums.

@@ -54,5 +54,15 @@ namespace bsongen::detail {
 [[gnu::cold]] bsongen::error trailing_bytes_error(std::size_t input_size, std::size_t declared);
 [[gnu::cold]] void fail_encode_enum(encode_state& es, std::int64_t value,
                                     std::string_view enum_name);
+// Encode errors of the leaf codecs (the caller adds the field path): `what` names the value's
+// BSON type or part, e.g. "string" or "javascriptWithScope code".
+[[gnu::cold]] void fail_encode_utf8(encode_state& es, std::string_view what);
+// A regex whose pattern or options hold a NUL or are not UTF-8.
+[[gnu::cold]] void fail_encode_regex(encode_state& es, std::string_view pattern,
+                                     std::string_view options);
+// A member value its BSON type cannot hold exactly (a narrowed `cpp:` member); `target` names
+// the BSON type.
+[[gnu::cold]] void fail_encode_range(encode_state& es, std::int64_t value, std::string_view target);
+[[gnu::cold]] void fail_encode_range(encode_state& es, std::uint64_t value, std::string_view target);
 
 }  // namespace bsongen::detail

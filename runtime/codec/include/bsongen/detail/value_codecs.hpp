@@ -2,11 +2,13 @@
 
 // The value codecs of generated code, one per BSON type a schema names (the codec contract is in
 // bsongen/detail/codec_support.hpp): numbers, booleans, datetimes, ObjectIds, Decimal128,
-// timestamps, UUIDs, strings, binary, regexes, raw documents, code with scope, `any`, and enums.
+// timestamps, UUIDs, strings, binary, regexes, raw documents, JavaScript with scope, `any`, enums,
+// and the value wrappers nullable<T> and number<T>.
 
 #include <algorithm>
 #include <array>
 #include <chrono>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -22,15 +24,44 @@
 #include "bsongen/decimal128.hpp"
 #include "bsongen/detail/codec_errors.hpp"
 #include "bsongen/detail/endian.hpp"
+#include "bsongen/detail/regex_options.hpp"
 #include "bsongen/detail/utf8.hpp"
 #include "bsongen/detail/value_wire.hpp"
 #include "bsongen/detail/wire.hpp"
 #include "bsongen/error.hpp"
+#include "bsongen/nullable.hpp"
+#include "bsongen/number.hpp"
 #include "bsongen/object_id.hpp"
 #include "bsongen/raw_document.hpp"
 #include "bsongen/types.hpp"
 
 namespace bsongen::detail {
+
+// Encode refuses what decode would reject (the library's rule): these are the text checks.
+// Text is mostly ASCII and mostly short (names, codes, labels): up to 16 bytes, two overlapping
+// loads ORed together answer inline. Longer text, and any with a high bit set, goes to the out-of-
+// line validator, which strides over ASCII 8 bytes at a time. Kept this small on purpose: an
+// inlined loop per string member bloats a struct's size() and costs more than it saves.
+[[nodiscard]] inline bool is_utf8_text(std::string_view s) noexcept {
+  const auto* p = reinterpret_cast<const std::uint8_t*>(s.data());
+  const std::size_t n = s.size();
+  if (n <= 16) {
+    std::uint64_t high = 0;
+    if (n >= 8) {
+      high = load_u64_le(p) | load_u64_le(p + n - 8);
+    } else if (n >= 4) {
+      high = load_u32_le(p) | load_u32_le(p + n - 4);
+    } else if (n != 0) {
+      high = static_cast<std::uint64_t>(p[0] | p[n / 2] | p[n - 1]);
+    }
+    if ((high & 0x8080808080808080ULL) == 0) [[likely]] return true;
+  }
+  return is_valid_utf8_slow(p, n);
+}
+// A C string's text (regex pattern and options): UTF-8 without NUL.
+[[nodiscard]] inline bool is_utf8_cstring(std::string_view s) noexcept {
+  return s.find('\0') == std::string_view::npos && is_utf8_text(s);
+}
 
 template <bson_type Type, std::size_t Width>
 struct fixed_width_codec_base {
@@ -42,7 +73,93 @@ struct fixed_width_codec_base {
   }
 };
 
+// True when Elem::size(v, es) can reject a value of member type V (a narrowed `cpp:` member, an
+// enum value): size() of fixed-width codecs is otherwise a constant that containers and
+// fixed-shape structs need not call. Codecs that check declare `checks_on_encode<V>`.
+template <class Elem, class V>
+[[nodiscard]] consteval bool encode_checks() {
+  if constexpr (requires { Elem::template checks_on_encode<V>; }) {
+    return Elem::template checks_on_encode<V>;
+  } else {
+    return false;
+  }
+}
+
+// --- Numbers in members of another C++ type than their BSON type's (schema `cpp:` spellings such
+// as std::uint32_t for an int32, float or int for a double, a seconds clock for a datetime).
+// Every conversion is checked both ways: decode fails with `inexact` when the member cannot hold
+// the value exactly, encode when the BSON type cannot. (Float members are the one exception:
+// they round to the nearest float, and only values beyond float's range are refused.) ---
+
+// The integer v has the same value as a To. To and From are integral.
+template <class To, class From>
+[[nodiscard]] constexpr bool integer_fits(From v) noexcept {
+  if constexpr (std::is_signed_v<From>) {
+    if (v < 0) {
+      if constexpr (std::is_signed_v<To>) {
+        return static_cast<std::intmax_t>(v) >=
+               static_cast<std::intmax_t>(std::numeric_limits<To>::min());
+      } else {
+        return false;
+      }
+    }
+  }
+  return static_cast<std::uintmax_t>(v) <=
+         static_cast<std::uintmax_t>(std::numeric_limits<To>::max());
+}
+
+// Every value of From is a value of To.
+template <class To, class From>
+inline constexpr bool integer_widens = integer_fits<To>(std::numeric_limits<From>::min()) &&
+                                       integer_fits<To>(std::numeric_limits<From>::max());
+
+// 2^digits of integral V: the first magnitude V cannot hold, exact as a double.
+template <class V>
+inline constexpr double integer_limit =
+    static_cast<double>(std::uintmax_t{1} << (std::numeric_limits<V>::digits - 1)) * 2.0;
+
+// The double d is a value of integral V (NaN, infinities and fractions are not).
+template <class V>
+[[nodiscard]] inline bool double_fits_integer(double d) noexcept {
+  constexpr double low = std::is_signed_v<V> ? -integer_limit<V> : 0.0;
+  if (!(d >= low && d < integer_limit<V>)) return false;
+  return static_cast<double>(static_cast<V>(d)) == d;  // in range, so the cast is defined
+}
+
+// The integer v is a value of double.
+template <class V>
+[[nodiscard]] inline bool integer_fits_double(V v) noexcept {
+  if constexpr (std::numeric_limits<V>::digits <= std::numeric_limits<double>::digits) {
+    return true;
+  } else {
+    const double d = static_cast<double>(v);
+    if (!(d >= -integer_limit<V> && d < integer_limit<V>)) return false;
+    return static_cast<V>(d) == v;
+  }
+}
+
+template <class V>
+[[gnu::cold]] inline void fail_encode_integer(encode_state& es, V v, std::string_view target) {
+  if constexpr (std::is_signed_v<V>) {
+    fail_encode_range(es, static_cast<std::int64_t>(v), target);
+  } else {
+    fail_encode_range(es, static_cast<std::uint64_t>(v), target);
+  }
+}
+
+// Doubles, held as double (or float, an integral type: see the conversions above).
 struct double_codec : fixed_width_codec_base<bson_type::double_, 8> {
+  template <class V>
+  static constexpr bool checks_on_encode = std::is_integral_v<V> && !std::is_same_v<V, bool> &&
+                                           std::numeric_limits<V>::digits >
+                                               std::numeric_limits<double>::digits;
+  template <class V>
+  static std::size_t size([[maybe_unused]] const V& v, [[maybe_unused]] encode_state& es) noexcept {
+    if constexpr (checks_on_encode<V>) {
+      if (!integer_fits_double(v)) [[unlikely]] fail_encode_integer(es, v, "double");
+    }
+    return 8;
+  }
   template <class V>
   static void store_fixed(const V& v, std::uint8_t* out) noexcept {
     store_f64_le(out, static_cast<double>(v));
@@ -53,31 +170,60 @@ struct double_codec : fixed_width_codec_base<bson_type::double_, 8> {
     return out + 8;
   }
   template <class V>
-  static bool load_fixed(const std::uint8_t* p, V& out) noexcept {
-    out = static_cast<V>(load_f64_le(p));
+  static bool assign(double d, V& out) noexcept {
+    if constexpr (std::is_integral_v<V>) {
+      if (!double_fits_integer<V>(d)) return false;
+    } else if constexpr (std::is_same_v<V, float>) {
+      if (std::isfinite(d) && std::fabs(d) > static_cast<double>(std::numeric_limits<float>::max())) {
+        return false;  // would overflow to infinity (undefined behaviour, in fact)
+      }
+    }
+    out = static_cast<V>(d);
     return true;
+  }
+  template <class V>
+  static bool load_fixed(const std::uint8_t* p, V& out) noexcept {
+    return assign(load_f64_le(p), out);
   }
   template <class V>
   static const std::uint8_t* decode(decode_state& st, std::uint8_t t, const std::uint8_t* p,
                                     const std::uint8_t* end, V& out) {
     if (t == type) [[likely]] {
       if (end - p < 8) return fail_truncated(st, p, "double");
-      out = static_cast<V>(load_f64_le(p));
+      if (!assign(load_f64_le(p), out)) [[unlikely]] {
+        return fail(st, error_code::inexact, p, "double does not fit the member's type exactly");
+      }
       return p + 8;
     }
-    if (t == static_cast<std::uint8_t>(bson_type::int32)) {  // widening is exact
+    if (t == static_cast<std::uint8_t>(bson_type::int32)) {  // widening into double is exact
       if (end - p < 4) return fail_truncated(st, p, "int32");
-      out = static_cast<V>(load_i32_le(p));
+      const std::int32_t i = load_i32_le(p);
+      if constexpr (std::is_integral_v<V>) {
+        if (!integer_fits<V>(i)) {
+          return fail(st, error_code::inexact, p, "integer does not fit the member's type");
+        }
+      }
+      out = static_cast<V>(i);
       return p + 4;
     }
     return fail_type(st, bson_type::double_, t, p);
   }
 };
 
-// Integers: V is the member's type; values that do not fit it are `inexact` errors on decode.
+// Integers: V is the member's type; values that do not fit it are `inexact` errors on decode, and
+// member values that do not fit the BSON type are `inexact` errors on encode.
 template <bson_type Type, class Wire>
 struct integer_codec : fixed_width_codec_base<Type, sizeof(Wire)> {
   static constexpr std::uint8_t type = static_cast<std::uint8_t>(Type);
+  template <class V>
+  static constexpr bool checks_on_encode = std::is_integral_v<V> && !integer_widens<Wire, V>;
+  template <class V>
+  static std::size_t size([[maybe_unused]] const V& v, [[maybe_unused]] encode_state& es) noexcept {
+    if constexpr (checks_on_encode<V>) {
+      if (!integer_fits<Wire>(v)) [[unlikely]] fail_encode_integer(es, v, type_name(Type));
+    }
+    return sizeof(Wire);
+  }
   template <class V>
   static void store_fixed(const V& v, std::uint8_t* out) noexcept {
     if constexpr (sizeof(Wire) == 4) {
@@ -96,8 +242,11 @@ struct integer_codec : fixed_width_codec_base<Type, sizeof(Wire)> {
     if constexpr (std::is_same_v<V, W>) {
       out = w;
       return true;
+    } else if constexpr (std::is_integral_v<V>) {
+      if (!integer_fits<V>(w)) return false;
+      out = static_cast<V>(w);
+      return true;
     } else {
-      if (!std::in_range<V>(w)) return false;
       out = static_cast<V>(w);
       return true;
     }
@@ -154,11 +303,75 @@ struct bool_codec : fixed_width_codec_base<bson_type::boolean, 1> {
   }
 };
 
-// Any system_clock time point; encode rounds toward negative infinity to milliseconds.
+// Any system_clock time point with an integral count whose period is a whole number of
+// milliseconds or a whole fraction of one. Finer clocks (nanoseconds): encode floors to
+// milliseconds, decode fails with `inexact` beyond the clock's range. Coarser clocks (seconds):
+// decode fails with `inexact` unless the milliseconds are a whole number of ticks, encode unless
+// the milliseconds fit int64.
 struct datetime_codec : fixed_width_codec_base<bson_type::datetime, 8> {
+  template <class Period>
+  struct scale {
+    static constexpr bool coarse = std::ratio_greater_v<Period, std::milli>;
+    using ratio = std::conditional_t<coarse, std::ratio_divide<Period, std::milli>,
+                                     std::ratio_divide<std::milli, Period>>;
+    static_assert(ratio::den == 1,
+                  "a datetime member's clock period must be a whole number of milliseconds or a "
+                  "whole fraction of one");
+    static constexpr std::int64_t factor = ratio::num;  // ms per tick (coarse) or ticks per ms
+  };
+  template <class V>
+  static constexpr bool checks_on_encode =
+      scale<typename V::period>::coarse || !integer_widens<std::int64_t, typename V::rep>;
+
+  // v as milliseconds since the epoch; false when they do not fit int64.
+  template <class V>
+  static bool to_millis(const V& v, std::int64_t& ms) noexcept {
+    using rep = typename V::rep;
+    static_assert(std::is_integral_v<rep>, "a datetime member needs an integral clock count");
+    using S = scale<typename V::period>;
+    const rep ticks = v.time_since_epoch().count();
+    if (!integer_fits<std::int64_t>(ticks)) return false;
+    const auto t = static_cast<std::int64_t>(ticks);
+    if constexpr (S::coarse) {
+      return !__builtin_mul_overflow(t, S::factor, &ms);
+    } else {
+      ms = t / S::factor;
+      if (t % S::factor < 0) --ms;  // toward negative infinity
+      return true;
+    }
+  }
+  // The time point `ms` milliseconds after the epoch; false when V cannot hold it exactly.
+  template <class V>
+  static bool from_millis(std::int64_t ms, V& out) noexcept {
+    using rep = typename V::rep;
+    using S = scale<typename V::period>;
+    std::int64_t ticks = 0;
+    if constexpr (S::coarse) {
+      if (ms % S::factor != 0) return false;
+      ticks = ms / S::factor;
+    } else if (__builtin_mul_overflow(ms, S::factor, &ticks)) {
+      return false;
+    }
+    if (!integer_fits<rep>(ticks)) return false;
+    out = V(typename V::duration(static_cast<rep>(ticks)));
+    return true;
+  }
+
+  template <class V>
+  static std::size_t size([[maybe_unused]] const V& v, [[maybe_unused]] encode_state& es) noexcept {
+    if constexpr (checks_on_encode<V>) {
+      std::int64_t ms = 0;
+      if (!to_millis(v, ms)) [[unlikely]] {
+        fail_encode_integer(es, v.time_since_epoch().count(), "datetime (milliseconds)");
+      }
+    }
+    return 8;
+  }
   template <class V>
   static void store_fixed(const V& v, std::uint8_t* out) noexcept {
-    store_i64_le(out, std::chrono::floor<std::chrono::milliseconds>(v.time_since_epoch()).count());
+    std::int64_t ms = 0;
+    static_cast<void>(to_millis(v, ms));  // size() refused values that do not fit
+    store_i64_le(out, ms);
   }
   template <class V>
   static std::uint8_t* write(const V& v, std::uint8_t* out) noexcept {
@@ -167,16 +380,12 @@ struct datetime_codec : fixed_width_codec_base<bson_type::datetime, 8> {
   }
   template <class V>
   static bool load_fixed(const std::uint8_t* p, V& out) noexcept {
-    using duration = typename V::duration;
-    const std::int64_t ms = load_i64_le(p);
-    if constexpr (std::ratio_less_v<typename duration::period, std::milli>) {
-      // Finer clocks (nanoseconds) cannot hold every millisecond count.
-      constexpr auto per_ms = std::chrono::duration_cast<duration>(std::chrono::milliseconds(1)).count();
-      constexpr auto limit = std::numeric_limits<typename duration::rep>::max() / per_ms;
-      if (ms > limit || ms < -limit) return false;
+    if constexpr (std::is_same_v<V, datetime>) {
+      out = V(std::chrono::milliseconds(load_i64_le(p)));
+      return true;
+    } else {
+      return from_millis(load_i64_le(p), out);
     }
-    out = V(std::chrono::duration_cast<duration>(std::chrono::milliseconds(ms)));
-    return true;
   }
   template <class V>
   static const std::uint8_t* decode(decode_state& st, std::uint8_t t, const std::uint8_t* p,
@@ -184,7 +393,7 @@ struct datetime_codec : fixed_width_codec_base<bson_type::datetime, 8> {
     if (t != type) return fail_type(st, bson_type::datetime, t, p);
     if (end - p < 8) return fail_truncated(st, p, "datetime");
     if (!load_fixed(p, out)) {
-      return fail(st, error_code::inexact, p, "datetime out of the member's range");
+      return fail(st, error_code::inexact, p, "datetime does not fit the member's clock exactly");
     }
     return p + 8;
   }
@@ -312,13 +521,16 @@ inline void assign_text(std::string& out, std::string_view s) {
 }
 
 // UTF-8 strings: std::string (owning, keeps its capacity when decoded into again) or
-// std::string_view (points into the input, which must outlive it).
+// std::string_view (points into the input, which must outlive it). Encode refuses text that is not
+// UTF-8, as decode would (NUL bytes are fine: the length frames a BSON string).
 template <bson_type Type>
 struct basic_string_codec {
   static constexpr std::uint8_t type = static_cast<std::uint8_t>(Type);
   template <class V>
-  static std::size_t size(const V& v, encode_state&) noexcept {
-    return std::string_view(v).size() + 5;
+  static std::size_t size(const V& v, encode_state& es) noexcept {
+    const std::string_view s(v);
+    if (!is_utf8_text(s)) [[unlikely]] fail_encode_utf8(es, type_name(Type));
+    return s.size() + 5;
   }
   template <class V>
   static std::uint8_t* write(const V& v, std::uint8_t* out) noexcept {
@@ -354,17 +566,30 @@ struct basic_string_codec {
 using string_codec = basic_string_codec<bson_type::string>;
 using javascript_codec = basic_string_codec<bson_type::javascript>;
 
+// Subtype 2 (old binary) holds its payload behind an inner int32 length on the wire. In memory,
+// as everywhere in bsongen, `bytes` is the payload alone: encode writes the inner length, decode
+// checks and strips it (as pymongo and libbson do).
 struct binary_codec {
   static constexpr std::uint8_t type = static_cast<std::uint8_t>(bson_type::binary);
-  static std::size_t size(const binary& v, encode_state&) noexcept { return v.bytes.size() + 5; }
+  static constexpr std::size_t old_binary_extra(const binary& v) noexcept {
+    return v.subtype == binary_subtype::binary_old ? 4 : 0;
+  }
+  static std::size_t size(const binary& v, encode_state&) noexcept {
+    return v.bytes.size() + 5 + old_binary_extra(v);
+  }
   static bool empty(const binary& v) noexcept { return v.bytes.empty(); }
   static std::uint8_t* write(const binary& v, std::uint8_t* out) noexcept {
-    store_i32_le(out, static_cast<std::int32_t>(v.bytes.size()));
+    const std::size_t extra = old_binary_extra(v);
+    store_i32_le(out, static_cast<std::int32_t>(v.bytes.size() + extra));
     out[4] = static_cast<std::uint8_t>(v.subtype);
-    if (!v.bytes.empty()) std::memcpy(out + 5, v.bytes.data(), v.bytes.size());
-    return out + 5 + v.bytes.size();
+    out += 5;
+    if (extra != 0) {
+      store_i32_le(out, static_cast<std::int32_t>(v.bytes.size()));
+      out += 4;
+    }
+    if (!v.bytes.empty()) std::memcpy(out, v.bytes.data(), v.bytes.size());
+    return out + v.bytes.size();
   }
-  // Subtype 2 (old binary) keeps its inner length inside `bytes`, as it is on the wire.
   static const std::uint8_t* decode(decode_state& st, std::uint8_t t, const std::uint8_t* p,
                                     const std::uint8_t* end, binary& out) {
     if (t != type) return fail_type(st, bson_type::binary, t, p);
@@ -373,21 +598,27 @@ struct binary_codec {
     if (length < 0) return fail(st, error_code::invalid_length, p, "negative binary length");
     if (length > end - p - 5) return fail_truncated(st, p, "binary");
     const std::uint8_t subtype = p[4];
-    if (subtype == static_cast<std::uint8_t>(binary_subtype::binary_old) &&
-        (length < 4 || load_i32_le(p + 5) != length - 4)) {
-      return fail(st, error_code::invalid_length, p, "binary subtype 2 inner length disagrees");
+    const std::uint8_t* payload = p + 5;
+    if (subtype == static_cast<std::uint8_t>(binary_subtype::binary_old)) {
+      if (length < 4 || load_i32_le(p + 5) != length - 4) {
+        return fail(st, error_code::invalid_length, p, "binary subtype 2 inner length disagrees");
+      }
+      payload += 4;
     }
     out.subtype = static_cast<binary_subtype>(subtype);
-    out.bytes.assign(p + 5, p + 5 + length);
+    out.bytes.assign(payload, p + 5 + length);
     return p + 5 + length;
   }
 };
 
+// Options are written sorted (bsongen/detail/regex_options.hpp), as the generic encoder writes
+// them, so one value has one encoding. Encode refuses a NUL (it would end the C string early) and
+// text that is not UTF-8.
 struct regex_codec {
   static constexpr std::uint8_t type = static_cast<std::uint8_t>(bson_type::regex);
   static std::size_t size(const regex& v, encode_state& es) noexcept {
-    if (v.pattern.find('\0') != std::string::npos || v.options.find('\0') != std::string::npos) {
-      fail_encode(es, error_code::invalid_value, "regex pattern or options contain NUL");
+    if (!is_utf8_cstring(v.pattern) || !is_utf8_cstring(v.options)) [[unlikely]] {
+      fail_encode_regex(es, v.pattern, v.options);
     }
     return v.pattern.size() + v.options.size() + 2;
   }
@@ -395,6 +626,7 @@ struct regex_codec {
     std::memcpy(out, v.pattern.c_str(), v.pattern.size() + 1);
     out += v.pattern.size() + 1;
     std::memcpy(out, v.options.c_str(), v.options.size() + 1);
+    sort_regex_options(out, v.options.size());
     return out + v.options.size() + 1;
   }
   static const std::uint8_t* decode(decode_state& st, std::uint8_t t, const std::uint8_t* p,
@@ -429,19 +661,21 @@ struct raw_document_codec {
   }
 };
 
-struct code_with_scope_codec {
+// The scope is a raw_document (valid by its invariant); encode refuses code that is not UTF-8.
+struct javascript_with_scope_codec {
   static constexpr std::uint8_t type = static_cast<std::uint8_t>(bson_type::javascript_with_scope);
-  static std::size_t size(const ::bsongen::code_with_scope& v, encode_state&) noexcept {
+  static std::size_t size(const javascript_with_scope& v, encode_state& es) noexcept {
+    if (!is_utf8_text(v.code)) [[unlikely]] fail_encode_utf8(es, "javascriptWithScope code");
     return 4 + 5 + v.code.size() + v.scope.size();
   }
-  static std::uint8_t* write(const ::bsongen::code_with_scope& v, std::uint8_t* out) noexcept {
+  static std::uint8_t* write(const javascript_with_scope& v, std::uint8_t* out) noexcept {
     store_i32_le(out, static_cast<std::int32_t>(4 + 5 + v.code.size() + v.scope.size()));
     out = write_string(v.code, out + 4);
     std::memcpy(out, v.scope.bytes().data(), v.scope.size());
     return out + v.scope.size();
   }
   static const std::uint8_t* decode(decode_state& st, std::uint8_t t, const std::uint8_t* p,
-                                    const std::uint8_t* end, ::bsongen::code_with_scope& out) {
+                                    const std::uint8_t* end, javascript_with_scope& out) {
     if (t != type) return fail_type(st, bson_type::javascript_with_scope, t, p);
     std::string_view code;
     const std::uint8_t* scope = nullptr;
@@ -474,6 +708,8 @@ struct any_codec {
 // Enums stored as int32: E's codec supplies is_valid(std::int32_t).
 template <class E, class Traits>
 struct enum_int32_codec : fixed_width_codec_base<bson_type::int32, 4> {
+  template <class V>
+  static constexpr bool checks_on_encode = true;  // a value may name no enumerator
   static std::size_t size(E v, encode_state& es) noexcept {
     if (!Traits::is_known(v)) fail_encode_enum(es, static_cast<std::int64_t>(v), Traits::enum_name);
     return 4;
@@ -520,6 +756,131 @@ struct enum_string_codec {
     if (next == nullptr) return nullptr;
     if (!Traits::from_name(s, out)) return fail_enum_value(st, p, s, Traits::enum_name);
     return next;
+  }
+};
+
+// --- Value wrappers (bsongen/nullable.hpp, bsongen/number.hpp): the type byte depends on the
+// value, so they have type_of(v) instead of a constant `type`, as any_codec. ---
+
+// nullable<T>: BSON null, or T through Elem.
+template <class Elem>
+struct nullable_codec {
+  template <class V>
+  static std::uint8_t type_of(const V& v) noexcept {
+    if (v.is_null()) return static_cast<std::uint8_t>(bson_type::null);
+    if constexpr (requires { Elem::type_of(*v); }) {
+      return Elem::type_of(*v);
+    } else {
+      return Elem::type;
+    }
+  }
+  template <class V>
+  static std::size_t size(const V& v, encode_state& es) noexcept {
+    return v.is_null() ? 0 : Elem::size(*v, es);
+  }
+  template <class V>
+  static std::uint8_t* write(const V& v, std::uint8_t* out) noexcept {
+    return v.is_null() ? out : Elem::write(*v, out);
+  }
+  template <class V>
+  static const std::uint8_t* decode(decode_state& st, std::uint8_t t, const std::uint8_t* p,
+                                    const std::uint8_t* end, V& out) {
+    if (t == static_cast<std::uint8_t>(bson_type::null)) {
+      out.reset();
+      return p;
+    }
+    // A value held already is decoded into, keeping its storage (strings, vectors). Struct
+    // codecs (generated, `is_document`) also take whether the value is new (nothing to reset).
+    const bool fresh = !out.has_value();
+    auto& value = fresh ? out.emplace() : *out;
+    if constexpr (requires { Elem::is_document; }) {
+      return Elem::decode(st, t, p, end, value, fresh);
+    } else {
+      return Elem::decode(st, t, p, end, value);
+    }
+  }
+};
+
+// number<std::int64_t> and number<double> (bsongen/number.hpp). Elem (int64_codec or
+// double_codec) names the schema's element; the member type decides everything else.
+template <class Elem>
+struct number_codec {
+  // The type encode writes: the remembered one when the value fits it exactly, else T's own.
+  template <class T>
+  static bson_type wire_type_of(const number<T>& v) noexcept {
+    const T x = v.value();
+    const bson_type remembered = v.wire_type();
+    if constexpr (std::is_same_v<T, std::int64_t>) {
+      return remembered == bson_type::int32 && integer_fits<std::int32_t>(x) ? bson_type::int32
+                                                                             : bson_type::int64;
+    } else {
+      if (remembered == bson_type::double_) return bson_type::double_;
+      // -0.0 is integral but an integer would lose its sign; decode accepts int64 up to 2^53.
+      constexpr double int64_limit = 9007199254740992.0;  // 2^53
+      const bool integral = std::trunc(x) == x && !(x == 0 && std::signbit(x));
+      if (remembered == bson_type::int32 && integral && x >= -2147483648.0 && x <= 2147483647.0) {
+        return bson_type::int32;
+      }
+      if (remembered == bson_type::int64 && integral && x >= -int64_limit && x <= int64_limit) {
+        return bson_type::int64;
+      }
+      return bson_type::double_;
+    }
+  }
+  template <class T>
+  static std::uint8_t type_of(const number<T>& v) noexcept {
+    return static_cast<std::uint8_t>(wire_type_of(v));
+  }
+  template <class T>
+  static std::size_t size(const number<T>& v, encode_state&) noexcept {
+    return wire_type_of(v) == bson_type::int32 ? 4 : 8;
+  }
+  template <class T>
+  static std::uint8_t* write(const number<T>& v, std::uint8_t* out) noexcept {
+    switch (wire_type_of(v)) {
+      case bson_type::int32:
+        store_i32_le(out, static_cast<std::int32_t>(v.value()));
+        return out + 4;
+      case bson_type::int64:
+        store_i64_le(out, static_cast<std::int64_t>(v.value()));
+        return out + 8;
+      default:
+        store_f64_le(out, static_cast<double>(v.value()));
+        return out + 8;
+    }
+  }
+  template <class T>
+  static const std::uint8_t* decode(decode_state& st, std::uint8_t t, const std::uint8_t* p,
+                                    const std::uint8_t* end, number<T>& out) {
+    switch (static_cast<bson_type>(t)) {
+      case bson_type::int32:
+        if (end - p < 4) return fail_truncated(st, p, "int32");
+        out = number<T>(static_cast<T>(load_i32_le(p)), bson_type::int32);
+        return p + 4;
+      case bson_type::int64: {
+        if (end - p < 8) return fail_truncated(st, p, "int64");
+        const std::int64_t i = load_i64_le(p);
+        if constexpr (std::is_same_v<T, double>) {
+          constexpr std::int64_t limit = std::int64_t{1} << 53;
+          if (i > limit || i < -limit) {
+            return fail(st, error_code::inexact, p,
+                        "int64 beyond 2^53 in magnitude does not fit a double exactly");
+          }
+        }
+        out = number<T>(static_cast<T>(i), bson_type::int64);
+        return p + 8;
+      }
+      case bson_type::double_:
+        if constexpr (std::is_same_v<T, double>) {
+          if (end - p < 8) return fail_truncated(st, p, "double");
+          out = number<T>(load_f64_le(p), bson_type::double_);
+          return p + 8;
+        }
+        break;
+      default:
+        break;
+    }
+    return fail_type(st, number<T>::own_type, t, p);
   }
 };
 

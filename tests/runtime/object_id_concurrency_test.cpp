@@ -321,10 +321,10 @@ TEST(concurrency, decoding_into_per_thread_pools_in_parallel) {
 
 TEST(concurrency, hostile_inputs_in_parallel_give_the_serial_errors) {
   // Errors are built from per-thread scratch state: each thread must see its own input's path.
-  const auto deep = hostile::nested_documents(150);
-  const auto bad_string = hostile::document_of(hostile::bytes_builder().u8(0x02).cstr("s").i32(0));
+  const auto deep = test::nested_documents(150);
+  const auto bad_string = test::document_of(test::bson_builder().u8(0x02).cstr("s").i32(0));
   const auto bad_utf8 =
-      hostile::document_of(hostile::bytes_builder().u8(0x02).cstr("k").i32(2).u8s({0xFF, 0}));
+      test::document_of(test::bson_builder().u8(0x02).cstr("k").i32(2).u8s({0xFF, 0}));
   const std::vector<std::vector<std::uint8_t>> inputs = {deep, bad_string, bad_utf8};
   std::vector<error> expected;
   for (const auto& input : inputs) expected.push_back(decode_document(input).error());

@@ -1,8 +1,10 @@
 #pragma once
 
-// Hand-built BSON for the hostile tests: every length is written by the test, so a test can lie
-// about any of them. Nothing here validates; that is the decoder's job.
+// Hand-assembled BSON for tests that need bytes an encoder would never write: every length is
+// written by the test, so a test can lie about any of them. Nothing here validates; that is the
+// decoder's job.
 
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
@@ -10,69 +12,67 @@
 #include <string_view>
 #include <vector>
 
-namespace bsongen::hostile {
+namespace bsongen::test {
 
-class bytes_builder {
+class bson_builder {
  public:
   // Room up front also keeps g++ 12 from a false -Wstringop-overflow on the first small appends.
-  bytes_builder() { bytes_.reserve(64); }
+  bson_builder() { bytes_.reserve(64); }
 
-  bytes_builder& u8(std::uint8_t v) {
+  bson_builder& u8(std::uint8_t v) {
     bytes_.push_back(v);
     return *this;
   }
-  bytes_builder& u8s(std::initializer_list<std::uint8_t> vs) {
+  bson_builder& u8s(std::initializer_list<std::uint8_t> vs) {
     bytes_.insert(bytes_.end(), vs.begin(), vs.end());
     return *this;
   }
-  bytes_builder& i32(std::int32_t v) {
-    const auto u = static_cast<std::uint32_t>(v);
-    for (int shift = 0; shift < 32; shift += 8)
-      bytes_.push_back(static_cast<std::uint8_t>(u >> shift));
-    return *this;
-  }
-  bytes_builder& i64(std::int64_t v) {
-    const auto u = static_cast<std::uint64_t>(v);
-    for (int shift = 0; shift < 64; shift += 8)
-      bytes_.push_back(static_cast<std::uint8_t>(u >> shift));
-    return *this;
-  }
+  bson_builder& i32(std::int32_t v) { return le(static_cast<std::uint32_t>(v), 4); }
+  bson_builder& i64(std::int64_t v) { return le(static_cast<std::uint64_t>(v), 8); }
+  bson_builder& f64(double v) { return le(std::bit_cast<std::uint64_t>(v), 8); }
   // The characters without a terminator.
-  bytes_builder& raw(std::string_view s) {
+  bson_builder& raw(std::string_view s) {
     bytes_.insert(bytes_.end(), s.begin(), s.end());
     return *this;
   }
   // A key or C string: the characters and a NUL.
-  bytes_builder& cstr(std::string_view s) {
+  bson_builder& cstr(std::string_view s) {
     raw(s);
     return u8(0);
   }
   // A BSON string with its honest length (characters + NUL).
-  bytes_builder& str(std::string_view s) {
+  bson_builder& str(std::string_view s) {
     i32(static_cast<std::int32_t>(s.size() + 1));
     return cstr(s);
   }
-  bytes_builder& append(std::span<const std::uint8_t> more) {
+  bson_builder& append(std::span<const std::uint8_t> more) {
     bytes_.insert(bytes_.end(), more.begin(), more.end());
     return *this;
+  }
+  // An embedded document or array: its honest length, `body`'s bytes, the terminator.
+  bson_builder& doc(const bson_builder& body) {
+    i32(static_cast<std::int32_t>(body.bytes_.size() + 5));
+    append(body.bytes_);
+    return u8(0);
   }
 
   [[nodiscard]] std::size_t size() const noexcept { return bytes_.size(); }
   [[nodiscard]] const std::vector<std::uint8_t>& bytes() const noexcept { return bytes_; }
 
  private:
+  bson_builder& le(std::uint64_t v, int width) {
+    for (int i = 0; i < width; ++i) bytes_.push_back(static_cast<std::uint8_t>(v >> (8 * i)));
+    return *this;
+  }
+
   std::vector<std::uint8_t> bytes_;
 };
 
-// A document around `body` (its elements) with the honest length and terminator.
+// The outermost document whose elements are `body`, with the honest length and terminator.
 inline std::vector<std::uint8_t> document_of(std::span<const std::uint8_t> body) {
-  bytes_builder b;
-  b.i32(static_cast<std::int32_t>(body.size() + 5)).append(body).u8(0);
-  return b.bytes();
+  return bson_builder().i32(static_cast<std::int32_t>(body.size() + 5)).append(body).u8(0).bytes();
 }
-inline std::vector<std::uint8_t> document_of(const bytes_builder& body) {
-  return document_of(body.bytes());
-}
+inline std::vector<std::uint8_t> document_of(const bson_builder& body) { return document_of(body.bytes()); }
 
 // `depth` documents nested through key "a": {"a": {"a": ... {} ...}}; the outermost counts as 1.
 // Built inside out, so the whole thing is made in one buffer without recursion.
@@ -97,4 +97,4 @@ inline std::vector<std::uint8_t> nested_documents(std::size_t depth) {
   return out;  // every terminator is already 0
 }
 
-}  // namespace bsongen::hostile
+}  // namespace bsongen::test

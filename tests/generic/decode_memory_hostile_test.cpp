@@ -2,18 +2,15 @@
 // before validation, and whatever the input claims, memory stays bounded by a small multiple of
 // the bytes actually given.
 //
-// This binary replaces the global operator new/delete to count live and peak heap bytes, so the
-// figures include everything: the arena, the decoder's scratch stacks and error messages.
+// This binary links the heap counter (tests/support/heap_counter.hpp), so the figures include
+// everything: the arena, the decoder's scratch stacks and error messages.
 
 #include <gtest/gtest.h>
 
-#include <atomic>
 #include <cstdint>
 #include <cstdio>
-#include <cstdlib>
 #include <limits>
 #include <memory_resource>
-#include <new>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -22,95 +19,15 @@
 #include "bsongen/document.hpp"
 #include "bsongen/document_stream.hpp"
 #include "bsongen/document_view.hpp"
-
-namespace {
-
-std::atomic<std::size_t> live_bytes{0};
-std::atomic<std::size_t> peak_bytes{0};
-std::atomic<std::size_t> allocated_bytes{0};  // every allocation, never decremented
-
-// Each block carries its size in a header as wide as its alignment, so delete can subtract it.
-void* counted_allocate(std::size_t size, std::size_t alignment) {
-  const std::size_t header = alignment < 16 ? 16 : alignment;
-  void* raw = std::aligned_alloc(header, (header + size + header - 1) / header * header);
-  if (raw == nullptr) throw std::bad_alloc();
-  auto* base = static_cast<unsigned char*>(raw);
-  *reinterpret_cast<std::size_t*>(base) = size;
-  *reinterpret_cast<std::size_t*>(base + sizeof(std::size_t)) = header;
-  // The header size is also stored just before the user pointer, where delete finds it.
-  *reinterpret_cast<std::size_t*>(base + header - sizeof(std::size_t)) = header;
-  allocated_bytes += size;
-  const std::size_t now = live_bytes += size;
-  std::size_t peak = peak_bytes.load();
-  while (now > peak && !peak_bytes.compare_exchange_weak(peak, now)) {
-  }
-  return base + header;
-}
-
-void counted_free(void* p) noexcept {
-  if (p == nullptr) return;
-  auto* user = static_cast<unsigned char*>(p);
-  const std::size_t header = *reinterpret_cast<std::size_t*>(user - sizeof(std::size_t));
-  unsigned char* base = user - header;
-  live_bytes -= *reinterpret_cast<std::size_t*>(base);
-  std::free(base);
-}
-
-}  // namespace
-
-void* operator new(std::size_t size) { return counted_allocate(size, 16); }
-void* operator new[](std::size_t size) { return counted_allocate(size, 16); }
-void* operator new(std::size_t size, std::align_val_t a) {
-  return counted_allocate(size, static_cast<std::size_t>(a));
-}
-void* operator new[](std::size_t size, std::align_val_t a) {
-  return counted_allocate(size, static_cast<std::size_t>(a));
-}
-void* operator new(std::size_t size, const std::nothrow_t&) noexcept {
-  try {
-    return counted_allocate(size, 16);
-  } catch (...) {
-    return nullptr;
-  }
-}
-void* operator new[](std::size_t size, const std::nothrow_t&) noexcept {
-  try {
-    return counted_allocate(size, 16);
-  } catch (...) {
-    return nullptr;
-  }
-}
-void operator delete(void* p) noexcept { counted_free(p); }
-void operator delete[](void* p) noexcept { counted_free(p); }
-void operator delete(void* p, std::size_t) noexcept { counted_free(p); }
-void operator delete[](void* p, std::size_t) noexcept { counted_free(p); }
-void operator delete(void* p, std::align_val_t) noexcept { counted_free(p); }
-void operator delete[](void* p, std::align_val_t) noexcept { counted_free(p); }
-void operator delete(void* p, std::size_t, std::align_val_t) noexcept { counted_free(p); }
-void operator delete[](void* p, std::size_t, std::align_val_t) noexcept { counted_free(p); }
+#include "heap_counter.hpp"
 
 namespace bsongen {
 namespace {
 
-using hostile::bytes_builder;
-using hostile::document_of;
-
-// Heap use of one call: bytes allocated in total and the peak above what was live before it.
-struct heap_use {
-  std::size_t allocated = 0;
-  std::size_t peak = 0;
-  std::size_t retained = 0;  // still live after the call returned and its result was dropped
-};
-
-template <class F>
-heap_use measure(F&& call) {
-  const std::size_t live_before = live_bytes.load();
-  const std::size_t allocated_before = allocated_bytes.load();
-  peak_bytes = live_before;
-  call();
-  return {allocated_bytes.load() - allocated_before, peak_bytes.load() - live_before,
-          live_bytes.load() - live_before};
-}
+using test::bson_builder;
+using test::document_of;
+using test::heap::measure;
+using heap_use = test::heap::use;
 
 // Counts what reaches a decode through decode_options::memory.
 class counting_resource final : public std::pmr::memory_resource {
@@ -138,7 +55,7 @@ decode_options unlimited_size() {
 
 TEST(hostile_decode_memory, two_gib_declared_document_allocates_nothing_but_the_error) {
   // {"a": 1} claiming 0x7FFFFFFF bytes, with the size limit lifted so only the real size stops it.
-  auto bytes = document_of(bytes_builder().u8(0x10).cstr("a").i32(1));
+  auto bytes = document_of(bson_builder().u8(0x10).cstr("a").i32(1));
   bytes[0] = bytes[1] = bytes[2] = 0xFF;
   bytes[3] = 0x7F;
   counting_resource arena_upstream;
@@ -152,12 +69,12 @@ TEST(hostile_decode_memory, two_gib_declared_document_allocates_nothing_but_the_
   });
   EXPECT_EQ(arena_upstream.total, 0u) << "the arena was created before the length was checked";
   EXPECT_LT(use.allocated, 512u) << "more than an error message";
-  EXPECT_EQ(use.retained, 0u);
+  EXPECT_EQ(use.retained, 0);
 }
 
 TEST(hostile_decode_memory, two_gib_string_inside_a_small_document_stays_bounded_by_the_input) {
   const auto bytes = document_of(
-      bytes_builder().u8(0x02).cstr("s").i32(std::numeric_limits<std::int32_t>::max()).cstr("x"));
+      bson_builder().u8(0x02).cstr("s").i32(std::numeric_limits<std::int32_t>::max()).cstr("x"));
   counting_resource arena_upstream;
   decode_options options = unlimited_size();
   options.memory = &arena_upstream;
@@ -175,7 +92,7 @@ TEST(hostile_decode_memory, two_gib_string_inside_a_small_document_stays_bounded
 }
 
 TEST(hostile_decode_memory, validation_and_the_view_allocate_nothing_once_warm) {
-  bytes_builder body;
+  bson_builder body;
   for (int i = 0; i < 10000; ++i) body.u8(0x02).cstr("key").str("value");
   const auto bytes = document_of(body);
   ASSERT_TRUE(validate_document(bytes));  // the thread's scratch stack grows once
@@ -237,7 +154,7 @@ TEST(hostile_decode_memory, densest_document_peak_is_a_bounded_multiple_of_its_s
   });
   const double factor = static_cast<double>(use.peak) / static_cast<double>(bytes.size());
   std::printf(
-      "densest document, %zu bytes: heap peak %zu bytes (%.1fx), retained after %zu bytes\n",
+      "densest document, %zu bytes: heap peak %zu bytes (%.1fx), retained after %td bytes\n",
       bytes.size(), use.peak, factor, use.retained);
   // 2 bytes of input become a 32-byte node twice over (the decoder's scratch stack, then the
   // arena's copy), plus the input copy: about 36x measured. The bound leaves room for growth

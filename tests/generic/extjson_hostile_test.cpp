@@ -3,104 +3,26 @@
 // depth counted as the BSON decoder counts it, memory bounded near max_size and released after
 // large text, error messages that cannot drive a terminal.
 //
-// This binary replaces the global operator new/delete to count live and peak heap bytes, so the
-// memory figures include everything: simdjson's index, the padded copy, the output, messages.
+// This binary links the heap counter (tests/support/heap_counter.hpp), so the memory figures
+// include everything: simdjson's index, the padded copy, the output, messages.
 
 #include "bsongen/extjson.hpp"
 
 #include <gtest/gtest.h>
 
-#include <atomic>
 #include <cstdio>
-#include <cstdlib>
-#include <new>
 #include <random>
 #include <string>
 #include <string_view>
 
 #include "bsongen/detail/extjson_builder.hpp"
-
-namespace {
-
-std::atomic<std::size_t> live_bytes{0};
-std::atomic<std::size_t> peak_bytes{0};
-
-// Each block carries its size in a header as wide as its alignment, so delete can subtract it.
-void* counted_allocate(std::size_t size, std::size_t alignment) {
-  const std::size_t header = alignment < 16 ? 16 : alignment;
-  void* raw = std::aligned_alloc(header, (header + size + header - 1) / header * header);
-  if (raw == nullptr) throw std::bad_alloc();
-  auto* base = static_cast<unsigned char*>(raw);
-  *reinterpret_cast<std::size_t*>(base) = size;
-  *reinterpret_cast<std::size_t*>(base + header - sizeof(std::size_t)) = header;
-  const std::size_t now = live_bytes += size;
-  std::size_t peak = peak_bytes.load();
-  while (now > peak && !peak_bytes.compare_exchange_weak(peak, now)) {
-  }
-  return base + header;
-}
-
-void counted_free(void* p) noexcept {
-  if (p == nullptr) return;
-  auto* user = static_cast<unsigned char*>(p);
-  const std::size_t header = *reinterpret_cast<std::size_t*>(user - sizeof(std::size_t));
-  unsigned char* base = user - header;
-  live_bytes -= *reinterpret_cast<std::size_t*>(base);
-  std::free(base);
-}
-
-void* counted_allocate_nothrow(std::size_t size, std::size_t alignment) noexcept {
-  try {
-    return counted_allocate(size, alignment);
-  } catch (...) {
-    return nullptr;
-  }
-}
-
-}  // namespace
-
-void* operator new(std::size_t size) { return counted_allocate(size, 16); }
-void* operator new[](std::size_t size) { return counted_allocate(size, 16); }
-void* operator new(std::size_t size, std::align_val_t a) {
-  return counted_allocate(size, static_cast<std::size_t>(a));
-}
-void* operator new[](std::size_t size, std::align_val_t a) {
-  return counted_allocate(size, static_cast<std::size_t>(a));
-}
-void* operator new(std::size_t size, const std::nothrow_t&) noexcept {
-  return counted_allocate_nothrow(size, 16);
-}
-void* operator new[](std::size_t size, const std::nothrow_t&) noexcept {
-  return counted_allocate_nothrow(size, 16);
-}
-void operator delete(void* p) noexcept { counted_free(p); }
-void operator delete[](void* p) noexcept { counted_free(p); }
-void operator delete(void* p, std::size_t) noexcept { counted_free(p); }
-void operator delete[](void* p, std::size_t) noexcept { counted_free(p); }
-void operator delete(void* p, std::align_val_t) noexcept { counted_free(p); }
-void operator delete[](void* p, std::align_val_t) noexcept { counted_free(p); }
-void operator delete(void* p, std::size_t, std::align_val_t) noexcept { counted_free(p); }
-void operator delete[](void* p, std::size_t, std::align_val_t) noexcept { counted_free(p); }
+#include "heap_counter.hpp"
 
 namespace bsongen {
 namespace {
 
-// Heap use of one call: the peak above what was live before it, and what is still live after it
-// returned and its results were dropped.
-struct heap_use {
-  std::size_t peak = 0;
-  std::ptrdiff_t retained = 0;
-};
-
-template <class F>
-heap_use measure(F&& call) {
-  const std::size_t live_before = live_bytes.load();
-  peak_bytes = live_before;
-  call();
-  return {peak_bytes.load() - live_before,
-          static_cast<std::ptrdiff_t>(live_bytes.load()) -
-              static_cast<std::ptrdiff_t>(live_before)};
-}
+using test::heap::measure;
+using heap_use = test::heap::use;
 
 void expect_round_trip(const std::string& text) {
   SCOPED_TRACE(text);
@@ -161,7 +83,7 @@ document random_deep_document(std::mt19937& rng, std::size_t depth) {
       outer.append("a", std::move(a));
       levels += 2;
     } else if (kind == 1) {
-      outer.append("c", javascript_with_scope{"f()", std::move(inner)});
+      outer.append("c", javascript_with_scope{"f()", to_raw_document(inner)});
       ++levels;
     } else {
       outer.append("d", std::move(inner));

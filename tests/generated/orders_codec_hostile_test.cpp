@@ -19,8 +19,8 @@
 namespace bsongen {
 namespace {
 
-using hostile::bytes_builder;
-using hostile::document_of;
+using test::bson_builder;
+using test::document_of;
 
 struct expected_error {
   error_code code;
@@ -39,8 +39,8 @@ void expect_rejected(const std::vector<std::uint8_t>& bytes, const expected_erro
 }
 
 // The required members of an order: _id, number, createdAt.
-bytes_builder order_body() {
-  bytes_builder b;
+bson_builder order_body() {
+  bson_builder b;
   b.u8(0x07).cstr("_id").raw("0123456789ab");
   b.u8(0x12).cstr("number").i64(42);
   b.u8(0x09).cstr("createdAt").i64(1715938200000);
@@ -64,7 +64,7 @@ TEST(hostile_generated, unknown_key_with_invalid_utf8_is_rejected_when_captured_
   ASSERT_FALSE(decode_document(order_bytes));
   expect_rejected<shop::order>(order_bytes, {error_code::invalid_utf8, "", after_order_body});
 
-  const auto flat = document_of(bytes_builder().u8(0x10).u8s({'k', 0xC3, 0x28, 0}).i32(1));
+  const auto flat = document_of(bson_builder().u8(0x10).u8s({'k', 0xC3, 0x28, 0}).i32(1));
   ASSERT_FALSE(decode_document(flat));
   expect_rejected<bench::flat_bson>(flat, {error_code::invalid_utf8, "", 4});
 
@@ -74,7 +74,7 @@ TEST(hostile_generated, unknown_key_with_invalid_utf8_is_rejected_when_captured_
 }
 
 TEST(hostile_generated, invalid_utf8_array_key_inside_a_known_array_is_rejected) {
-  auto item = document_of(bytes_builder()
+  auto item = document_of(bson_builder()
                               .u8(0x02)
                               .cstr("sku")
                               .str("A-1")
@@ -84,7 +84,7 @@ TEST(hostile_generated, invalid_utf8_array_key_inside_a_known_array_is_rejected)
                               .u8(0x13)
                               .cstr("unitPrice")
                               .raw("0123456789abcdef"));
-  bytes_builder items;
+  bson_builder items;
   items.u8(0x03).u8s({0xFE, 0}).append(item);
   auto body = order_body();
   body.u8(0x04).cstr("items").append(document_of(items));
@@ -137,8 +137,8 @@ TEST(hostile_generated, outer_framing_lies_are_rejected_before_any_member) {
 }
 
 TEST(hostile_generated, one_hundred_thousand_levels_in_a_skipped_field_stop_at_the_depth_limit) {
-  bytes_builder body;
-  body.u8(0x03).cstr("a").append(hostile::nested_documents(100000));
+  bson_builder body;
+  body.u8(0x03).cstr("a").append(test::nested_documents(100000));
   const auto bytes = document_of(body);
   auto r = decode<bench::flat_bson>(std::span<const std::uint8_t>(bytes));
   ASSERT_FALSE(r);
@@ -155,7 +155,7 @@ TEST(hostile_generated, duplicate_keys_follow_each_structs_policy) {
 }
 
 TEST(hostile_generated, unknown_field_in_a_rejecting_struct_names_its_path) {
-  auto item = document_of(bytes_builder()
+  auto item = document_of(bson_builder()
                               .u8(0x02)
                               .cstr("sku")
                               .str("A-1")
@@ -167,7 +167,7 @@ TEST(hostile_generated, unknown_field_in_a_rejecting_struct_names_its_path) {
                               .raw("0123456789abcdef")
                               .u8(0x0A)
                               .cstr("surprise"));
-  bytes_builder items;
+  bson_builder items;
   items.u8(0x03).cstr("0").append(item);
   auto body = order_body();
   body.u8(0x04).cstr("items").append(document_of(items));

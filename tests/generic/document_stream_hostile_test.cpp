@@ -17,8 +17,8 @@
 namespace bsongen {
 namespace {
 
-using hostile::bytes_builder;
-using hostile::document_of;
+using test::bson_builder;
+using test::document_of;
 
 struct read_result {
   std::vector<std::vector<std::uint8_t>> documents;  // copies of what the reader delivered
@@ -65,8 +65,8 @@ std::vector<std::uint8_t> concat(std::initializer_list<std::vector<std::uint8_t>
   return out;
 }
 
-const std::vector<std::uint8_t> first = document_of(bytes_builder().u8(0x10).cstr("i").i32(1));
-const std::vector<std::uint8_t> second = document_of(bytes_builder().u8(0x02).cstr("s").str("two"));
+const std::vector<std::uint8_t> first = document_of(bson_builder().u8(0x10).cstr("i").i32(1));
+const std::vector<std::uint8_t> second = document_of(bson_builder().u8(0x02).cstr("s").str("two"));
 
 TEST(hostile_document_stream, empty_stream_ends_cleanly) {
   const read_result r = read_stream({});
@@ -107,7 +107,7 @@ TEST(hostile_document_stream, trailing_garbage_after_the_last_document_is_an_err
 TEST(hostile_document_stream, negative_and_tiny_lengths_are_rejected_at_the_document) {
   for (std::int32_t length : {-1, std::numeric_limits<std::int32_t>::min(), 0, 4}) {
     SCOPED_TRACE(length);
-    const auto bytes = concat({first, bytes_builder().i32(length).u8s({0, 0, 0, 0, 0}).bytes()});
+    const auto bytes = concat({first, bson_builder().i32(length).u8s({0, 0, 0, 0, 0}).bytes()});
     const read_result r = read_stream(bytes);
     ASSERT_EQ(r.documents.size(), 1u);
     EXPECT_EQ(r.failure.code, error_code::invalid_length);
@@ -117,7 +117,7 @@ TEST(hostile_document_stream, negative_and_tiny_lengths_are_rejected_at_the_docu
 
 TEST(hostile_document_stream, a_2_gib_length_is_too_large_before_any_read) {
   const auto bytes =
-      concat({first, bytes_builder().i32(std::numeric_limits<std::int32_t>::max()).bytes()});
+      concat({first, bson_builder().i32(std::numeric_limits<std::int32_t>::max()).bytes()});
   const read_result r = read_stream(bytes);
   ASSERT_EQ(r.documents.size(), 1u);
   EXPECT_EQ(r.failure.code, error_code::too_large);
@@ -127,7 +127,7 @@ TEST(hostile_document_stream, a_2_gib_length_is_too_large_before_any_read) {
 TEST(hostile_document_stream,
      an_invalid_document_between_good_ones_reports_its_path_and_stream_offset) {
   const auto bad = document_of(
-      bytes_builder().u8(0x10).cstr("ok").i32(7).u8(0x02).cstr("s").i32(2).u8(0xFF).u8(0));
+      bson_builder().u8(0x10).cstr("ok").i32(7).u8(0x02).cstr("s").i32(2).u8(0xFF).u8(0));
   const auto bytes = concat({first, second, bad, first});
   const read_result r = read_stream(bytes);
   ASSERT_EQ(r.documents.size(), 2u);
@@ -139,7 +139,7 @@ TEST(hostile_document_stream,
 }
 
 TEST(hostile_document_stream, nesting_beyond_the_limit_inside_a_stream_is_too_deep) {
-  const auto deep = hostile::nested_documents(200);
+  const auto deep = test::nested_documents(200);
   const auto bytes = concat({first, deep});
   const read_result r = read_stream(bytes);
   ASSERT_EQ(r.documents.size(), 1u);

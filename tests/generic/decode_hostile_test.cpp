@@ -18,9 +18,9 @@
 namespace bsongen {
 namespace {
 
-using hostile::bytes_builder;
-using hostile::document_of;
-using hostile::nested_documents;
+using test::bson_builder;
+using test::document_of;
+using test::nested_documents;
 
 struct expected_error {
   error_code code;
@@ -64,7 +64,7 @@ void expect_accepted(const std::vector<std::uint8_t>& bytes, const decode_option
 
 // {"a": 1} as int32: 0C000000 10 6100 01000000 00.
 std::vector<std::uint8_t> small_document() {
-  return document_of(bytes_builder().u8(0x10).cstr("a").i32(1));
+  return document_of(bson_builder().u8(0x10).cstr("a").i32(1));
 }
 
 std::vector<std::uint8_t> with_declared_length(std::vector<std::uint8_t> bytes,
@@ -154,8 +154,8 @@ TEST(hostile_decode, the_wire_rules_frame_the_outermost_document_as_the_generic_
 
 TEST(hostile_decode, skip_value_points_at_the_element_as_the_generic_decoder_does) {
   // {"v": {"s": string of length 50 in 4 bytes}}: the generic decoder reports "v.s" at 11.
-  const auto inner = document_of(bytes_builder().u8(0x02).cstr("s").i32(50).raw("abc"));
-  const auto bytes = document_of(bytes_builder().u8(0x03).cstr("v").append(inner));
+  const auto inner = document_of(bson_builder().u8(0x02).cstr("s").i32(50).raw("abc"));
+  const auto bytes = document_of(bson_builder().u8(0x03).cstr("v").append(inner));
   auto generic = validate_document(bytes);
   ASSERT_FALSE(generic);
   EXPECT_EQ(generic.error().offset, 11u);
@@ -168,7 +168,7 @@ TEST(hostile_decode, skip_value_points_at_the_element_as_the_generic_decoder_doe
   EXPECT_EQ(st.err.offset, 11u);  // the nested element "s"
   EXPECT_EQ(st.err.path, "s");
   // An error about the value itself points at the element passed in.
-  const auto bad_length = document_of(bytes_builder().u8(0x03).cstr("v").i32(3).u8(0));
+  const auto bad_length = document_of(bson_builder().u8(0x03).cstr("v").i32(3).u8(0));
   detail::decode_state st2;
   st2.origin = bad_length.data();
   st2.depth = 1;
@@ -184,7 +184,7 @@ TEST(hostile_decode, skip_value_points_at_the_element_as_the_generic_decoder_doe
 TEST(hostile_decode, embedded_length_past_its_parent_is_rejected_at_the_element) {
   for (std::int32_t length : {std::numeric_limits<std::int32_t>::max(), 6, 0x10000}) {
     SCOPED_TRACE(length);
-    const auto bytes = document_of(bytes_builder().u8(0x03).cstr("a").i32(length).u8(0));
+    const auto bytes = document_of(bson_builder().u8(0x03).cstr("a").i32(length).u8(0));
     expect_rejected(bytes, {error_code::invalid_length, "a", 4});
   }
 }
@@ -192,7 +192,7 @@ TEST(hostile_decode, embedded_length_past_its_parent_is_rejected_at_the_element)
 TEST(hostile_decode, negative_and_tiny_embedded_lengths_are_rejected) {
   for (std::int32_t length : {-1, std::numeric_limits<std::int32_t>::min(), 0, 4}) {
     SCOPED_TRACE(length);
-    const auto bytes = document_of(bytes_builder().u8(0x04).cstr("arr").i32(length).u8(0));
+    const auto bytes = document_of(bson_builder().u8(0x04).cstr("arr").i32(length).u8(0));
     expect_rejected(bytes, {error_code::invalid_length, "arr", 4});
   }
 }
@@ -200,14 +200,14 @@ TEST(hostile_decode, negative_and_tiny_embedded_lengths_are_rejected) {
 TEST(hostile_decode, embedded_length_shorter_than_its_elements_misses_its_terminator) {
   // {"a": {"b": 1}} with the inner length claiming 5: byte 4 of the inner document is not NUL.
   const auto bytes =
-      document_of(bytes_builder().u8(0x03).cstr("a").i32(5).u8(0x10).cstr("b").i32(1).u8(0));
+      document_of(bson_builder().u8(0x03).cstr("a").i32(5).u8(0x10).cstr("b").i32(1).u8(0));
   expect_rejected(bytes, {error_code::missing_terminator, "a", 4});
 }
 
 TEST(hostile_decode, element_running_past_an_embedded_end_reports_the_nested_path) {
   // {"d": {"x": int64 with only 3 bytes before the inner terminator}}.
-  const auto inner = document_of(bytes_builder().u8(0x12).cstr("x").u8s({1, 2, 3}));
-  const auto bytes = document_of(bytes_builder().u8(0x03).cstr("d").append(inner));
+  const auto inner = document_of(bson_builder().u8(0x12).cstr("x").u8s({1, 2, 3}));
+  const auto bytes = document_of(bson_builder().u8(0x03).cstr("d").append(inner));
   // Outer element at 4; the inner document at 4+1+2 = 7; its element at 7+4 = 11.
   expect_rejected(bytes, {error_code::truncated, "d.x", 11});
 }
@@ -218,7 +218,7 @@ TEST(hostile_decode, key_without_terminator_is_rejected_at_its_element) {
   // 09000000 10 616263 00: the only NUL is the document's own terminator.
   expect_rejected({0x09, 0, 0, 0, 0x10, 'a', 'b', 'c', 0}, {error_code::missing_terminator, "", 4});
   const auto inner = std::vector<std::uint8_t>{0x09, 0, 0, 0, 0x10, 'x', 'y', 'z', 0};
-  const auto bytes = document_of(bytes_builder().u8(0x03).cstr("d").append(inner));
+  const auto bytes = document_of(bson_builder().u8(0x03).cstr("d").append(inner));
   expect_rejected(bytes, {error_code::missing_terminator, "d", 11});
 }
 
@@ -226,7 +226,7 @@ TEST(hostile_decode, unknown_type_bytes_are_rejected) {
   for (std::uint8_t type :
        {std::uint8_t{0x14}, std::uint8_t{0x20}, std::uint8_t{0x80}, std::uint8_t{0xFE}}) {
     SCOPED_TRACE(static_cast<int>(type));
-    const auto bytes = document_of(bytes_builder().u8(0x0A).cstr("ok").u8(type).cstr("k"));
+    const auto bytes = document_of(bson_builder().u8(0x0A).cstr("ok").u8(type).cstr("k"));
     expect_rejected(bytes, {error_code::invalid_type, "", 8});
   }
 }
@@ -234,7 +234,7 @@ TEST(hostile_decode, unknown_type_bytes_are_rejected) {
 // ---- strings ----
 
 TEST(hostile_decode, string_length_zero_is_invalid) {
-  const auto bytes = document_of(bytes_builder().u8(0x02).cstr("s").i32(0));
+  const auto bytes = document_of(bson_builder().u8(0x02).cstr("s").i32(0));
   expect_rejected(bytes, {error_code::invalid_length, "s", 4});
 }
 
@@ -242,24 +242,24 @@ TEST(hostile_decode, negative_and_overflowing_string_lengths_are_invalid) {
   for (std::int32_t length : {-1, std::numeric_limits<std::int32_t>::min(),
                               std::numeric_limits<std::int32_t>::max(), 3}) {
     SCOPED_TRACE(length);
-    const auto bytes = document_of(bytes_builder().u8(0x02).cstr("s").i32(length).cstr("x"));
+    const auto bytes = document_of(bson_builder().u8(0x02).cstr("s").i32(length).cstr("x"));
     expect_rejected(bytes, {error_code::invalid_length, "s", 4});
   }
 }
 
 TEST(hostile_decode, string_without_its_nul_is_rejected) {
   // Length 2 covers "xy": its last byte must be the NUL.
-  const auto bytes = document_of(bytes_builder().u8(0x02).cstr("s").i32(2).raw("xy"));
+  const auto bytes = document_of(bson_builder().u8(0x02).cstr("s").i32(2).raw("xy"));
   expect_rejected(bytes, {error_code::missing_terminator, "s", 4});
   // The same for JavaScript code and symbols, which share the string layout.
   for (std::uint8_t type : {std::uint8_t{0x0D}, std::uint8_t{0x0E}}) {
-    const auto other = document_of(bytes_builder().u8(type).cstr("s").i32(2).raw("xy"));
+    const auto other = document_of(bson_builder().u8(type).cstr("s").i32(2).raw("xy"));
     expect_rejected(other, {error_code::missing_terminator, "s", 4});
   }
 }
 
 TEST(hostile_decode, embedded_nul_inside_a_string_is_valid_bson) {
-  const auto bytes = document_of(bytes_builder().u8(0x02).cstr("s").i32(4).u8s({'a', 0, 'b', 0}));
+  const auto bytes = document_of(bson_builder().u8(0x02).cstr("s").i32(4).u8s({'a', 0, 'b', 0}));
   expect_accepted(bytes);
   auto d = decode_document(bytes);
   ASSERT_TRUE(d);
@@ -280,7 +280,7 @@ TEST(hostile_decode, invalid_utf8_in_strings_is_rejected_and_accepted_when_not_v
   decode_options lenient;
   lenient.validate_utf8 = false;
   for (const auto& text : invalid) {
-    bytes_builder body;
+    bson_builder body;
     body.u8(0x02).cstr("s").i32(static_cast<std::int32_t>(text.size() + 1)).append(text).u8(0);
     const auto bytes = document_of(body);
     expect_rejected(bytes, {error_code::invalid_utf8, "s", 4});
@@ -290,17 +290,17 @@ TEST(hostile_decode, invalid_utf8_in_strings_is_rejected_and_accepted_when_not_v
 
 TEST(hostile_decode, invalid_utf8_in_a_key_is_rejected_with_the_key_as_read) {
   const auto bytes =
-      document_of(bytes_builder().u8(0x10).cstr("ok").i32(1).u8(0x0A).u8s({'k', 0xFF, 0}));
+      document_of(bson_builder().u8(0x10).cstr("ok").i32(1).u8(0x0A).u8s({'k', 0xFF, 0}));
   // The path segment is the key's raw bytes: that is the only name the element has.
   expect_rejected(bytes, {error_code::invalid_utf8, "k\xFF", 12});
 }
 
 TEST(hostile_decode, invalid_utf8_in_regex_and_nested_strings_names_the_element) {
   const auto regex =
-      document_of(bytes_builder().u8(0x0B).cstr("r").u8s({'a', 0xC0, 0xAF, 0}).cstr("i"));
+      document_of(bson_builder().u8(0x0B).cstr("r").u8s({'a', 0xC0, 0xAF, 0}).cstr("i"));
   expect_rejected(regex, {error_code::invalid_utf8, "r", 4});
-  const auto inner = document_of(bytes_builder().u8(0x02).cstr("0").i32(2).u8s({0x80, 0}));
-  const auto array = document_of(bytes_builder().u8(0x04).cstr("list").append(inner));
+  const auto inner = document_of(bson_builder().u8(0x02).cstr("0").i32(2).u8s({0x80, 0}));
+  const auto array = document_of(bson_builder().u8(0x04).cstr("list").append(inner));
   expect_rejected(array, {error_code::invalid_utf8, "list.0", 14});
 }
 
@@ -311,33 +311,33 @@ TEST(hostile_decode, binary_lengths_that_lie_are_rejected) {
                               std::numeric_limits<std::int32_t>::max(), 4}) {
     SCOPED_TRACE(length);
     const auto bytes =
-        document_of(bytes_builder().u8(0x05).cstr("b").i32(length).u8(0x00).raw("xyz"));
+        document_of(bson_builder().u8(0x05).cstr("b").i32(length).u8(0x00).raw("xyz"));
     expect_rejected(bytes, {error_code::invalid_length, "b", 4});
   }
   // Subtype 0x02 repeats the length inside; 8 outer bytes must carry an inner length of 4.
   const auto old =
-      document_of(bytes_builder().u8(0x05).cstr("b").i32(8).u8(0x02).i32(5).raw("abcd"));
+      document_of(bson_builder().u8(0x05).cstr("b").i32(8).u8(0x02).i32(5).raw("abcd"));
   expect_rejected(old, {error_code::invalid_length, "b", 4});
-  const auto short_old = document_of(bytes_builder().u8(0x05).cstr("b").i32(3).u8(0x02).raw("abc"));
+  const auto short_old = document_of(bson_builder().u8(0x05).cstr("b").i32(3).u8(0x02).raw("abc"));
   expect_rejected(short_old, {error_code::invalid_length, "b", 4});
 }
 
 TEST(hostile_decode, binary_header_cut_short_is_truncated) {
-  const auto bytes = document_of(bytes_builder().u8(0x05).cstr("b").u8s({1, 0, 0}));
+  const auto bytes = document_of(bson_builder().u8(0x05).cstr("b").u8s({1, 0, 0}));
   expect_rejected(bytes, {error_code::truncated, "b", 4});
 }
 
 TEST(hostile_decode, regex_without_both_nuls_is_rejected) {
   // Pattern "ab" then options "i" with no NUL before the document's terminator.
-  const auto bytes = document_of(bytes_builder().u8(0x0B).cstr("r").cstr("ab").raw("i"));
+  const auto bytes = document_of(bson_builder().u8(0x0B).cstr("r").cstr("ab").raw("i"));
   expect_rejected(bytes, {error_code::missing_terminator, "r", 4});
 }
 
 TEST(hostile_decode, code_with_scope_lengths_that_disagree_are_rejected) {
-  const auto scope = document_of(bytes_builder().u8(0x10).cstr("x").i32(1));  // 12 bytes
+  const auto scope = document_of(bson_builder().u8(0x10).cstr("x").i32(1));  // 12 bytes
   // Honest: 4 + (4 + 2) + 12 = 22.
   auto build = [&](std::int32_t total, std::int32_t code_length) {
-    bytes_builder body;
+    bson_builder body;
     body.u8(0x0F).cstr("c").i32(total).i32(code_length).cstr("f").append(scope);
     return document_of(body);
   };
@@ -352,8 +352,8 @@ TEST(hostile_decode, code_with_scope_lengths_that_disagree_are_rejected) {
 }
 
 TEST(hostile_decode, errors_inside_a_code_with_scope_scope_name_the_scope_path) {
-  const auto scope = document_of(bytes_builder().u8(0x08).cstr("flag").u8(7));  // bool 7
-  bytes_builder body;
+  const auto scope = document_of(bson_builder().u8(0x08).cstr("flag").u8(7));  // bool 7
+  bson_builder body;
   body.u8(0x0F)
       .cstr("c")
       .i32(static_cast<std::int32_t>(4 + 6 + scope.size()))
@@ -366,12 +366,12 @@ TEST(hostile_decode, errors_inside_a_code_with_scope_scope_name_the_scope_path) 
 
 TEST(hostile_decode, db_pointer_cut_short_is_truncated) {
   const auto bytes =
-      document_of(bytes_builder().u8(0x0C).cstr("p").str("db.c").u8s({1, 2, 3, 4, 5}));
+      document_of(bson_builder().u8(0x0C).cstr("p").str("db.c").u8s({1, 2, 3, 4, 5}));
   expect_rejected(bytes, {error_code::truncated, "p", 4});
 }
 
 TEST(hostile_decode, boolean_other_than_zero_or_one_is_rejected) {
-  const auto bytes = document_of(bytes_builder().u8(0x08).cstr("b").u8(2));
+  const auto bytes = document_of(bson_builder().u8(0x08).cstr("b").u8(2));
   expect_rejected(bytes, {error_code::invalid_bool, "b", 4});
 }
 
@@ -380,7 +380,7 @@ TEST(hostile_decode, fixed_size_values_cut_short_are_truncated) {
       {0x01, 8}, {0x07, 12}, {0x09, 8}, {0x10, 4}, {0x11, 8}, {0x12, 8}, {0x13, 16}};
   for (auto [type, size] : fixed) {
     SCOPED_TRACE(static_cast<int>(type));
-    bytes_builder body;
+    bson_builder body;
     body.u8(type).cstr("v");
     for (std::size_t i = 0; i + 1 < size; ++i) body.u8(0x11);
     expect_rejected(document_of(body), {error_code::truncated, "v", 4});
@@ -430,8 +430,8 @@ TEST(hostile_decode, no_option_raises_the_depth_limit_beyond_max_depth_limit) {
 }
 
 TEST(hostile_decode, depth_counts_code_with_scope_scopes) {
-  const auto scope = document_of(bytes_builder().u8(0x0A).cstr("n"));
-  bytes_builder body;
+  const auto scope = document_of(bson_builder().u8(0x0A).cstr("n"));
+  bson_builder body;
   body.u8(0x0F)
       .cstr("c")
       .i32(static_cast<std::int32_t>(4 + 6 + scope.size()))
@@ -449,7 +449,7 @@ TEST(hostile_decode, depth_counts_code_with_scope_scopes) {
 
 TEST(hostile_decode, duplicate_keys_are_kept_in_order_and_re_encode_unchanged) {
   const auto bytes =
-      document_of(bytes_builder().u8(0x10).cstr("k").i32(1).u8(0x02).cstr("k").str("two"));
+      document_of(bson_builder().u8(0x10).cstr("k").i32(1).u8(0x02).cstr("k").str("two"));
   expect_accepted(bytes);
   auto d = decode_document(bytes);
   ASSERT_TRUE(d);
@@ -467,7 +467,7 @@ TEST(hostile_decode, duplicate_keys_rejected_on_request_at_the_second_occurrence
   decode_options reject;
   reject.duplicate_keys = duplicate_key_policy::reject;
   // {"a": 1, "k": 1, "b": null, "k": "two", "a": 2}: "k" repeats first, at element 4 + 7 + 7 + 3.
-  const auto flat = document_of(bytes_builder()
+  const auto flat = document_of(bson_builder()
                                     .u8(0x10).cstr("a").i32(1)
                                     .u8(0x10).cstr("k").i32(1)
                                     .u8(0x0A).cstr("b")
@@ -478,19 +478,19 @@ TEST(hostile_decode, duplicate_keys_rejected_on_request_at_the_second_occurrence
 
   // Nested: {"d": {"x": 1, "y": [1, 1], "x": 2}}: arrays' keys are not checked ("0", "0" would
   // pass too); the path names the repeated key below its document.
-  const auto inner = document_of(bytes_builder()
+  const auto inner = document_of(bson_builder()
                                      .u8(0x10).cstr("x").i32(1)
                                      .u8(0x04).cstr("y")
-                                     .append(document_of(bytes_builder().u8(0x10).cstr("0").i32(1).u8(0x10).cstr("0").i32(1)))
+                                     .append(document_of(bson_builder().u8(0x10).cstr("0").i32(1).u8(0x10).cstr("0").i32(1)))
                                      .u8(0x10).cstr("x").i32(2));
-  const auto nested = document_of(bytes_builder().u8(0x03).cstr("d").append(inner));
+  const auto nested = document_of(bson_builder().u8(0x03).cstr("d").append(inner));
   // "d" at 4, its document at 7, "x" at 11, "y" at 18 (an array of 19 bytes), "x" again at 40.
   expect_rejected(nested, {error_code::duplicate_field, "d.x", 40}, reject);
 
   // The same key in different documents is no duplicate; nor are keys that only share a prefix.
-  const auto distinct = document_of(bytes_builder()
+  const auto distinct = document_of(bson_builder()
                                         .u8(0x10).cstr("x").i32(1)
-                                        .u8(0x03).cstr("d").append(document_of(bytes_builder().u8(0x10).cstr("x").i32(1)))
+                                        .u8(0x03).cstr("d").append(document_of(bson_builder().u8(0x10).cstr("x").i32(1)))
                                         .u8(0x10).cstr("xx").i32(1)
                                         .u8(0x10).cstr("").i32(1));
   expect_accepted(distinct, reject);
@@ -502,7 +502,7 @@ TEST(hostile_decode, one_repeat_among_a_hundred_thousand_keys_is_found) {
   decode_options reject;
   reject.duplicate_keys = duplicate_key_policy::reject;
   reject.max_size = 64 * 1024 * 1024;
-  bytes_builder body;
+  bson_builder body;
   std::size_t last_element = 0;
   for (int i = 0; i < 100'000; ++i) body.u8(0x0A).cstr("key" + std::to_string(i));
   last_element = 4 + body.size();
@@ -516,7 +516,7 @@ TEST(hostile_decode, one_repeat_among_a_hundred_thousand_keys_is_found) {
 TEST(hostile_decode, non_ascii_regex_options_survive_a_round_trip) {
   // Found by generic_decode_fuzz: options "t\xC3\xA9n" were sorted byte by byte on encode,
   // splitting the two-byte UTF-8 sequence, so the re-encoded document no longer decoded.
-  const auto bytes = document_of(bytes_builder().u8(0x0B).cstr("r").cstr("p").cstr("t\xC3\xA9n"));
+  const auto bytes = document_of(bson_builder().u8(0x0B).cstr("r").cstr("p").cstr("t\xC3\xA9n"));
   auto d = decode_document(bytes);
   ASSERT_TRUE(d) << d.error().to_string();
   const byte_buffer encoded = encode_document(*d);
@@ -527,8 +527,8 @@ TEST(hostile_decode, non_ascii_regex_options_survive_a_round_trip) {
 }
 
 TEST(hostile_decode, ascii_regex_options_are_sorted_and_compare_as_sets) {
-  const auto unsorted = document_of(bytes_builder().u8(0x0B).cstr("r").cstr("p").cstr("xmi"));
-  const auto sorted = document_of(bytes_builder().u8(0x0B).cstr("r").cstr("p").cstr("imx"));
+  const auto unsorted = document_of(bson_builder().u8(0x0B).cstr("r").cstr("p").cstr("xmi"));
+  const auto sorted = document_of(bson_builder().u8(0x0B).cstr("r").cstr("p").cstr("imx"));
   auto a = decode_document(unsorted);
   auto b = decode_document(sorted);
   ASSERT_TRUE(a && b);
@@ -536,9 +536,9 @@ TEST(hostile_decode, ascii_regex_options_are_sorted_and_compare_as_sets) {
   EXPECT_EQ(*a, *b);
   // Two non-ASCII option strings with the same bytes in another grouping are different options.
   const auto one =
-      document_of(bytes_builder().u8(0x0B).cstr("r").cstr("p").cstr("\xC3\xA9\xC4\xAA"));
+      document_of(bson_builder().u8(0x0B).cstr("r").cstr("p").cstr("\xC3\xA9\xC4\xAA"));
   const auto other =
-      document_of(bytes_builder().u8(0x0B).cstr("r").cstr("p").cstr("\xC3\xAA\xC4\xA9"));
+      document_of(bson_builder().u8(0x0B).cstr("r").cstr("p").cstr("\xC3\xAA\xC4\xA9"));
   auto c = decode_document(one);
   auto e = decode_document(other);
   ASSERT_TRUE(c && e);
@@ -549,10 +549,10 @@ TEST(hostile_decode, ascii_regex_options_are_sorted_and_compare_as_sets) {
 
 TEST(hostile_decode, every_prefix_and_every_single_byte_corruption_of_a_rich_document_is_handled) {
   // One element of each variable-length kind, so each prefix cuts some length or terminator.
-  const auto scope = document_of(bytes_builder().u8(0x10).cstr("x").i32(1));
+  const auto scope = document_of(bson_builder().u8(0x10).cstr("x").i32(1));
   const auto inner =
-      document_of(bytes_builder().u8(0x02).cstr("0").str("z").u8(0x08).cstr("1").u8(1));
-  bytes_builder body;
+      document_of(bson_builder().u8(0x02).cstr("0").str("z").u8(0x08).cstr("1").u8(1));
+  bson_builder body;
   body.u8(0x02)
       .cstr("s")
       .str("hello")
