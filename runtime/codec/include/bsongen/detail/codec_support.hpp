@@ -523,27 +523,6 @@ template <class Elem, class Out>
   return diff == 0 && ok;
 }
 
-// True when the n bytes at p are ASCII (then they are UTF-8 too); short runs take two or four
-// overlapping word loads and no loop.
-[[nodiscard]] inline bool is_ascii(const std::uint8_t* p, std::size_t n) noexcept {
-  constexpr std::uint64_t high = 0x8080808080808080ULL;
-  if (n >= 8) {
-    if (n <= 16) return ((load_u64_le(p) | load_u64_le(p + n - 8)) & high) == 0;
-    if (n <= 32) {
-      return ((load_u64_le(p) | load_u64_le(p + 8) | load_u64_le(p + n - 16) |
-               load_u64_le(p + n - 8)) & high) == 0;
-    }
-    std::uint64_t bits = 0;
-    std::size_t i = 0;
-    for (; i + 8 <= n; i += 8) bits |= load_u64_le(p + i);
-    return ((bits | load_u64_le(p + n - 8)) & high) == 0;
-  }
-  if (n >= 4) return ((load_u32_le(p) | load_u32_le(p + n - 4)) & 0x80808080U) == 0;
-  std::uint32_t bits = 0;
-  for (std::size_t i = 0; i < n; ++i) bits |= p[i];
-  return (bits & 0x80U) == 0;
-}
-
 // The string elements of an array into a vector of std::string, all inline: the common case of
 // arrays of strings, whose per-element cost is otherwise mostly calls. One run per key length
 // (indices below 1000), so each element's type byte and key are one masked word compare. Stops

@@ -491,6 +491,27 @@ using null_codec = unit_codec<bson_type::null>;
 using min_key_codec = unit_codec<bson_type::min_key>;
 using max_key_codec = unit_codec<bson_type::max_key>;
 
+// True when the n bytes at p are ASCII (then they are UTF-8 too); short runs take two or four
+// overlapping word loads and no loop.
+[[nodiscard]] inline bool is_ascii(const std::uint8_t* p, std::size_t n) noexcept {
+  constexpr std::uint64_t high = 0x8080808080808080ULL;
+  if (n >= 8) {
+    if (n <= 16) return ((load_u64_le(p) | load_u64_le(p + n - 8)) & high) == 0;
+    if (n <= 32) {
+      return ((load_u64_le(p) | load_u64_le(p + 8) | load_u64_le(p + n - 16) |
+               load_u64_le(p + n - 8)) & high) == 0;
+    }
+    std::uint64_t bits = 0;
+    std::size_t i = 0;
+    for (; i + 8 <= n; i += 8) bits |= load_u64_le(p + i);
+    return ((bits | load_u64_le(p + n - 8)) & high) == 0;
+  }
+  if (n >= 4) return ((load_u32_le(p) | load_u32_le(p + n - 4)) & 0x80808080U) == 0;
+  std::uint32_t bits = 0;
+  for (std::size_t i = 0; i < n; ++i) bits |= p[i];
+  return (bits & 0x80U) == 0;
+}
+
 // n bytes from src to dst, inline for the short runs keys and strings mostly are (a libc memcpy
 // call costs more than the copy for them).
 inline void copy_bytes(char* dst, const char* src, std::size_t n) noexcept {
@@ -529,7 +550,11 @@ struct basic_string_codec {
   template <class V>
   static std::size_t size(const V& v, encode_state& es) noexcept {
     const std::string_view s(v);
-    if (!is_utf8_text(s)) [[unlikely]] fail_encode_utf8(es, type_name(Type));
+    // ASCII (most text) is UTF-8 without the full check.
+    if (!is_ascii(reinterpret_cast<const std::uint8_t*>(s.data()), s.size()) && !is_utf8_text(s))
+        [[unlikely]] {
+      fail_encode_utf8(es, type_name(Type));
+    }
     return s.size() + 5;
   }
   template <class V>
