@@ -5,11 +5,19 @@
 // Rows, each for both cases:
 //  * generated/encode: the structs, built before timing, into one reused bsongen::writer (clear()
 //    keeps the capacity); for orders_1000 all 1000 back to back.
-//  * generated/decode: bsongen::decode into reused structs (one per document), so strings, vectors
-//    and maps keep their capacity as a careful user's would; orders_1000 walks the stream by each
-//    document's length prefix.
+//  * generated/decode: bsongen::decode<shop::order> of every document into a new struct, destroyed
+//    before the next (what the generic row does with its documents): every string, vector and map
+//    node is allocated again.
+//  * generated_reuse/decode: bsongen::decode into reused structs (one per document), so strings,
+//    vectors and maps keep their capacity as a careful user's would.
 //  * generic/encode: documents decoded before timing, encode_document into one reused writer.
 //  * generic/decode: decode_document of every document into a new bsongen::document.
+//  * libbson/encode: the same structs through libbson by hand (one bson_t, bson_reinit per
+//    document, keys with their lengths, array keys from bson_uint32_to_string).
+//  * libbson/decode: bson_iter over every element of every document (nested ones through
+//    bson_iter_recurse), each key compared and type checked, every value stored into a reused
+//    shop::order, as the array cases' libbson rows do. libbson's iterator checks lengths and
+//    terminators but not UTF-8, which bsongen's decoders also check.
 //  * memcpy/copy: the ceiling.
 // The stream is read from memory rather than through document_stream_reader so the rows measure
 // decoding, not std::istream.
@@ -22,6 +30,8 @@
 // bench/py/bench_case.py) decode a case's bytes as one document, so a multi-document stream such
 // as orders_1000 would not fit them.
 
+#include <bson/bson.h>
+
 #include <array>
 #include <chrono>
 #include <cstdint>
@@ -29,6 +39,8 @@
 #include <cstring>
 #include <span>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include <benchmark/benchmark.h>
@@ -194,6 +206,284 @@ void check_orders(const std::string& row, const std::vector<shop::order>& got,
   }
 }
 
+// --- libbson by hand. ---
+
+std::string_view status_name(shop::order_status s) {
+  switch (s) {
+    case shop::order_status::pending: return "pending";
+    case shop::order_status::paid: return "paid";
+    case shop::order_status::shipped: return "shipped";
+    case shop::order_status::delivered: return "delivered";
+    case shop::order_status::cancelled: return "canceled";
+  }
+  return {};
+}
+
+bool status_from(std::string_view name, shop::order_status& out) {
+  for (auto s : {shop::order_status::pending, shop::order_status::paid, shop::order_status::shipped,
+                 shop::order_status::delivered, shop::order_status::cancelled}) {
+    if (status_name(s) == name) {
+      out = s;
+      return true;
+    }
+  }
+  return false;
+}
+
+bool put(bson_t* b, std::string_view key, std::string_view text) {
+  return bson_append_utf8(b, key.data(), static_cast<int>(key.size()), text.data(),
+                          static_cast<int>(text.size()));
+}
+bool put(bson_t* b, std::string_view key, const object_id& id) {
+  bson_oid_t oid;
+  std::memcpy(oid.bytes, id.data(), object_id::size);
+  return bson_append_oid(b, key.data(), static_cast<int>(key.size()), &oid);
+}
+bool put(bson_t* b, std::string_view key, const decimal128& d) {
+  bson_decimal128_t dec;
+  dec.high = d.high_bits();
+  dec.low = d.low_bits();
+  return bson_append_decimal128(b, key.data(), static_cast<int>(key.size()), &dec);
+}
+bool put(bson_t* b, std::string_view key, datetime t) {
+  return bson_append_date_time(b, key.data(), static_cast<int>(key.size()),
+                               t.time_since_epoch().count());
+}
+
+bool put_address(bson_t* b, std::string_view key, const shop::address& a) {
+  bson_t child;
+  return bson_append_document_begin(b, key.data(), static_cast<int>(key.size()), &child) &&
+         put(&child, "street", a.street) && put(&child, "city", a.city) &&
+         put(&child, "postalCode", a.postal_code) && put(&child, "country", a.country) &&
+         bson_append_document_end(b, &child);
+}
+
+// Precondition: `b` was initialized (bson_init) and is owned by the caller.
+bool libbson_encode(bson_t* b, const shop::order& o) {
+  bson_reinit(b);
+  bool ok = put(b, "_id", o.id) && bson_append_int64(b, "number", 6, o.number) &&
+            put(b, "status", status_name(o.status)) &&
+            bson_append_int32(b, "payment", 7, static_cast<std::int32_t>(o.payment));
+  bson_t customer;
+  ok = ok && bson_append_document_begin(b, "customer", 8, &customer) &&
+       put(&customer, "_id", o.customer.id) && put(&customer, "name", o.customer.name) &&
+       (!o.customer.email || put(&customer, "email", *o.customer.email)) &&
+       put_address(&customer, "shipping", o.customer.shipping) &&
+       (!o.customer.billing || put_address(&customer, "billing", *o.customer.billing)) &&
+       bson_append_document_end(b, &customer);
+  if (ok && !o.items.empty()) {
+    bson_t items;
+    ok = bson_append_array_begin(b, "items", 5, &items);
+    char key_buffer[16];
+    for (std::size_t i = 0; ok && i < o.items.size(); ++i) {
+      const char* key = nullptr;
+      const std::size_t key_length =
+          bson_uint32_to_string(static_cast<std::uint32_t>(i), &key, key_buffer, sizeof key_buffer);
+      const shop::line_item& item = o.items[i];
+      bson_t child;
+      ok = bson_append_document_begin(&items, key, static_cast<int>(key_length), &child) &&
+           put(&child, "sku", item.sku) && bson_append_int32(&child, "qty", 3, item.quantity) &&
+           put(&child, "unitPrice", item.unit_price) &&
+           (!item.discount || put(&child, "discount", *item.discount)) &&
+           bson_append_document_end(&items, &child);
+    }
+    ok = ok && bson_append_array_end(b, &items);
+  }
+  ok = ok && put(b, "total", o.total) && put(b, "createdAt", o.created_at) &&
+       (!o.shipped_at || put(b, "shippedAt", *o.shipped_at));
+  if (ok && !o.tags.empty()) {
+    bson_t tags;
+    ok = bson_append_document_begin(b, "tags", 4, &tags);
+    for (const auto& [key, text] : o.tags) ok = ok && put(&tags, key, text);
+    ok = ok && bson_append_document_end(b, &tags);
+  }
+  ok = ok && (o.notes.empty() || put(b, "notes", o.notes)) &&
+       bson_append_bool(b, "gift", 4, o.gift) &&
+       bson_append_timestamp(b, "_v", 2, o.version.seconds, o.version.increment);
+  if (ok && o.attachment) {
+    ok = bson_append_binary(b, "attachment", 10, static_cast<bson_subtype_t>(o.attachment->subtype),
+                            o.attachment->bytes.data(),
+                            static_cast<std::uint32_t>(o.attachment->bytes.size()));
+  }
+  if (ok && o.tracking) {
+    ok = bson_append_binary(b, "tracking", 8, BSON_SUBTYPE_UUID, o.tracking->data(), 16);
+  }
+  bson_t dimensions;
+  ok = ok && bson_append_array_begin(b, "dimensions", 10, &dimensions) &&
+       bson_append_double(&dimensions, "0", 1, o.dimensions[0]) &&
+       bson_append_double(&dimensions, "1", 1, o.dimensions[1]) &&
+       bson_append_double(&dimensions, "2", 1, o.dimensions[2]) &&
+       bson_append_array_end(b, &dimensions);
+  return ok;
+}
+
+std::string_view key_of(const bson_iter_t* it) {
+  return {bson_iter_key(it), bson_iter_key_len(it)};
+}
+
+bool get(const bson_iter_t* it, std::string& out) {
+  if (!BSON_ITER_HOLDS_UTF8(it)) return false;
+  std::uint32_t length = 0;
+  const char* text = bson_iter_utf8(it, &length);
+  out.assign(text, length);
+  return true;
+}
+bool get(const bson_iter_t* it, object_id& out) {
+  if (!BSON_ITER_HOLDS_OID(it)) return false;
+  out = object_id::from_bytes(bson_iter_oid(it)->bytes);
+  return true;
+}
+bool get(const bson_iter_t* it, decimal128& out) {
+  bson_decimal128_t dec;
+  if (!BSON_ITER_HOLDS_DECIMAL128(it) || !bson_iter_decimal128(it, &dec)) return false;
+  out = decimal128(dec.high, dec.low);
+  return true;
+}
+bool get(const bson_iter_t* it, datetime& out) {
+  if (!BSON_ITER_HOLDS_DATE_TIME(it)) return false;
+  out = datetime(std::chrono::milliseconds(bson_iter_date_time(it)));
+  return true;
+}
+
+bool get_address(const bson_iter_t* it, shop::address& a) {
+  bson_iter_t child;
+  if (!BSON_ITER_HOLDS_DOCUMENT(it) || !bson_iter_recurse(it, &child)) return false;
+  while (bson_iter_next(&child)) {
+    const std::string_view k = key_of(&child);
+    bool ok = false;
+    if (k == "street") ok = get(&child, a.street);
+    else if (k == "city") ok = get(&child, a.city);
+    else if (k == "postalCode") ok = get(&child, a.postal_code);
+    else if (k == "country") ok = get(&child, a.country);
+    if (!ok) return false;
+  }
+  return true;
+}
+
+bool get_customer(const bson_iter_t* it, shop::customer& c) {
+  bson_iter_t child;
+  if (!BSON_ITER_HOLDS_DOCUMENT(it) || !bson_iter_recurse(it, &child)) return false;
+  c.email.reset();
+  c.billing.reset();
+  while (bson_iter_next(&child)) {
+    const std::string_view k = key_of(&child);
+    bool ok = false;
+    if (k == "_id") ok = get(&child, c.id);
+    else if (k == "name") ok = get(&child, c.name);
+    else if (k == "email") ok = get(&child, c.email.emplace());
+    else if (k == "shipping") ok = get_address(&child, c.shipping);
+    else if (k == "billing") ok = get_address(&child, c.billing.emplace());
+    if (!ok) return false;
+  }
+  return true;
+}
+
+bool get_item(const bson_iter_t* it, shop::line_item& item) {
+  bson_iter_t child;
+  if (!BSON_ITER_HOLDS_DOCUMENT(it) || !bson_iter_recurse(it, &child)) return false;
+  item.discount.reset();
+  while (bson_iter_next(&child)) {
+    const std::string_view k = key_of(&child);
+    bool ok = false;
+    if (k == "sku") {
+      ok = get(&child, item.sku);
+    } else if (k == "qty") {
+      ok = BSON_ITER_HOLDS_INT32(&child);
+      item.quantity = bson_iter_int32(&child);
+    } else if (k == "unitPrice") {
+      ok = get(&child, item.unit_price);
+    } else if (k == "discount") {
+      ok = get(&child, item.discount.emplace());
+    }
+    if (!ok) return false;
+  }
+  return true;
+}
+
+// Every element of the document into `o` (reused: strings and vectors keep their capacity).
+bool libbson_decode(std::span<const std::uint8_t> bytes, shop::order& o) {
+  bson_t doc;
+  bson_iter_t it;
+  if (!bson_init_static(&doc, bytes.data(), bytes.size()) || !bson_iter_init(&it, &doc)) {
+    return false;
+  }
+  o.shipped_at.reset();
+  o.attachment.reset();
+  o.tracking.reset();
+  o.tags.clear();
+  o.notes.clear();
+  std::size_t items = 0;
+  while (bson_iter_next(&it)) {
+    const std::string_view k = key_of(&it);
+    bool ok = false;
+    if (k == "_id") {
+      ok = get(&it, o.id);
+    } else if (k == "number") {
+      ok = BSON_ITER_HOLDS_INT64(&it);
+      o.number = bson_iter_int64(&it);
+    } else if (k == "status") {
+      std::uint32_t length = 0;
+      const char* text = bson_iter_utf8(&it, &length);
+      ok = BSON_ITER_HOLDS_UTF8(&it) && status_from({text, length}, o.status);
+    } else if (k == "payment") {
+      ok = BSON_ITER_HOLDS_INT32(&it);
+      o.payment = static_cast<shop::payment_method>(bson_iter_int32(&it));
+    } else if (k == "customer") {
+      ok = get_customer(&it, o.customer);
+    } else if (k == "items") {
+      bson_iter_t child;
+      ok = BSON_ITER_HOLDS_ARRAY(&it) && bson_iter_recurse(&it, &child);
+      while (ok && bson_iter_next(&child)) {
+        if (items == o.items.size()) o.items.emplace_back();
+        ok = get_item(&child, o.items[items++]);
+      }
+    } else if (k == "total") {
+      ok = get(&it, o.total);
+    } else if (k == "createdAt") {
+      ok = get(&it, o.created_at);
+    } else if (k == "shippedAt") {
+      ok = get(&it, o.shipped_at.emplace());
+    } else if (k == "tags") {
+      bson_iter_t child;
+      ok = BSON_ITER_HOLDS_DOCUMENT(&it) && bson_iter_recurse(&it, &child);
+      while (ok && bson_iter_next(&child)) ok = get(&child, o.tags[std::string(key_of(&child))]);
+    } else if (k == "notes") {
+      ok = get(&it, o.notes);
+    } else if (k == "gift") {
+      ok = BSON_ITER_HOLDS_BOOL(&it);
+      o.gift = bson_iter_bool(&it);
+    } else if (k == "_v") {
+      ok = BSON_ITER_HOLDS_TIMESTAMP(&it);
+      bson_iter_timestamp(&it, &o.version.seconds, &o.version.increment);
+    } else if (k == "attachment" || k == "tracking") {
+      bson_subtype_t subtype;
+      std::uint32_t length = 0;
+      const std::uint8_t* data = nullptr;
+      ok = BSON_ITER_HOLDS_BINARY(&it);
+      bson_iter_binary(&it, &subtype, &length, &data);
+      if (k == "attachment") {
+        auto& a = o.attachment.emplace();
+        a.subtype = static_cast<binary_subtype>(subtype);
+        a.bytes.assign(data, data + length);
+      } else {
+        ok = ok && subtype == BSON_SUBTYPE_UUID && length == 16;
+        if (ok) std::memcpy(o.tracking.emplace().data(), data, 16);
+      }
+    } else if (k == "dimensions") {
+      bson_iter_t child;
+      ok = BSON_ITER_HOLDS_ARRAY(&it) && bson_iter_recurse(&it, &child);
+      for (std::size_t i = 0; ok && i < o.dimensions.size(); ++i) {
+        ok = bson_iter_next(&child) && BSON_ITER_HOLDS_DOUBLE(&child);
+        o.dimensions[i] = bson_iter_double(&child);
+      }
+      ok = ok && !bson_iter_next(&child);
+    }
+    if (!ok) return false;
+  }
+  o.items.resize(items);
+  return true;
+}
+
 void set_stream_throughput(benchmark::State& state, const orders_case& c) {
   state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations()) *
                           static_cast<std::int64_t>(c.bytes.size()));
@@ -223,6 +513,24 @@ void register_rows(const orders_case& c) {
   });
   register_row(c.name, "generated", "decode", [&c](benchmark::State& state) {
     const std::string row = row_name(c.name, "generated", "decode");
+    std::vector<shop::order> out;
+    for (const auto& bytes : c.documents) {
+      auto r = decode<shop::order>(bytes);
+      if (!r) fail(row, r.error().to_string());
+      out.push_back(std::move(*r));
+    }
+    check_orders(row, out, c);
+    for (auto _ : state) {
+      for (const auto& bytes : c.documents) {
+        auto r = decode<shop::order>(bytes);
+        benchmark::DoNotOptimize(r);
+      }
+      benchmark::ClobberMemory();
+    }
+    set_stream_throughput(state, c);
+  });
+  register_row(c.name, "generated_reuse", "decode", [&c](benchmark::State& state) {
+    const std::string row = row_name(c.name, "generated_reuse", "decode");
     std::vector<shop::order> out(c.documents.size());
     auto decode_all = [&c, &out]() -> bool {
       bool ok = true;
@@ -279,6 +587,47 @@ void register_rows(const orders_case& c) {
         auto d = decode_document(bytes);
         benchmark::DoNotOptimize(d);
       }
+      benchmark::ClobberMemory();
+    }
+    set_stream_throughput(state, c);
+  });
+  register_row(c.name, "libbson", "encode", [&c](benchmark::State& state) {
+    const std::string row = row_name(c.name, "libbson", "encode");
+    bson_t b;
+    bson_init(&b);
+    std::vector<std::uint8_t> all;
+    for (const auto& o : c.orders) {
+      if (!libbson_encode(&b, o)) fail(row, "bson_append failed");
+      all.insert(all.end(), bson_get_data(&b), bson_get_data(&b) + b.len);
+    }
+    check_bytes(row, all, c.bytes.span());
+    for (auto _ : state) {
+      for (const auto& o : c.orders) {
+        bool ok = libbson_encode(&b, o);
+        benchmark::DoNotOptimize(ok);
+        benchmark::DoNotOptimize(bson_get_data(&b));
+      }
+      benchmark::ClobberMemory();
+    }
+    bson_destroy(&b);
+    set_stream_throughput(state, c);
+  });
+  register_row(c.name, "libbson", "decode", [&c](benchmark::State& state) {
+    const std::string row = row_name(c.name, "libbson", "decode");
+    std::vector<shop::order> out(c.documents.size());
+    auto decode_all = [&c, &out]() -> bool {
+      bool ok = true;
+      for (std::size_t k = 0; k < c.documents.size(); ++k) {
+        ok &= libbson_decode(c.documents[k], out[k]);
+      }
+      return ok;
+    };
+    if (!decode_all()) fail(row, "bson_iter found an unexpected element");
+    check_orders(row, out, c);
+    for (auto _ : state) {
+      bool ok = decode_all();
+      benchmark::DoNotOptimize(ok);
+      benchmark::DoNotOptimize(out.data());
       benchmark::ClobberMemory();
     }
     set_stream_throughput(state, c);

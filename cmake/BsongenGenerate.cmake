@@ -1,17 +1,31 @@
 # bsongen_generate(TARGET <name> SCHEMAS <file>... [OUTPUT_DIR <dir>])
+# bsongen_generate(TARGET <name> HEADERS <header>... [OUTPUT_NAME <name>] [OUTPUT_DIR <dir>])
 #
-# Generates `<stem>.bsongen.hpp` for each schema file at build time into OUTPUT_DIR (default
-# ${CMAKE_CURRENT_BINARY_DIR}/<name>) and creates <name>, an INTERFACE library carrying that
-# include directory and bsongen::codec (what generated code links). Link it and
-# #include "<stem>.bsongen.hpp".
-#
-# The outputs depend on the schemas, the generator's Python modules and its templates, so editing
-# any of them regenerates. A schema used here must leave `output` unset (or equal to its stem).
+# Creates <name>, a STATIC library holding the codecs bsongen generates at build time, and links
+# it to bsongen::codec. Link it and #include "<stem>.bsongen.hpp": the header declares the types
+# (SCHEMAS) and the codecs; the codecs' definitions are compiled once, into <name>, from
+# `<stem>.bsongen.cpp`. Outputs go to OUTPUT_DIR (default ${CMAKE_CURRENT_BINARY_DIR}/<name>),
+# which <name> carries as a PUBLIC include directory.
 #
 #   bsongen_generate(TARGET shop_schemas SCHEMAS schemas/orders.yaml)
 #   target_link_libraries(app PRIVATE shop_schemas)
 #
-# With HEADERS (annotated C++ headers) instead of SCHEMAS: see "HEADERS mode" at the end.
+# SCHEMAS: one `<stem>.bsongen.hpp/.cpp` pair per YAML schema, named after the schema file (a
+# schema used here must leave `output` unset or equal to its stem; OUTPUT_NAME is refused).
+#
+# HEADERS: annotated C++ headers (bsongen/annotate.hpp) read by bsongen-scan, with the include
+# directories, compile definitions and C++ standard of <name> itself (read when the build is
+# generated, so target_include_directories(<name> ...) calls after this one count), into one pair
+# `<OUTPUT_NAME>.bsongen.hpp/.cpp` (default: the first header's stem). Give <name> what parsing the
+# headers needs:
+#
+#   bsongen_generate(TARGET order_codecs HEADERS include/app/order.hpp)
+#   target_include_directories(order_codecs PUBLIC include)
+#   target_link_libraries(app PRIVATE order_codecs)   # main.cpp: #include "order.bsongen.hpp"
+#
+# Regeneration: the outputs depend on the inputs and on every file `bsongen inputs` lists (the
+# generator's modules, templates and style). The generator rewrites only files whose contents
+# change and records each run in a stamp file, so editing a schema comment recompiles nothing.
 #
 # The generator runs on a Python 3 with Jinja2 and PyYAML: BSONGEN_PYTHON, or the first of
 # /usr/bin/python3 and the Python3 CMake finds that imports both.
@@ -45,87 +59,98 @@ function(_bsongen_find_python out)
           "${candidates}). Install python3-jinja2 and python3-yaml, or set BSONGEN_PYTHON.")
 endfunction()
 
+# The generator's own files (`bsongen inputs`), as build dependencies; CMake reruns when one is
+# added or removed from that list.
+function(_bsongen_generator_inputs python out)
+  execute_process(COMMAND "${python}" "${BSONGEN_GENERATOR_DIR}/bsongen" inputs
+                  OUTPUT_VARIABLE listed RESULT_VARIABLE failed)
+  if(failed)
+    message(FATAL_ERROR "bsongen_generate: `bsongen inputs` failed")
+  endif()
+  string(STRIP "${listed}" listed)
+  string(REPLACE "\n" ";" listed "${listed}")
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS
+               "${BSONGEN_GENERATOR_DIR}/bsongen_gen" "${BSONGEN_GENERATOR_DIR}/templates")
+  set(${out} ${listed} PARENT_SCOPE)
+endfunction()
+
+function(_bsongen_codec_library target output_dir sources)
+  add_library(${target} STATIC ${sources})
+  target_include_directories(${target} PUBLIC "${output_dir}")
+  target_link_libraries(${target} PUBLIC bsongen::codec)
+  target_compile_features(${target} PUBLIC cxx_std_20)
+  set_target_properties(${target} PROPERTIES POSITION_INDEPENDENT_CODE ON)
+  if(COMMAND bsongen_set_warnings)  # bsongen's own build: generated code meets its warning set
+    bsongen_set_warnings(${target})
+  endif()
+endfunction()
+
 function(bsongen_generate)
   cmake_parse_arguments(ARG "" "TARGET;OUTPUT_DIR;OUTPUT_NAME" "SCHEMAS;HEADERS" ${ARGN})
   if(ARG_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "bsongen_generate: unknown arguments ${ARG_UNPARSED_ARGUMENTS}")
   endif()
   if(NOT ARG_TARGET)
-    message(FATAL_ERROR "bsongen_generate: TARGET is required")
+    message(FATAL_ERROR "bsongen_generate: TARGET (the library to create) is required")
   endif()
-  if(ARG_HEADERS)  # C++ headers through bsongen-scan: see "HEADERS mode" at the end of this file
-    _bsongen_generate_from_headers("${ARG_TARGET}" "${ARG_OUTPUT_DIR}" "${ARG_OUTPUT_NAME}"
-                                   "${ARG_SCHEMAS}" ${ARG_HEADERS})
-    return()
+  if(TARGET ${ARG_TARGET})
+    message(FATAL_ERROR "bsongen_generate(${ARG_TARGET}): a target of that name exists; TARGET "
+            "names the library bsongen_generate creates (link it to your own target)")
   endif()
-  if(NOT ARG_SCHEMAS)
-    message(FATAL_ERROR "bsongen_generate(${ARG_TARGET}): give at least one file in SCHEMAS")
+  if(ARG_SCHEMAS AND ARG_HEADERS)
+    message(FATAL_ERROR "bsongen_generate(${ARG_TARGET}): SCHEMAS and HEADERS are separate calls")
   endif()
   if(NOT ARG_OUTPUT_DIR)
     set(ARG_OUTPUT_DIR "${CMAKE_CURRENT_BINARY_DIR}/${ARG_TARGET}")
   endif()
+  if(ARG_HEADERS)
+    _bsongen_generate_from_headers("${ARG_TARGET}" "${ARG_OUTPUT_DIR}" "${ARG_OUTPUT_NAME}"
+                                   ${ARG_HEADERS})
+    return()
+  endif()
+  if(NOT ARG_SCHEMAS)
+    message(FATAL_ERROR "bsongen_generate(${ARG_TARGET}): give at least one file in SCHEMAS "
+            "(or HEADERS)")
+  endif()
+  if(ARG_OUTPUT_NAME)
+    message(FATAL_ERROR "bsongen_generate(${ARG_TARGET}): OUTPUT_NAME applies to HEADERS only; "
+            "with SCHEMAS each output is named after its schema file")
+  endif()
   _bsongen_find_python(python)
-
-  file(GLOB generator_inputs CONFIGURE_DEPENDS
-       "${BSONGEN_GENERATOR_DIR}/bsongen_gen/*.py" "${BSONGEN_GENERATOR_DIR}/templates/*.j2")
-  list(APPEND generator_inputs "${BSONGEN_GENERATOR_DIR}/bsongen")
+  _bsongen_generator_inputs("${python}" generator_inputs)
 
   set(schemas "")
   set(outputs "")
+  set(sources "")
   foreach(schema IN LISTS ARG_SCHEMAS)
     get_filename_component(schema "${schema}" ABSOLUTE)
     get_filename_component(stem "${schema}" NAME_WE)
     list(APPEND schemas "${schema}")
-    list(APPEND outputs "${ARG_OUTPUT_DIR}/${stem}.bsongen.hpp")
+    list(APPEND outputs "${ARG_OUTPUT_DIR}/${stem}.bsongen.hpp" "${ARG_OUTPUT_DIR}/${stem}.bsongen.cpp")
+    list(APPEND sources "${ARG_OUTPUT_DIR}/${stem}.bsongen.cpp")
   endforeach()
+  set(stamp "${ARG_OUTPUT_DIR}/${ARG_TARGET}.bsongen-stamp")
 
   add_custom_command(
-    OUTPUT ${outputs}
+    OUTPUT "${stamp}"
+    BYPRODUCTS ${outputs}
     COMMAND "${python}" "${BSONGEN_GENERATOR_DIR}/bsongen" generate ${schemas}
-            --out "${ARG_OUTPUT_DIR}" --source-root "${CMAKE_SOURCE_DIR}"
-    # The generator leaves unchanged files alone; touch so the outputs are newer than inputs.
-    COMMAND "${CMAKE_COMMAND}" -E touch ${outputs}
+            --out "${ARG_OUTPUT_DIR}" --source-root "${CMAKE_SOURCE_DIR}" --stamp "${stamp}"
     DEPENDS ${schemas} ${generator_inputs}
     COMMENT "bsongen: generating ${ARG_TARGET}"
     VERBATIM)
-  add_custom_target(${ARG_TARGET}_generate DEPENDS ${outputs})
-
-  add_library(${ARG_TARGET} INTERFACE)
-  target_include_directories(${ARG_TARGET} INTERFACE "${ARG_OUTPUT_DIR}")
-  target_link_libraries(${ARG_TARGET} INTERFACE bsongen::codec)
+  add_custom_target(${ARG_TARGET}_generate DEPENDS "${stamp}")
+  _bsongen_codec_library(${ARG_TARGET} "${ARG_OUTPUT_DIR}" "${sources}")
   add_dependencies(${ARG_TARGET} ${ARG_TARGET}_generate)
 endfunction()
 
 # --- HEADERS mode ----------------------------------------------------------------------------
 #
-# bsongen_generate(TARGET <existing target> HEADERS <header>... [OUTPUT_NAME <name>]
-#                  [OUTPUT_DIR <dir>])
-#
-# Scans annotated C++ headers (bsongen/annotate.hpp) with bsongen-scan, using the include
-# directories, compile definitions and C++ standard of <target> (read at generate time, so
-# target_include_directories calls made after this one count too), generates
-# `<name>.bsongen.hpp` (default: the first header's stem) into OUTPUT_DIR (default
-# ${CMAKE_CURRENT_BINARY_DIR}/<target>_bsongen), and adds that folder and bsongen::codec to
-# <target> (PUBLIC for libraries, PRIVATE for executables).
-#
 # The scan regenerates when any file it read changes (the scanner writes a depfile of every header
 # the parse included), when the target's flags change, or when the scanner is rebuilt; generation
-# reruns when the model, the generator's modules or its templates change.
-#
-#   add_executable(app main.cpp)
-#   target_include_directories(app PRIVATE include)
-#   bsongen_generate(TARGET app HEADERS include/app/order.hpp)
-#   # main.cpp: #include "order.bsongen.hpp"
-function(_bsongen_generate_from_headers target output_dir output_name schemas)
+# reruns when the model or the generator's files change.
+function(_bsongen_generate_from_headers target output_dir output_name)
   set(headers ${ARGN})
-  if(schemas)
-    message(FATAL_ERROR "bsongen_generate(${target}): SCHEMAS and HEADERS are separate calls "
-            "(HEADERS adds to an existing target, SCHEMAS creates one)")
-  endif()
-  if(NOT TARGET ${target})
-    message(FATAL_ERROR "bsongen_generate(${target}): with HEADERS, TARGET names an existing "
-            "target; its include directories and definitions are used to parse the headers")
-  endif()
   if(TARGET bsongen_scan)
     set(scanner "$<TARGET_FILE:bsongen_scan>")
     set(scanner_dependency bsongen_scan)
@@ -140,13 +165,8 @@ function(_bsongen_generate_from_headers target output_dir output_name schemas)
     set(scanner_dependency "${BSONGEN_SCAN_EXECUTABLE}")
   endif()
   _bsongen_find_python(python)
-  file(GLOB generator_inputs CONFIGURE_DEPENDS
-       "${BSONGEN_GENERATOR_DIR}/bsongen_gen/*.py" "${BSONGEN_GENERATOR_DIR}/templates/*.j2")
-  list(APPEND generator_inputs "${BSONGEN_GENERATOR_DIR}/bsongen")
+  _bsongen_generator_inputs("${python}" generator_inputs)
 
-  if(NOT output_dir)
-    set(output_dir "${CMAKE_CURRENT_BINARY_DIR}/${target}_bsongen")
-  endif()
   # Headers inside the source tree are passed relative to it (the scan runs there), so the model's
   # origin and locations read "include/app/order.hpp" rather than a machine's absolute path.
   set(header_args "")
@@ -166,9 +186,10 @@ function(_bsongen_generate_from_headers target output_dir output_name schemas)
     get_filename_component(output_name "${first_header}" NAME_WE)
   endif()
   set(model "${output_dir}/${output_name}.model.json")
-  set(generated "${output_dir}/${output_name}.bsongen.hpp")
+  set(generated "${output_dir}/${output_name}.bsongen.hpp" "${output_dir}/${output_name}.bsongen.cpp")
+  set(stamp "${output_dir}/${output_name}.bsongen-stamp")
 
-  # The target's flags, one argument per line (bsongen-scan's @file format): no quoting needed
+  # The library's flags, one argument per line (bsongen-scan's @file format): no quoting needed
   # for paths with spaces, and generator expressions in them are evaluated per configuration.
   # Entries that evaluate to nothing (e.g. nlohmann_json's `$<$<NOT:$<BOOL:ON>>:...>`) are dropped:
   # each would be a bare -D or -I that swallows the next line.
@@ -189,26 +210,14 @@ function(_bsongen_generate_from_headers target output_dir output_name schemas)
     COMMENT "bsongen-scan: scanning the headers of ${target}"
     VERBATIM)
   add_custom_command(
-    OUTPUT "${generated}"
+    OUTPUT "${stamp}"
+    BYPRODUCTS ${generated}
     COMMAND "${python}" "${BSONGEN_GENERATOR_DIR}/bsongen" generate --model "${model}"
-            --out "${output_dir}" --source-root "${CMAKE_SOURCE_DIR}"
-    # The generator leaves an unchanged file alone; touch so the output is newer than its inputs.
-    COMMAND "${CMAKE_COMMAND}" -E touch "${generated}"
+            --out "${output_dir}" --source-root "${CMAKE_SOURCE_DIR}" --stamp "${stamp}"
     DEPENDS "${model}" ${generator_inputs}
-    COMMENT "bsongen: generating ${output_name}.bsongen.hpp for ${target}"
+    COMMENT "bsongen: generating ${output_name}.bsongen.hpp/.cpp for ${target}"
     VERBATIM)
-  # Named after the output too, so one target may call bsongen_generate(HEADERS) more than once.
-  add_custom_target(${target}_bsongen_${output_name} DEPENDS "${generated}")
-  add_dependencies(${target} ${target}_bsongen_${output_name})
-
-  get_target_property(type ${target} TYPE)
-  if(type STREQUAL "EXECUTABLE")
-    set(scope PRIVATE)
-  elseif(type STREQUAL "INTERFACE_LIBRARY")
-    set(scope INTERFACE)
-  else()
-    set(scope PUBLIC)
-  endif()
-  target_include_directories(${target} ${scope} "${output_dir}")
-  target_link_libraries(${target} ${scope} bsongen::codec)
+  add_custom_target(${target}_generate DEPENDS "${stamp}")
+  _bsongen_codec_library(${target} "${output_dir}" "${output_dir}/${output_name}.bsongen.cpp")
+  add_dependencies(${target} ${target}_generate)
 endfunction()

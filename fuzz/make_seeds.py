@@ -22,7 +22,10 @@ import json
 import os
 import sys
 
-BSON_TARGETS = ("generic_decode", "document_view")
+BSON_TARGETS = ("generic_decode", "document_view", "any_decode")
+# generated_verdict reads one options byte (max_depth in the low four bits) before the document.
+VERDICT_TARGET = "generated_verdict"
+VERDICT_OPTION_BYTES = (b"\x02", b"\x0f")
 TARGETS = BSON_TARGETS + (
     "decimal128_from_string",
     "object_id_hex",
@@ -30,6 +33,7 @@ TARGETS = BSON_TARGETS + (
     "flat_bson_decode",
     "full_bson_decode",
     "orders_decode",
+    VERDICT_TARGET,
 )
 
 
@@ -43,6 +47,9 @@ class seed_writer:
     def add(self, target, data):
         if isinstance(data, str):
             data = data.encode("utf-8")
+        if target == "generic_decode":  # every BSON seed also seeds the verdict target
+            for option in VERDICT_OPTION_BYTES:
+                self.add(VERDICT_TARGET, option + data)
         name = hashlib.sha1(data).hexdigest()
         path = os.path.join(self.out_dir, target, name)
         if not os.path.exists(path):

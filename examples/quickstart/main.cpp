@@ -34,6 +34,6 @@ int main() {
                               10,   11, 12, 0x02, 'a', 'g', 'e', 0, 1, 0, 0, 0, 0, 0};
   bsongen::result<app::person> wrong = bsongen::decode<app::person>(bad);
   std::printf("%s\n", wrong.error().to_string().c_str());
-  // type_mismatch at age (byte 26): expected int32, found string
+  // type_mismatch at age (byte 21): expected int32, found string
   return wrong.error().code == bsongen::error_code::type_mismatch ? 0 : 1;
 }

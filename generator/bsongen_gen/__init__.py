@@ -10,4 +10,4 @@ GENERATOR_VERSION = "0.1.0"
 MODEL_VERSION = 1
 # Must equal BSONGEN_RUNTIME_ABI in runtime/core/include/bsongen/version.hpp; the generated header
 # static_asserts on it.
-RUNTIME_ABI = 1
+RUNTIME_ABI = 2

@@ -1,7 +1,8 @@
-"""What the generator knows about each kind of type reference.
+"""What the generator knows about BSON types and each kind of type reference.
 
-All type knowledge lives here, as data the templates read (C++ spelling, BSON type byte, fixed
-width, which runtime codec helper to call); templates never branch on a kind's name.
+The one place that knows type bytes, value widths, C++ spellings, the headers those spellings need
+and which runtime codec encodes each kind. Everything else (layout, the C++ view, templates) reads
+these tables; templates never name a kind, a type byte or a codec.
 """
 
 from __future__ import annotations
@@ -9,85 +10,139 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Optional
 
+# The BSON element types, by their `bsongen::bson_type` enumerator name.
+BSON_TYPES: dict[str, int] = {
+    "double_": 0x01, "string": 0x02, "document": 0x03, "array": 0x04, "binary": 0x05,
+    "undefined": 0x06, "object_id": 0x07, "boolean": 0x08, "datetime": 0x09, "null": 0x0A,
+    "regex": 0x0B, "db_pointer": 0x0C, "javascript": 0x0D, "symbol": 0x0E,
+    "javascript_with_scope": 0x0F, "int32": 0x10, "timestamp": 0x11, "int64": 0x12,
+    "decimal128": 0x13, "min_key": 0xFF, "max_key": 0x7F,
+}
+
+# Headers every generated header includes, and where the runtime types are declared.
+CODEC_HEADER = "bsongen/codec.hpp"
+VERSION_HEADER = "bsongen/version.hpp"
+BSON_TYPE_HEADER = "bsongen/bson_type.hpp"
+CAPTURE_HEADER = "bsongen/raw_document.hpp"   # the capture member's type
+# What a generated source includes for the codec definitions (containers, fixed shapes, the
+# per-type leaf codecs).
+SUPPORT_HEADER = "bsongen/detail/codec_support.hpp"
+
 
 @dataclass(frozen=True)
 class ScalarKind:
     kind: str
-    type_byte: Optional[int]       # None: decided by the value at run time (`any`)
+    bson_type: Optional[str]       # BSON_TYPES name; None: decided by the value at run time (`any`)
     cpp_type: str                  # the default C++ spelling
-    codec: str                     # the runtime codec helper (bsongen::detail)
+    codec: str                     # the runtime codec (bsongen::detail)
     fixed_width: Optional[int]     # value bytes when every value encodes to the same size
     # Bytes of a fixed-width value that are the same for every value (checked on the fast path);
     # (offset within the value, byte).
     constant_bytes: tuple[tuple[int, int], ...] = ()
     emptiable: bool = False        # omit_empty applies
-    needs_header: str = ""         # runtime header that declares cpp_type
-    keeps_null: bool = False       # reads a null as a value: `optional` of it keeps null
+    headers: tuple[str, ...] = ()  # what the default C++ spelling needs (<...> or "bsongen/...")
+    holds_null: bool = False       # a value can be BSON null: an optional of it keeps nulls
 
 
 SCALARS: dict[str, ScalarKind] = {k.kind: k for k in [
-    ScalarKind("double", 0x01, "double", "::bsongen::detail::double_codec", 8),
-    ScalarKind("string", 0x02, "std::string", "::bsongen::detail::string_codec", None,
-               emptiable=True),
-    ScalarKind("javascript", 0x0D, "std::string", "::bsongen::detail::javascript_codec", None,
-               emptiable=True),
-    ScalarKind("int32", 0x10, "std::int32_t", "::bsongen::detail::int32_codec", 4),
-    ScalarKind("int64", 0x12, "std::int64_t", "::bsongen::detail::int64_codec", 8),
-    ScalarKind("bool", 0x08, "bool", "::bsongen::detail::bool_codec", 1),
-    ScalarKind("datetime", 0x09, "::bsongen::datetime", "::bsongen::detail::datetime_codec", 8),
-    ScalarKind("object_id", 0x07, "::bsongen::object_id", "::bsongen::detail::object_id_codec", 12),
-    ScalarKind("decimal128", 0x13, "::bsongen::decimal128",
-               "::bsongen::detail::decimal128_codec", 16),
-    ScalarKind("binary", 0x05, "::bsongen::binary", "::bsongen::detail::binary_codec", None,
-               emptiable=True),
-    ScalarKind("uuid", 0x05, "std::array<std::uint8_t, 16>", "::bsongen::detail::uuid_codec", 21,
-               constant_bytes=((0, 16), (1, 0), (2, 0), (3, 0), (4, 4))),
-    ScalarKind("timestamp", 0x11, "::bsongen::timestamp", "::bsongen::detail::timestamp_codec", 8),
-    ScalarKind("regex", 0x0B, "::bsongen::regex", "::bsongen::detail::regex_codec", None),
-    ScalarKind("null", 0x0A, "std::nullptr_t", "::bsongen::detail::null_codec", 0),
-    ScalarKind("min_key", 0xFF, "::bsongen::min_key", "::bsongen::detail::min_key_codec", 0),
-    ScalarKind("max_key", 0x7F, "::bsongen::max_key", "::bsongen::detail::max_key_codec", 0),
-    ScalarKind("javascript_with_scope", 0x0F, "::bsongen::javascript_with_scope",
-               "::bsongen::detail::javascript_with_scope_codec", None),
-    ScalarKind("raw_document", 0x03, "::bsongen::raw_document",
-               "::bsongen::detail::raw_document_codec", None, emptiable=True),
+    ScalarKind("double", "double_", "double", "::bsongen::detail::double_codec", 8),
+    ScalarKind("string", "string", "std::string", "::bsongen::detail::string_codec", None,
+               emptiable=True, headers=("<string>",)),
+    ScalarKind("javascript", "javascript", "std::string", "::bsongen::detail::javascript_codec",
+               None, emptiable=True, headers=("<string>",)),
+    ScalarKind("int32", "int32", "std::int32_t", "::bsongen::detail::int32_codec", 4,
+               headers=("<cstdint>",)),
+    ScalarKind("int64", "int64", "std::int64_t", "::bsongen::detail::int64_codec", 8,
+               headers=("<cstdint>",)),
+    ScalarKind("bool", "boolean", "bool", "::bsongen::detail::bool_codec", 1),
+    ScalarKind("datetime", "datetime", "::bsongen::datetime", "::bsongen::detail::datetime_codec",
+               8, headers=("bsongen/types.hpp",)),
+    ScalarKind("object_id", "object_id", "::bsongen::object_id",
+               "::bsongen::detail::object_id_codec", 12, headers=("bsongen/object_id.hpp",)),
+    ScalarKind("decimal128", "decimal128", "::bsongen::decimal128",
+               "::bsongen::detail::decimal128_codec", 16, headers=("bsongen/decimal128.hpp",)),
+    ScalarKind("binary", "binary", "::bsongen::binary", "::bsongen::detail::binary_codec", None,
+               emptiable=True, headers=("bsongen/types.hpp",)),
+    ScalarKind("uuid", "binary", "std::array<std::uint8_t, 16>", "::bsongen::detail::uuid_codec",
+               21, constant_bytes=((0, 16), (1, 0), (2, 0), (3, 0), (4, 4)),
+               headers=("<array>", "<cstdint>")),
+    ScalarKind("timestamp", "timestamp", "::bsongen::timestamp",
+               "::bsongen::detail::timestamp_codec", 8, headers=("bsongen/types.hpp",)),
+    ScalarKind("regex", "regex", "::bsongen::regex", "::bsongen::detail::regex_codec", None,
+               headers=("bsongen/types.hpp",)),
+    ScalarKind("null", "null", "std::nullptr_t", "::bsongen::detail::null_codec", 0,
+               headers=("<cstddef>",), holds_null=True),
+    ScalarKind("min_key", "min_key", "::bsongen::min_key", "::bsongen::detail::min_key_codec", 0,
+               headers=("bsongen/types.hpp",)),
+    ScalarKind("max_key", "max_key", "::bsongen::max_key", "::bsongen::detail::max_key_codec", 0,
+               headers=("bsongen/types.hpp",)),
+    ScalarKind("javascript_with_scope", "javascript_with_scope",
+               "::bsongen::javascript_with_scope", "::bsongen::detail::javascript_with_scope_codec",
+               None,
+               headers=("bsongen/raw_document.hpp",)),
+    ScalarKind("raw_document", "document", "::bsongen::raw_document",
+               "::bsongen::detail::raw_document_codec", None, emptiable=True,
+               headers=("bsongen/raw_document.hpp",)),
     # `any` holds a null as a value, so `optional<any>` keeps absent and null apart (decision 7).
     ScalarKind("any", None, "::bsongen::value", "::bsongen::detail::any_codec", None,
-               needs_header="bsongen/value.hpp", keeps_null=True),
+               headers=("bsongen/value.hpp",), holds_null=True),
 ]}
 
 
 @dataclass(frozen=True)
 class ContainerKind:
     kind: str
-    type_byte: Optional[int]            # None: decided by the value (or the element, optional)
+    bson_type: Optional[str]            # None: the element's (optional)
     cpp_template: str
     cpp_leading_args: tuple[str, ...]   # template arguments before the element (map's key)
-    codec_template: str
+    codec_template: str                 # "": no codec of its own (optional is the field's presence)
     has_size: bool = False
     emptiable: bool = False
+    headers: tuple[str, ...] = ()
     element_kinds: Optional[tuple[str, ...]] = None  # the only element kinds allowed
     # Element kinds refused, with the reason shown as the diagnostic's hint.
     refused_elements: tuple[tuple[str, str], ...] = ()
-    keeps_null: bool = False            # reads a null element itself: `optional` of it keeps null
+    holds_null: bool = False            # reads a null itself: an optional of it keeps nulls
 
 
 CONTAINERS: dict[str, ContainerKind] = {k.kind: k for k in [
-    ContainerKind("vector", 0x04, "std::vector", (), "::bsongen::detail::vector_codec",
-                  emptiable=True),
-    ContainerKind("array", 0x04, "std::array", (), "::bsongen::detail::array_codec",
-                  has_size=True),
-    ContainerKind("map", 0x03, "std::map", ("std::string",), "::bsongen::detail::map_codec",
-                  emptiable=True),
-    ContainerKind("optional", None, "std::optional", (), ""),
+    ContainerKind("vector", "array", "std::vector", (), "::bsongen::detail::vector_codec",
+                  emptiable=True, headers=("<vector>",)),
+    ContainerKind("array", "array", "std::array", (), "::bsongen::detail::array_codec",
+                  has_size=True, headers=("<array>",)),
+    ContainerKind("map", "document", "std::map", ("std::string",), "::bsongen::detail::map_codec",
+                  emptiable=True, headers=("<map>", "<string>")),
+    ContainerKind("optional", None, "std::optional", (), "", headers=("<optional>",)),
+    # A T or null (decision 7); its type byte is the value's (null or T's).
     ContainerKind("nullable", None, "::bsongen::nullable", (), "::bsongen::detail::nullable_codec",
-                  keeps_null=True, refused_elements=(
+                  headers=("bsongen/nullable.hpp",), holds_null=True, refused_elements=(
                       ("nullable", "a nullable is already null or a value"),
                       ("any", "`any` holds a null itself"),
                       ("null", "`null` is only null; use `nullable<T>` for a T or null"))),
+    # A widened number that writes back the BSON type it was read as (decision 7).
     ContainerKind("number", None, "::bsongen::number", (), "::bsongen::detail::number_codec",
-                  element_kinds=("int64", "double")),
+                  headers=("bsongen/number.hpp",), element_kinds=("int64", "double")),
 ]}
+
+
+@dataclass(frozen=True)
+class EnumStorage:
+    storage: str
+    bson_type: str
+    fixed_width: Optional[int]
+    codec_template: str     # takes the enum and its traits (the generated codec_impl<E>)
+    stored_as_name: bool    # traits give name_of and from_name (else is_valid(raw))
+
+
+ENUM_STORAGES: dict[str, EnumStorage] = {s.storage: s for s in [
+    EnumStorage("int32", "int32", 4, "::bsongen::detail::enum_int32_codec", False),
+    EnumStorage("string", "string", None, "::bsongen::detail::enum_string_codec", True),
+]}
+ENUM_UNDERLYING_HEADER = "<cstdint>"
+
+STRUCT_BSON_TYPE = "document"
+# What `optional` fields read as absent.
+NULL_BSON_TYPE = "null"
 
 DEFINITION_KINDS = ("struct", "enum")
 
@@ -102,9 +157,10 @@ SCHEMA_ALIASES = {
     "document": "raw_document", "code": "javascript", "code_with_scope": "javascript_with_scope",
 }
 
-ENUM_STORAGE_TYPE_BYTE = {"int32": 0x10, "string": 0x02}
-ENUM_STORAGE_FIXED_WIDTH = {"int32": 4, "string": None}
-STRUCT_TYPE_BYTE = 0x03
-NULL_TYPE_BYTE = 0x0A
+
+def type_byte(bson_type: Optional[str]) -> Optional[int]:
+    return None if bson_type is None else BSON_TYPES[bson_type]
+
+
 # The largest std::array (`array` kind) size a model may give.
 MAX_ARRAY_SIZE = 1 << 16

@@ -27,13 +27,24 @@ def _parser() -> argparse.ArgumentParser:
                 "decoders from schema files (YAML) or a model JSON (docs/intermediate-model.md).")
     p.add_argument("--version", action="version", version=f"bsongen {GENERATOR_VERSION}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    gen = sub.add_parser("generate", help="write <output>.bsongen.hpp for each schema or model")
+    gen = sub.add_parser("generate", help="write <output>.bsongen.hpp and <output>.bsongen.cpp "
+                         "for each schema or model")
     gen.add_argument("schemas", nargs="*", metavar="SCHEMA", help="YAML schema files")
     gen.add_argument("--model", action="append", default=[], metavar="FILE",
                      help="a model JSON file (e.g. from the header scanner); repeatable")
     gen.add_argument("--out", required=True, metavar="DIR", help="output directory")
     gen.add_argument("--source-root", metavar="DIR",
                      help="show input paths relative to DIR in banners and diagnostics")
+    gen.add_argument("--header-only", action="store_true",
+                     help="write one header holding the codec definitions too (inline), "
+                          "instead of a header and a source to compile once")
+    gen.add_argument("--format", choices=("auto", "always", "never"), default="auto",
+                     help=f"run {render.CLANG_FORMAT} (or $BSONGEN_CLANG_FORMAT) over the output: "
+                          "when found (auto, the default), always (fail when it is missing) "
+                          "or never")
+    gen.add_argument("--stamp", metavar="FILE",
+                     help="touch FILE after writing (the build's record that generation ran; "
+                          "unchanged outputs keep their times so nothing recompiles)")
     mod = sub.add_parser("model", help="print the linked model JSON of one schema")
     mod.add_argument("schema", metavar="SCHEMA")
     mod.add_argument("--source-root", metavar="DIR")
@@ -106,10 +117,20 @@ def main(argv: Optional[list[str]] = None) -> int:
                 raise SchemaError(None, f"{m.origin_path} and {seen[m.output_name]} both write "
                                         f"{m.output_name}.bsongen.hpp; set `output` in one")
             seen[m.output_name] = m.origin_path
+        formatter = None
+        if args.format != "never":
+            formatter = render.find_clang_format()
+            if formatter is None and args.format == "always":
+                print(f"bsongen generate: --format always, but {render.CLANG_FORMAT} is not on "
+                      "PATH (set BSONGEN_CLANG_FORMAT)", file=sys.stderr)
+                return EXIT_USAGE
         os.makedirs(args.out, exist_ok=True)
         for m in models:
-            for name, text in render.render(m).items():
+            for name, text in render.render(m, args.header_only, formatter).items():
                 _write_if_changed(os.path.join(args.out, name), text)
+        if args.stamp:
+            with open(args.stamp, "w", encoding="utf-8") as f:
+                f.write("")
         return EXIT_OK
     except SchemaErrors as e:
         for err in e.errors:

@@ -1,24 +1,47 @@
-"""Resolves and validates a model, then computes what templates need (layouts, lookups).
+"""Resolves and validates a model: the only stage that looks names up.
 
-link() collects every problem it can before raising SchemaErrors, so one run reports them all.
+link() resolves every struct/enum reference, checks the whole model and orders the structs so
+each follows the structs it holds by value. It collects every problem it can before raising
+SchemaErrors, so one run reports them all. It computes nothing about the generated code: fixed
+layouts are layout.py's, C++ spellings and tables cpp.py's.
 """
 
 from __future__ import annotations
 
 import re
-import struct as binary_struct
 from typing import Optional, Union
 
 from . import catalog, names
 from .diagnostics import Location, SchemaError, SchemaErrors, did_you_mean
-from .model import Enum, EnumValue, Field, Model, Struct, TypeRef
+from .model import NAMED_KIND, Enum, EnumValue, Field, Model, Struct, TypeRef
 
 UNKNOWN_FIELD_POLICIES = ("skip", "reject", "capture")
 DUPLICATE_KEY_POLICIES = ("last_wins", "reject")
-ENUM_STORAGES = ("int32", "string")
 MAX_ARRAY_SIZE = catalog.MAX_ARRAY_SIZE
 INT32_RANGE = (-(1 << 31), (1 << 31) - 1)
 _CPP_SPELLING = re.compile(r"^[A-Za-z0-9_:<>, *&]+$")
+
+
+def text_problem(text: str) -> str:
+    """Why `text` cannot be written as UTF-8 (a lone surrogate such as "\\ud800"), or ""."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as e:
+        return f"holds {text[e.start]!r} at position {e.start}, which is not a Unicode scalar " \
+               "value (a lone surrogate) and has no UTF-8 form"
+    return ""
+
+
+def doc_problem(doc: str) -> str:
+    """Why a doc comment cannot be copied into C++ `//` comments, or ""."""
+    problem = text_problem(doc)
+    if problem:
+        return problem
+    for number, line in enumerate(doc.splitlines(), 1):
+        if line.rstrip().endswith("\\"):
+            return f"line {number} ends with a backslash, which would continue the generated " \
+                   "C++ comment onto the code below it"
+    return ""
 
 
 class _Linker:
@@ -38,6 +61,12 @@ class _Linker:
         if problem:
             self.error(location, f"{what} `{name}` {problem}")
 
+    def check_doc(self, doc: str, what: str, location: Optional[Location]) -> None:
+        problem = doc_problem(doc) if isinstance(doc, str) else "is not a string"
+        if problem:
+            self.error(location, f"doc of {what}: {problem}",
+                       "end the line with another character" if "backslash" in problem else "")
+
     def collect_definitions(self) -> None:
         m = self.model
         problem = names.namespace_problem(m.namespace)
@@ -48,20 +77,21 @@ class _Linker:
         for definition in [*m.enums, *m.structs]:
             what = "enum" if isinstance(definition, Enum) else "struct"
             self.check_identifier(definition.name, f"{what} name", definition.location)
+            self.check_doc(definition.doc, f"{what} `{definition.name}`", definition.location)
             previous = self.definitions.get(definition.name)
             if previous is not None:
                 self.error(definition.location, f"`{definition.name}` is defined twice",
                            f"the first definition is at {previous.location}")
                 continue
             self.definitions[definition.name] = definition
-            definition.qualified_name = names.qualified(m.namespace, definition.name)
 
     # --- Enums. ---
 
     def link_enum(self, enum: Enum) -> None:
-        if enum.storage not in ENUM_STORAGES:
+        if enum.storage not in catalog.ENUM_STORAGES:
             self.error(enum.location, f"enum `{enum.name}`: storage `{enum.storage}` is not one "
-                       f"of {', '.join(ENUM_STORAGES)}", did_you_mean(enum.storage, ENUM_STORAGES))
+                       f"of {', '.join(catalog.ENUM_STORAGES)}",
+                       did_you_mean(enum.storage, catalog.ENUM_STORAGES))
         if not enum.values:
             self.error(enum.location, f"enum `{enum.name}` has no values")
         seen_names: dict[str, EnumValue] = {}
@@ -69,6 +99,7 @@ class _Linker:
         seen_bson: dict[str, EnumValue] = {}
         for v in enum.values:
             self.check_identifier(v.name, f"enumerator of `{enum.name}`", v.location)
+            self.check_doc(v.doc, f"enumerator `{v.name}`", v.location)
             if not INT32_RANGE[0] <= v.value <= INT32_RANGE[1]:
                 self.error(v.location, f"enumerator `{v.name}`: {v.value} does not fit in int32")
             for table, key, what in ((seen_names, v.name, "name"), (seen_values, v.value, "value"),
@@ -79,56 +110,40 @@ class _Linker:
                 table[key] = v
             if "\0" in v.bson_name:
                 self.error(v.location, f"enumerator `{v.name}`: stored name contains NUL")
-        enum.lookup = sorted(enum.values, key=lambda v: v.bson_name.encode())
+            problem = text_problem(v.bson_name)
+            if problem:
+                self.error(v.location, f"enumerator `{v.name}`: stored name {problem}")
 
     # --- Type references. ---
 
+    def resolve(self, t: TypeRef, location: Optional[Location]) -> bool:
+        """Turns a `named` reference into `struct` or `enum` and links `definition`."""
+        definition = self.definitions.get(t.name or "")
+        if t.kind == NAMED_KIND:
+            if definition is None:
+                self.error(location, f"unknown type `{t.name}`",
+                           did_you_mean(t.name or "", [*catalog.ALL_KINDS, *self.definitions]))
+                return False
+            t.kind = "enum" if isinstance(definition, Enum) else "struct"
+        wanted = Struct if t.kind == "struct" else Enum
+        if not isinstance(definition, wanted):
+            candidates = [n for n, d in self.definitions.items() if isinstance(d, wanted)]
+            self.error(location, f"unknown {t.kind} `{t.name}`",
+                       did_you_mean(t.name or "", candidates))
+            return False
+        t.definition = definition
+        return True
+
     def link_type(self, t: TypeRef, location: Optional[Location], top_level: bool) -> bool:
-        """Fills in t's derived attributes; False when t is unusable (an error was recorded)."""
+        """Resolves and checks t; False when t is unusable (an error was recorded)."""
         location = t.location or location
         if t.cpp is not None and (not isinstance(t.cpp, str) or not _CPP_SPELLING.match(t.cpp)):
             self.error(location, f"C++ spelling `{t.cpp}` is not a type name")
             return False
         if t.kind in catalog.SCALARS:
-            k = catalog.SCALARS[t.kind]
-            t.type_byte, t.fixed_width = k.type_byte, k.fixed_width
-            t.cpp_name, t.codec_name, t.emptiable = k.cpp_type, k.codec, k.emptiable
-            t.keeps_null = k.keeps_null
-            # A member of another C++ type is range-checked by the codec's size().
-            t.checked_on_encode = t.cpp is not None
-            if k.fixed_width is not None:
-                skeleton = bytearray(k.fixed_width)
-                constant = set()
-                for offset, byte in k.constant_bytes:
-                    skeleton[offset] = byte
-                    constant.add(offset)
-                t.skeleton = bytes(skeleton)
-                t.value_runs = _runs(i for i in range(k.fixed_width) if i not in constant)
-            if k.needs_header and k.needs_header not in self.model.runtime_includes:
-                self.model.runtime_includes.append(k.needs_header)
             return True
-        if t.kind in catalog.DEFINITION_KINDS:
-            definition = self.definitions.get(t.name or "")
-            wanted = Struct if t.kind == "struct" else Enum
-            if not isinstance(definition, wanted):
-                candidates = [n for n, d in self.definitions.items() if isinstance(d, wanted)]
-                self.error(location, f"unknown {t.kind} `{t.name}`", did_you_mean(t.name or "",
-                                                                                  candidates))
-                return False
-            t.definition = definition
-            t.cpp_name = definition.qualified_name
-            t.checked_on_encode = True
-            if isinstance(definition, Enum):
-                t.type_byte = catalog.ENUM_STORAGE_TYPE_BYTE.get(definition.storage)
-                t.fixed_width = catalog.ENUM_STORAGE_FIXED_WIDTH.get(definition.storage)
-                if t.fixed_width is not None:
-                    t.skeleton = bytes(t.fixed_width)
-                    t.value_runs = [(0, t.fixed_width)]
-            else:
-                t.type_byte = catalog.STRUCT_TYPE_BYTE
-                # Layout is filled in once the struct is laid out (structs are laid out in
-                # dependency order).
-            return True
+        if t.kind == NAMED_KIND or t.kind in catalog.DEFINITION_KINDS:
+            return self.resolve(t, location)
         if t.kind in catalog.CONTAINERS:
             c = catalog.CONTAINERS[t.kind]
             if t.kind == "optional" and not top_level:
@@ -147,9 +162,6 @@ class _Linker:
             elif t.size is not None:
                 self.error(location, f"`{t.kind}` takes no size")
                 return False
-            t.cpp_template, t.cpp_leading_args = c.cpp_template, c.cpp_leading_args
-            t.codec_template, t.emptiable = c.codec_template, c.emptiable
-            t.keeps_null = c.keeps_null
             if not self.link_type(t.element, location, top_level=False):
                 return False
             if c.element_kinds is not None and t.element.kind not in c.element_kinds:
@@ -162,8 +174,6 @@ class _Linker:
                 self.error(location, f"`{t.kind}<{t.element.kind}>` is not allowed",
                            refused[t.element.kind])
                 return False
-            t.type_byte = c.type_byte if t.kind != "optional" else t.element.type_byte
-            t.checked_on_encode = t.cpp is not None or t.element.checked_on_encode
             return True
         self.error(location, f"unknown type `{t.kind}`",
                    did_you_mean(t.kind, [*catalog.ALL_KINDS, *self.definitions]))
@@ -194,6 +204,7 @@ class _Linker:
         for index, f in enumerate(s.fields):
             f.index = index
             self.check_identifier(f.name, "field name", f.location)
+            self.check_doc(f.doc, f"field `{f.name}`", f.location)
             if f.name in member_names:
                 self.error(f.location, f"struct `{s.name}`: member `{f.name}` is declared twice",
                            f"the first is at {member_names[f.name].location}")
@@ -203,6 +214,9 @@ class _Linker:
             if not isinstance(f.key, str) or "\0" in f.key or f.key == "":
                 self.error(f.location, f"field `{f.name}`: key {f.key!r} must be a non-empty "
                            "string without NUL")
+            elif text_problem(f.key):
+                self.error(f.location, f"field `{f.name}`: key {text_problem(f.key)}",
+                           "keys are UTF-8 text; write the character itself or a valid escape")
             elif f.key in keys:
                 self.error(f.location, f"struct `{s.name}`: duplicate key `{f.key}`",
                            f"`{keys[f.key].name}` at {keys[f.key].location} already uses it; "
@@ -216,60 +230,32 @@ class _Linker:
             if f.is_optional and f.required:
                 self.error(f.location, f"field `{f.name}` is optional and required at once",
                            "drop `required`, or make the type non-optional")
-            if f.omit_empty and not f.value_type.emptiable:
+            if f.omit_empty and not _emptiable(f.value_type):
                 self.error(f.location, f"field `{f.name}`: omit_empty needs a type that can be "
                            f"empty (string, binary, vector, map, raw_document), not "
                            f"`{f.value_type.kind}`", "use an optional type to leave it out")
             self.link_default(f)
-            type_prefix = bytes([f.value_type.type_byte]) if f.value_type.type_byte is not None \
-                else b""
-            f.prefix = type_prefix + (f.key.encode() if isinstance(f.key, str) else b"")
-        # The leading fields whose type byte is known: decode's in-order fast path.
-        s.in_order_fields = []
-        for f in s.fields:
-            if f.value_type is None or f.value_type.type_byte is None:
-                break
-            s.in_order_fields.append(f)
-        s.lookup = sorted((f for f in s.fields if isinstance(f.key, str)),
-                          key=lambda f: f.key.encode())
-        s.seen_words = max(1, (len(s.fields) + 63) // 64)
-        words = [0] * s.seen_words
-        for f in s.fields:
-            if f.required:
-                words[f.index // 64] |= 1 << (f.index % 64)
-        s.required_words = words
-        s.all_words = [(1 << 64) - 1] * s.seen_words
-        if len(s.fields) % 64:
-            s.all_words[-1] = (1 << (len(s.fields) % 64)) - 1
-        if not s.fields:
-            s.all_words = [0]
 
     def link_default(self, f: Field) -> None:
         d = f.default
         vt = f.value_type
         if d is None:
-            if vt.kind == "enum" and not f.is_optional and isinstance(vt.definition, Enum) \
-                    and vt.definition.values:
-                # Zero may name no enumerator; start from the first one so a default-constructed
-                # struct always encodes.
-                f.default, f.default_kind = vt.definition.values[0].name, "enumerator"
             return
         if vt.kind == "enum" and isinstance(d, str) and isinstance(vt.definition, Enum):
             enumerators = [v.name for v in vt.definition.values]
             if d not in enumerators:
                 self.error(f.location, f"field `{f.name}`: default `{d}` is not an enumerator of "
                            f"`{vt.definition.name}`", did_you_mean(d, enumerators))
-            f.default_kind = "enumerator"
         elif vt.kind == "bool" and isinstance(d, bool):
-            f.default_kind = "bool"
+            pass
         elif vt.kind in ("int32", "int64", "double", "number") and \
                 isinstance(d, (int, float)) and not isinstance(d, bool):
             numeric = vt.element.kind if vt.kind == "number" and vt.element else vt.kind
             if numeric != "double" and not isinstance(d, int):
                 self.error(f.location, f"field `{f.name}`: default {d} is not an integer")
-            f.default_kind = "number"
         elif vt.kind in ("string", "javascript") and isinstance(d, str):
-            f.default_kind = "string"
+            if text_problem(d):
+                self.error(f.location, f"field `{f.name}`: default {text_problem(d)}")
         else:
             self.error(f.location, f"field `{f.name}`: default {d!r} does not suit type "
                        f"`{vt.kind}`", "defaults are numbers, booleans, strings and enumerators")
@@ -328,54 +314,6 @@ class _Linker:
             place(s.name)
         return ordered
 
-    # --- Fixed layouts. ---
-
-    def layout_type(self, t: TypeRef) -> None:
-        if t.element is not None:
-            self.layout_type(t.element)
-        if t.kind == "struct" and isinstance(t.definition, Struct):
-            d = t.definition
-            t.fixed_width, t.skeleton, t.value_runs = d.fixed_width, d.skeleton, d.value_runs
-        elif t.kind == "array":
-            e = t.element
-            if e.fixed_width is None or e.type_byte is None:
-                return
-            body = bytearray()
-            runs = []
-            for i in range(t.size):
-                body += bytes([e.type_byte]) + str(i).encode() + b"\0"
-                runs += [(4 + len(body) + o, n) for o, n in e.value_runs]
-                body += e.skeleton
-            skeleton = _document(body)
-            t.fixed_width, t.skeleton, t.value_runs = len(skeleton), skeleton, _merge(runs)
-
-    def layout_struct(self, s: Struct) -> None:
-        fixed = True
-        for f in s.fields:
-            if f.value_type is None:
-                return
-            self.layout_type(f.type)
-            vt = f.value_type
-            if f.is_optional or f.omit_empty or vt.fixed_width is None or vt.type_byte is None:
-                fixed = False
-        if not fixed:
-            return
-        body = bytearray()
-        runs = []
-        for f in s.fields:
-            body += f.prefix + b"\0"
-            f.fixed_offset = 4 + len(body)
-            runs += [(f.fixed_offset + o, n) for o, n in f.value_type.value_runs]
-            body += f.value_type.skeleton
-        s.skeleton = _document(body)
-        # One line per element in the generated literal, for a reviewable diff.
-        s.skeleton_lines = [s.skeleton[:4]]
-        for f in s.fields:
-            s.skeleton_lines.append(f.prefix + b"\0" + f.value_type.skeleton)
-        s.skeleton_lines.append(b"\0")
-        s.fixed_width = len(s.skeleton)
-        s.value_runs = _merge(runs)
-
     def run(self) -> Model:
         self.collect_definitions()
         for e in self.model.enums:
@@ -388,9 +326,13 @@ class _Linker:
         if self.errors:
             raise SchemaErrors(self.errors)
         self.model.structs = ordered
-        for s in ordered:
-            self.layout_struct(s)
         return self.model
+
+
+def _emptiable(t: TypeRef) -> bool:
+    if t.kind in catalog.SCALARS:
+        return catalog.SCALARS[t.kind].emptiable
+    return t.kind in catalog.CONTAINERS and catalog.CONTAINERS[t.kind].emptiable
 
 
 def _collect_struct_refs(t: TypeRef, indirect: bool, by_value: list, any_ref: list) -> None:
@@ -398,26 +340,6 @@ def _collect_struct_refs(t: TypeRef, indirect: bool, by_value: list, any_ref: li
         (any_ref if indirect else by_value).append(t.name)
     if t.element is not None:
         _collect_struct_refs(t.element, indirect or t.kind in ("vector", "map"), by_value, any_ref)
-
-
-def _document(body: bytes) -> bytes:
-    return binary_struct.pack("<i", len(body) + 5) + bytes(body) + b"\0"
-
-
-def _runs(offsets) -> list:
-    return _merge([(o, 1) for o in offsets])
-
-
-def _merge(runs: list) -> list:
-    merged: list = []
-    for offset, length in sorted(runs):
-        if length == 0:
-            continue
-        if merged and merged[-1][0] + merged[-1][1] == offset:
-            merged[-1] = (merged[-1][0], merged[-1][1] + length)
-        else:
-            merged.append((offset, length))
-    return merged
 
 
 def link(model: Model) -> Model:

@@ -1,7 +1,8 @@
 """The typed intermediate model (docs/intermediate-model.md) and its JSON form.
 
-Front ends build these classes; linker.link() resolves and validates them and fills in the
-derived attributes templates read (marked "set by the linker").
+Front ends build these classes; linker.link() resolves references and validates them, filling in
+the few attributes marked "set by the linker". What the generated code looks like (layouts, C++
+spellings, tables) is computed from the linked model by layout.py and cpp.py, not stored here.
 """
 
 from __future__ import annotations
@@ -12,6 +13,11 @@ from typing import Any, Optional
 
 from . import MODEL_VERSION
 from .diagnostics import Location, SchemaError
+
+
+# The kind of a reference to a struct or enum by name before the linker resolves it to `struct` or
+# `enum` (the schema reader cannot tell which a name is until every definition is read).
+NAMED_KIND = "named"
 
 
 @dataclass
@@ -25,19 +31,6 @@ class TypeRef:
 
     # Set by the linker.
     definition: Any = None              # the Struct or Enum a `struct`/`enum` reference names
-    type_byte: Optional[int] = None     # None: decided by the value at run time
-    fixed_width: Optional[int] = None   # None: the encoded size depends on the value
-    skeleton: Optional[bytes] = None    # fixed width only: the value region's bytes for a zero value
-    value_runs: list = field(default_factory=list)  # fixed only: (offset, length) of value bytes
-    cpp_name: str = ""                  # leaf: the default C++ spelling
-    cpp_template: str = ""              # container: "std::vector"
-    cpp_leading_args: tuple = ()        # container: template arguments before the element
-    codec_name: str = ""                # leaf: runtime codec helper
-    codec_template: str = ""            # container: runtime codec template
-    emptiable: bool = False
-    checked_on_encode: bool = False     # the codec's size() can reject a value (enums, structs,
-                                        # `cpp:` spellings the codec range-checks)
-    keeps_null: bool = False            # the codec reads null as a value (nullable, any)
 
     def to_json(self) -> dict:
         out: dict = {"kind": self.kind}
@@ -67,9 +60,6 @@ class Field:
     index: int = 0
     value_type: Optional[TypeRef] = None   # the type after unwrapping a field-level optional
     is_optional: bool = False
-    prefix: bytes = b""                    # type byte (when fixed) + key; the NUL is implicit
-    fixed_offset: Optional[int] = None     # fixed-shape structs: the value's offset in the document
-    default_kind: str = ""                 # "", "number", "bool", "string", "enumerator"
 
     def to_json(self) -> dict:
         out = {"name": self.name, "key": self.key, "type": self.type.to_json(),
@@ -89,23 +79,14 @@ class Struct:
     unknown_fields: str = "skip"
     capture_member: Optional[str] = None
     duplicate_keys: str = "last_wins"
-
-    # Set by the linker.
-    qualified_name: str = ""
-    fixed_width: Optional[int] = None
-    skeleton: Optional[bytes] = None
-    value_runs: list = field(default_factory=list)
-    lookup: list = field(default_factory=list)      # fields sorted by key bytes (binary search)
-    required_words: list = field(default_factory=list)  # bitmask of required fields, 64 per word
-    all_words: list = field(default_factory=list)       # bitmask of every field
-    in_order_fields: list = field(default_factory=list)  # leading fields with a known type byte
-    skeleton_lines: list = field(default_factory=list)  # fixed only: skeleton split per element
-    seen_words: int = 1
+    visit: bool = False                 # generate codec<T>::visit (a reflection hook)
 
     def to_json(self) -> dict:
         out = {"name": self.name, "doc": self.doc, "unknown_fields": self.unknown_fields,
                "capture_member": self.capture_member, "duplicate_keys": self.duplicate_keys,
                "fields": [f.to_json() for f in self.fields]}
+        if self.visit:
+            out["visit"] = True
         if self.location:
             out["location"] = self.location.to_json()
         return out
@@ -136,10 +117,6 @@ class Enum:
     cpp_underlying: str = "std::int32_t"
     location: Optional[Location] = None
 
-    # Set by the linker.
-    qualified_name: str = ""
-    lookup: list = field(default_factory=list)  # string storage: values sorted by bson_name bytes
-
     def to_json(self) -> dict:
         out = {"name": self.name, "storage": self.storage, "doc": self.doc,
                "cpp_underlying": self.cpp_underlying,
@@ -159,9 +136,6 @@ class Model:
     structs: list[Struct]
     enums: list[Enum]
     includes: list[str] = field(default_factory=list)
-
-    # Set by the linker.
-    runtime_includes: list[str] = field(default_factory=list)
 
     def to_json(self) -> dict:
         return {
@@ -221,7 +195,8 @@ class _JsonReader:
                       doc=obj.get("doc", ""), location=loc,
                       unknown_fields=obj.get("unknown_fields", "skip"),
                       capture_member=obj.get("capture_member"),
-                      duplicate_keys=obj.get("duplicate_keys", "last_wins"))
+                      duplicate_keys=obj.get("duplicate_keys", "last_wins"),
+                      visit=bool(obj.get("visit", False)))
 
     def enum(self, obj: dict, where: Location) -> Enum:
         loc = self.location(obj, where)

@@ -1,4 +1,4 @@
-"""Names are stored once and cased here; templates never reshape strings."""
+"""C++ names: what makes an identifier or namespace usable, and how a definition is qualified."""
 
 from __future__ import annotations
 
@@ -27,24 +27,6 @@ def identifier_problem(name: str) -> str:
     if "__" in name or re.match(r"^_[A-Z]", name):
         return "is reserved for the C++ implementation (contains __ or starts with _ and a capital)"
     return ""
-
-
-def words(name: str) -> list[str]:
-    """Splits snake_case, camelCase and CamelCase into lowercase words."""
-    spaced = re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", name)
-    return [w.lower() for w in re.split(r"[_\W]+", spaced) if w]
-
-
-def snake_case(name: str) -> str:
-    return "_".join(words(name))
-
-
-def camel_case(name: str) -> str:
-    return "".join(w.capitalize() for w in words(name))
-
-
-def upper_case(name: str) -> str:
-    return "_".join(w.upper() for w in words(name))
 
 
 def qualified(namespace: str, name: str) -> str:

@@ -1,7 +1,8 @@
 """Reads a YAML schema file (docs/schema-format.md) into the model.
 
 Works on PyYAML's composed node tree rather than loaded Python values so that every error can name
-the file, line and column of the offending text.
+the file, line and column of the offending text. Names of structs and enums are left unresolved
+(kind `named`): the linker resolves every reference.
 """
 
 from __future__ import annotations
@@ -14,10 +15,10 @@ import yaml
 
 from . import catalog
 from .diagnostics import Location, SchemaError, SchemaErrors, did_you_mean
-from .model import Enum, EnumValue, Field, Model, Struct, TypeRef
+from .model import NAMED_KIND, Enum, EnumValue, Field, Model, Struct, TypeRef
 
 TOP_KEYS = ("namespace", "output", "doc", "enums", "structs")
-STRUCT_KEYS = ("doc", "fields", "unknown_fields", "capture_member", "duplicate_keys")
+STRUCT_KEYS = ("doc", "fields", "unknown_fields", "capture_member", "duplicate_keys", "visit")
 FIELD_KEYS = ("type", "key", "default", "required", "omit_empty", "doc", "cpp")
 ENUM_KEYS = ("doc", "storage", "values")
 ENUM_VALUE_KEYS = ("value", "bson_name", "doc")
@@ -191,6 +192,8 @@ class _Reader:
                 s.capture_member = self.typed(value, "capture_member", str)
             elif key == "duplicate_keys":
                 s.duplicate_keys = self.typed(value, "duplicate_keys", str) or "last_wins"
+            elif key == "visit":
+                s.visit = bool(self.typed(value, "visit", bool))
             elif key == "fields":
                 for field_name, field_node, field_body in self.mapping(value, f"`{name}` fields"):
                     f = self.field(field_name, field_node, field_body)
@@ -264,8 +267,8 @@ class _TypeParser:
             kind = catalog.SCHEMA_ALIASES.get(spelled, spelled)
             t = TypeRef(kind=kind, location=loc)
             if kind not in catalog.SCALARS:
-                # A struct or enum name; the linker decides which (and reports unknown names).
-                t = TypeRef(kind="named", name=spelled, location=loc)
+                # A struct or enum name (or a mistake): the linker resolves it.
+                t = TypeRef(kind=NAMED_KIND, name=spelled, location=loc)
             return self.optional_suffix(t)
         if self.take("punct", "<") is None:
             return None
@@ -299,24 +302,6 @@ class _TypeParser:
         return t
 
 
-def resolve_named(model: Model) -> None:
-    """Turns the reader's `named` references into `struct` or `enum` by looking the name up."""
-    kinds = {s.name: "struct" for s in model.structs}
-    kinds.update({e.name: "enum" for e in model.enums})
-
-    def fix(t: TypeRef) -> None:
-        if t.kind == "named":
-            t.kind = kinds.get(t.name, "unknown")
-            if t.kind == "unknown":
-                t.kind, t.name = t.name, None
-        if t.element is not None:
-            fix(t.element)
-
-    for s in model.structs:
-        for f in s.fields:
-            fix(f.type)
-
-
 def read_schema(path: str, display_path: Optional[str] = None) -> Model:
     """Parses one schema file; raises SchemaErrors (every problem found) or SchemaError."""
     display = display_path or path
@@ -337,5 +322,4 @@ def read_schema(path: str, display_path: Optional[str] = None) -> Model:
     model = reader.read(root)
     if reader.errors:
         raise SchemaErrors(reader.errors)
-    resolve_named(model)
     return model

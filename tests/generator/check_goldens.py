@@ -2,7 +2,9 @@
 """Regenerates every schema in schemas/ into a temporary folder and compares with generated/.
 
 Fails, naming each stale or missing file and printing the command that refreshes them, when the
-committed goldens no longer match what the generator produces.
+committed goldens no longer match what the generator produces. The goldens are clang-format-14
+output (the generator formats with it), so this test needs clang-format-14 (scripts/install-deps);
+it fails with that message when the tool is missing rather than comparing unformatted text.
 """
 
 import filecmp
@@ -13,7 +15,7 @@ import sys
 import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-REFRESH = "generator/bsongen generate schemas/*.yaml --out generated --source-root ."
+REFRESH = "generator/bsongen generate schemas/*.yaml --out generated --source-root . --format always"
 
 
 def main() -> int:
@@ -22,11 +24,16 @@ def main() -> int:
         print("check_goldens: no schemas found under schemas/", file=sys.stderr)
         return 1
     with tempfile.TemporaryDirectory() as out:
-        subprocess.run([sys.executable, os.path.join(ROOT, "generator", "bsongen"), "generate",
-                        *schemas, "--out", out, "--source-root", ROOT], check=True)
+        run = subprocess.run([sys.executable, os.path.join(ROOT, "generator", "bsongen"), "generate",
+                              *schemas, "--out", out, "--source-root", ROOT, "--format", "always"],
+                             capture_output=True, text=True)
+        if run.returncode != 0:
+            print(run.stderr, file=sys.stderr)
+            return 1
         fresh = sorted(os.listdir(out))
         golden_dir = os.path.join(ROOT, "generated")
-        goldens = sorted(f for f in os.listdir(golden_dir) if f.endswith(".bsongen.hpp"))
+        goldens = sorted(f for f in os.listdir(golden_dir)
+                         if f.endswith(".bsongen.hpp") or f.endswith(".bsongen.cpp"))
         problems = []
         for name in fresh:
             golden = os.path.join(golden_dir, name)

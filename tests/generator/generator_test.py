@@ -12,7 +12,7 @@ import unittest
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "generator"))
 
-from bsongen_gen import linker, model, render, schema_reader  # noqa: E402
+from bsongen_gen import cpp, layout, linker, model, render, schema_reader  # noqa: E402
 from bsongen_gen.diagnostics import SchemaError, SchemaErrors  # noqa: E402
 
 BSONGEN = os.path.join(ROOT, "generator", "bsongen")
@@ -193,15 +193,18 @@ class ValueFormsTest(SchemaCase):
             """)
         fields = {f.name: f for f in m.structs[-1].fields}
         self.assertEqual(fields["a"].type.kind, "nullable")
-        self.assertIsNone(fields["a"].type.type_byte)  # the value decides: null or int32
+        self.assertIsNone(layout.element_bson_type(fields["a"].type))  # the value decides
         self.assertTrue(fields["b"].is_optional)
-        self.assertTrue(fields["b"].value_type.keeps_null)
+        self.assertTrue(cpp.holds_null(fields["b"].value_type))
         self.assertEqual(fields["f"].type.kind, "number")
-        header = render.render(m)["s.bsongen.hpp"]
+        out = render.render(m)
+        header, source = out["s.bsongen.hpp"], out["s.bsongen.cpp"]
         self.assertIn("::bsongen::nullable<std::int32_t> a{};", header)
         self.assertIn("std::optional<::bsongen::nullable<std::string>> b{};", header)
         self.assertIn("::bsongen::number<std::int64_t> e = 3;", header)
-        self.assertIn("::bsongen::detail::number_codec<::bsongen::detail::double_codec>", header)
+        self.assertIn('#include "bsongen/nullable.hpp"', header)
+        self.assertIn('#include "bsongen/number.hpp"', header)
+        self.assertIn("::bsongen::detail::number_codec<::bsongen::detail::double_codec>", source)
 
     def test_nullable_and_number_misuse_is_diagnosed(self):
         errs = self.errors("""\
@@ -242,12 +245,13 @@ class ValueFormsTest(SchemaCase):
                   b: int32
                   c: {type: "array<int32, 2>", cpp: "std::array<std::uint32_t, 2>"}
             """)
-        s = m.structs[0]
-        self.assertIsNotNone(s.fixed_width)
-        self.assertEqual([f.type.checked_on_encode for f in s.fields], [True, False, True])
-        header = render.render(m)["s.bsongen.hpp"]
-        self.assertIn("::bsongen::detail::int32_codec::size(v.a, es));  // rejects", header)
-        self.assertNotIn("::bsongen::detail::int32_codec::size(v.b, es)", header)
+        self.assertIsNotNone(layout.Layouts(m).structs["s"].fixed)
+        # A fixed struct's size() still calls every member's size(): the narrowed ones check the
+        # range there, the others fold to their constant width.
+        source = render.render(m)["s.bsongen.cpp"]
+        self.assertIn("::bsongen::detail::int32_codec::size(v.a, es)", source)
+        self.assertIn("::bsongen::detail::array_codec<::bsongen::detail::int32_codec, 2>::size(v.c, es)",
+                      source)
 
 
 class ModelTest(SchemaCase):
@@ -257,15 +261,40 @@ class ModelTest(SchemaCase):
               point:
                 fields: {x: double, y: {type: int32, key: Y}}
             """)
-        s = linker.link(schema_reader.read_schema(path)).structs[0]
+        m = linker.link(schema_reader.read_schema(path))
+        fixed = layout.Layouts(m).structs["point"].fixed
         # {x: double, Y: int32}: 4 + (1+2+8) + (1+2+4) + 1
-        self.assertEqual(s.fixed_width, 23)
-        self.assertEqual(s.skeleton, b"\x17\0\0\0\x01x\0" + bytes(8) + b"\x10Y\0" + bytes(4) + b"\0")
-        self.assertEqual(s.value_runs, [(7, 8), (18, 4)])
+        self.assertEqual(fixed.width, 23)
+        self.assertEqual(fixed.skeleton,
+                         b"\x17\0\0\0\x01x\0" + bytes(8) + b"\x10Y\0" + bytes(4) + b"\0")
+        self.assertEqual(fixed.value_runs, [(7, 8), (18, 4)])
+        self.assertEqual(fixed.depth, 1)
 
     def test_variable_struct_has_no_fixed_layout(self):
         path = self.write("structs: {p: {fields: {name: string}}}\n")
-        self.assertIsNone(linker.link(schema_reader.read_schema(path)).structs[0].fixed_width)
+        m = linker.link(schema_reader.read_schema(path))
+        self.assertIsNone(layout.Layouts(m).structs["p"].fixed)
+
+    def test_captured_unknown_fields_rule_out_a_fixed_layout(self):
+        # Issue 11 item 1: a fixed-shape encode would drop the captured elements.
+        path = self.write("""\
+            structs:
+              p:
+                unknown_fields: capture
+                capture_member: rest
+                fields: {x: double}
+            """)
+        m = linker.link(schema_reader.read_schema(path))
+        self.assertIsNone(layout.Layouts(m).structs["p"].fixed)
+
+    def test_fixed_depth_counts_nested_documents_and_arrays(self):
+        path = self.write("""\
+            structs:
+              inner: {fields: {x: int32}}
+              outer: {fields: {a: inner, b: "array<inner, 2>"}}
+            """)
+        m = linker.link(schema_reader.read_schema(path))
+        self.assertEqual(layout.Layouts(m).structs["outer"].fixed.depth, 3)
 
     def test_structs_are_ordered_by_dependency(self):
         path = self.write("""\
@@ -302,6 +331,112 @@ class ModelTest(SchemaCase):
         with self.assertRaises(SchemaError) as ctx:
             model.load_json('{"bsongen_model": 2}', "m.json")
         self.assertIn("m.json", str(ctx.exception))
+
+
+class HostileSchemaTest(SchemaCase):
+    """Issue 11 item 15: schema text that once broke the generator's output or the generator."""
+
+    def test_doc_line_ending_in_a_backslash_is_a_diagnostic(self):
+        # `// C:\` would continue the comment onto the generated line below it.
+        errs = self.errors("""\
+            structs:
+              p:
+                doc: "Stored under C:\\\\"
+                fields: {x: {type: int32, doc: "ends with \\\\"}}
+            """)
+        self.assertEqual(len(errs), 2, errs)
+        self.assertIn("s.yaml:2:3: error: doc of struct `p`: line 1 ends with a backslash", errs[0])
+        self.assertIn("field `x`", errs[1])
+
+    def test_lone_surrogate_key_is_a_diagnostic_not_a_traceback(self):
+        path = self.write('structs: {p: {fields: {x: {type: int32, key: "\\ud800"}}}}\n')
+        out = os.path.join(self.tmp.name, "out")
+        r = self.run_cli("generate", path, "--out", out)
+        self.assertEqual(r.returncode, 1, r.stderr)
+        self.assertNotIn("Traceback", r.stderr)
+        self.assertIn("key holds '\\ud800' at position 0", r.stderr)
+        self.assertIn("lone surrogate", r.stderr)
+
+    def test_lone_surrogates_elsewhere_are_diagnostics(self):
+        errs = self.errors("""\
+            enums:
+              e: {storage: string, values: {a: {bson_name: "\\udfff"}}}
+            structs:
+              p: {fields: {s: {type: string, default: "\\ud83d"}}}
+            """)
+        self.assertEqual(len(errs), 2, errs)
+        self.assertIn("stored name holds", errs[0])
+        self.assertIn("default holds", errs[1])
+
+
+class OutputTest(SchemaCase):
+    """What the generated files contain: the split, readable spellings, nothing unasked for."""
+
+    def render(self, text: str, **kwargs) -> dict:
+        path = self.write(text)
+        return render.render(linker.link(schema_reader.read_schema(path, "s.yaml")), **kwargs)
+
+    def test_header_declares_and_source_defines(self):
+        files = self.render("namespace: a\nstructs: {p: {fields: {x: int32, s: string}}}\n")
+        self.assertEqual(sorted(files), ["s.bsongen.cpp", "s.bsongen.hpp"])
+        header, source = files["s.bsongen.hpp"], files["s.bsongen.cpp"]
+        self.assertIn("struct codec<::a::p> {", header)
+        self.assertNotIn("codec_support.hpp", header)
+        self.assertNotIn("codec_impl", header)
+        self.assertIn('#include "s.bsongen.hpp"', source)
+        self.assertIn('#include "bsongen/detail/codec_support.hpp"', source)
+        self.assertIn("struct codec_impl<::a::p>", source)
+
+    def test_header_only_holds_everything_inline(self):
+        files = self.render("structs: {p: {fields: {x: int32}}}\n", header_only=True)
+        self.assertEqual(list(files), ["s.bsongen.hpp"])
+        header = files["s.bsongen.hpp"]
+        self.assertIn('#include "bsongen/detail/codec_support.hpp"', header)
+        self.assertIn("inline std::size_t codec_impl<::p>::size(", header)
+
+    def test_visit_only_when_asked(self):
+        plain = self.render("structs: {p: {fields: {x: int32}}}\n")["s.bsongen.hpp"]
+        self.assertNotIn("visit", plain)
+        asked = self.render("structs: {p: {visit: true, fields: {x: int32}}}\n")["s.bsongen.hpp"]
+        self.assertIn("static void visit(", asked)
+        self.assertIn('f(std::string_view("x"), v.x);', asked)
+
+    def test_enums_carry_only_what_their_storage_uses(self):
+        source = self.render("""\
+            enums:
+              by_name: {storage: string, values: [a, b]}
+              by_number: {storage: int32, values: [c, d]}
+            structs:
+              p: {fields: {n: by_name, i: by_number}}
+            """)["s.bsongen.cpp"]
+        by_name = source[source.index("codec_impl<::by_name>"):source.index("codec_impl<::by_number>")]
+        by_number = source[source.index("codec_impl<::by_number>"):source.index("codec_impl<::p>")]
+        self.assertIn("from_name", by_name)
+        self.assertNotIn("is_valid", by_name)
+        self.assertIn("is_valid", by_number)
+        self.assertNotIn("from_name", by_number)
+        self.assertNotIn("name_of", by_number)
+
+    def test_type_bytes_are_spelled_by_name(self):
+        source = self.render("""\
+            structs:
+              p: {fields: {id: {type: object_id, key: _id}, n: int64, any_value: any}}
+            """)["s.bsongen.cpp"]
+        self.assertIn("element_prefix prefix_id{::bsongen::bson_type::object_id, \"_id\"}", source)
+        self.assertIn("element_prefix prefix_n{::bsongen::bson_type::int64, \"n\"}", source)
+        self.assertIn("key_suffix prefix_any_value{\"any_value\"}", source)
+
+    def test_templates_take_type_knowledge_from_the_catalog(self):
+        # No type bytes, widths or codec names written into a template.
+        for path in render.template_files():
+            if not path.endswith(".j2"):
+                continue
+            with open(path, encoding="utf-8") as f:
+                text = f.read()
+            name = os.path.basename(path)
+            self.assertNotRegex(text, r"0x[0-9A-Fa-f]{2}\b", name)
+            self.assertNotRegex(text, r"\b(double|int32|string|bool)_codec\b", name)
+            self.assertNotRegex(text, r"bson_type::(?!{{)[a-z]", name)
 
 
 class CliTest(SchemaCase):
@@ -342,7 +477,7 @@ class CliTest(SchemaCase):
         self.assertTrue(text.startswith("// Generated by bsongen"))
         self.assertIn("from good.yaml", text)
         self.assertIn("DO NOT EDIT", text)
-        self.assertIn("static_assert(BSONGEN_RUNTIME_ABI == 1", text)
+        self.assertIn("static_assert(BSONGEN_RUNTIME_ABI == 2", text)
 
 
 if __name__ == "__main__":

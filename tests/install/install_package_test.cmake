@@ -60,7 +60,7 @@ if(MODE STREQUAL "generated_only")
   endif()
   run(WHAT "running the generated-code-only program" OUTPUT out
       COMMAND "${SCRATCH}/build/generated_only")
-  if(NOT out MATCHES "type_mismatch at age \\(byte 26\\): expected int32, found string")
+  if(NOT out MATCHES "type_mismatch at age \\(byte 21\\): expected int32, found string")
     message(FATAL_ERROR "unexpected output of the generated-code-only program:\n${out}")
   endif()
 

@@ -8,7 +8,7 @@ import copy
 from typing import Iterator, Optional, Union
 
 from .. import linker, schema_reader
-from ..model import Enum, Field, Model, Struct, TypeRef
+from ..model import NAMED_KIND, Enum, Field, Model, Struct, TypeRef
 
 
 def walk(t: TypeRef) -> Iterator[TypeRef]:
@@ -24,6 +24,14 @@ def load(path: str, display: Optional[str] = None) -> Model:
     SchemaError exactly as `bsongen generate` would."""
     model = schema_reader.read_schema(path, display)
     linker.link(copy.deepcopy(model))  # the linker's verdict; it fills in what it derives
+    # The reader leaves a reference to a struct or enum `named` (the linker resolves it); the tools
+    # look at the unlinked model, so name the kind here as the linker would.
+    kinds = {s.name: "struct" for s in model.structs} | {e.name: "enum" for e in model.enums}
+    for s in model.structs:
+        for f in s.fields:
+            for t in walk(f.type):
+                if t.kind == NAMED_KIND:
+                    t.kind = kinds[t.name or ""]
     return model
 
 

@@ -7,9 +7,58 @@
 
 namespace bsongen::detail {
 
+namespace {
+
+// False when the error became one about the element's type byte, which names no key (as in the
+// generic decoder, which rejects such an element before reading its key).
+bool locate(decode_state& st, const std::uint8_t* element) {
+  if (st.error_located) return true;
+  st.error_located = true;
+  // A path already means the error is inside the value (skip_value's walk of a raw document or a
+  // code-with-scope scope), at that inner element's type byte: leave it there.
+  if (!st.err.path.empty()) return true;
+  if (!is_bson_type(*element)) {
+    // The value codec saw a type byte it does not take; the generic decoder rejects the element
+    // for that byte alone, so say what it says.
+    fail_element_type(st, element, {});
+    return false;
+  }
+  st.err.offset = st.offset(element);
+  return true;
+}
+
+}  // namespace
+
+std::nullptr_t fail_in_element(decode_state& st, const std::uint8_t* element,
+                               std::string_view key) {
+  if (locate(st, element)) st.err.prepend_path(key);
+  return nullptr;
+}
+
+std::nullptr_t fail_in_element(decode_state& st, const std::uint8_t* element, std::size_t index) {
+  if (locate(st, element)) st.err.prepend_path(std::to_string(index));
+  return nullptr;
+}
+
+std::nullptr_t fail_element_type(decode_state& st, const std::uint8_t* element,
+                                 std::string_view key) {
+  if (*element == 0) {
+    fail(st, error_code::invalid_length, element,
+         "document ends (NUL type byte) before its declared length");
+  } else {
+    static constexpr char digits[] = "0123456789abcdef";
+    fail(st, error_code::invalid_type, element,
+         std::string("unknown element type byte 0x") + digits[*element >> 4] + digits[*element & 15]);
+  }
+  st.error_located = true;
+  st.err.prepend_path(key);
+  return nullptr;
+}
+
 std::nullptr_t fail_unknown_field(decode_state& st, const std::uint8_t* element,
                                   std::string_view key) {
   fail(st, error_code::unknown_field, element, "the schema has no field \"" + std::string(key) + "\"");
+  st.error_located = true;
   st.err.prepend_path(key);
   return nullptr;
 }
@@ -17,8 +66,17 @@ std::nullptr_t fail_unknown_field(decode_state& st, const std::uint8_t* element,
 std::nullptr_t fail_duplicate_field(decode_state& st, const std::uint8_t* element,
                                     std::string_view key) {
   fail(st, error_code::duplicate_field, element, "key \"" + std::string(key) + "\" appears twice");
+  st.error_located = true;
   st.err.prepend_path(key);
   return nullptr;
+}
+
+void fail_map_key(encode_state& es, std::string_view key) {
+  if (key.find('\0') != std::string_view::npos) {
+    fail_encode(es, error_code::invalid_value, "map key contains NUL");
+  } else {
+    fail_encode(es, error_code::invalid_utf8, "map key is not valid UTF-8");
+  }
 }
 
 std::nullptr_t fail_missing_field(decode_state& st, const std::uint8_t* document,
@@ -30,11 +88,14 @@ std::nullptr_t fail_missing_field(decode_state& st, const std::uint8_t* document
     if ((required[i / 64] & bit) != 0 && (seen[i / 64] & bit) == 0) {
       fail(st, error_code::missing_field, document,
            "required field \"" + std::string(keys[i]) + "\" is absent");
+      st.error_located = true;
       st.err.prepend_path(keys[i]);
       return nullptr;
     }
   }
-  return fail(st, error_code::missing_field, document, "a required field is absent");
+  fail(st, error_code::missing_field, document, "a required field is absent");
+  st.error_located = true;
+  return nullptr;
 }
 
 std::nullptr_t fail_not_uuid(decode_state& st, const std::uint8_t* p) {

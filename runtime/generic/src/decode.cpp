@@ -690,15 +690,6 @@ struct document_adopter {
   }
 };
 
-struct value_adopter {
-  static void adopt(value& out, const node& n, arena_ptr a) noexcept {
-    out.node_ = n;
-    out.node_.key = nullptr;
-    out.node_.key_size = 0;
-    out.arena_ = std::move(a);
-  }
-};
-
 const std::uint8_t* decode_value(decode_state& st, const std::uint8_t* element, std::uint8_t type,
                                  const std::uint8_t* p, const std::uint8_t* end, arena& a, node& out) {
   decode_options options;
@@ -725,19 +716,6 @@ const std::uint8_t* decode_value(decode_state& st, const std::uint8_t* element, 
   decoder<true> d(p, static_cast<std::size_t>(size), copy, options, &a, scratch.get(), st.origin, depth_base);
   const std::uint8_t* next = d.run_value(type, element, end, &out);
   if (next == nullptr) [[unlikely]] st.err = std::move(d.failure());
-  return next;
-}
-
-const std::uint8_t* decode_any_value(decode_state& st, std::uint8_t type, const std::uint8_t* p,
-                                     const std::uint8_t* end, value& out) {
-  // The value's parts live in an arena of its own, sized for its bytes plus their nodes.
-  const std::ptrdiff_t claimed = claimed_value_size(type, p, static_cast<std::size_t>(end - p));
-  const std::size_t hint = claimed > 0 ? static_cast<std::size_t>(claimed) * 4 + 64 : 0;
-  arena_ptr a(arena::create(default_block_resource(), hint, true));
-  node n{};
-  const std::uint8_t* const next = decode_value(st, p, type, p, end, *a, n);
-  if (next == nullptr) return nullptr;
-  value_adopter::adopt(out, n, std::move(a));
   return next;
 }
 

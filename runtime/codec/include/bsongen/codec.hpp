@@ -10,7 +10,7 @@
 //   if (!back) std::cerr << back.error().to_string() << '\n';
 //
 // Reusing memory across many documents: encode into one bsongen::writer (clear() keeps its
-// capacity) and decode into one object (strings and vectors keep theirs):
+// capacity) and decode into one object (strings, vectors and maps keep theirs):
 //
 //   bsongen::writer w;
 //   for (const auto& o : orders) { w.clear(); bsongen::encode(o, w).value(); send(w.bytes()); }
@@ -20,19 +20,18 @@
 // Nothing here throws (result::value() does, on request). Decoding treats every byte as hostile:
 // no read outside `bytes`, and every error carries the element path and byte offset.
 //
-// The customization point is bsongen::codec<T>, which the generated header specializes for each
-// struct and enum; see detail/generated_support.hpp for the contract.
+// The customization point is bsongen::codec<T>, which generated headers specialize for each
+// struct and enum. This header is light on purpose: a generated header includes it and declares
+// the codecs, whose definitions (and the heavy bsongen/detail/codec_support.hpp) live in the
+// generated source that bsongen_generate() compiles once.
 
 #include <cstddef>
 #include <cstdint>
-#include <limits>
 #include <span>
-#include <string>
 #include <utility>
 
 #include "bsongen/byte_buffer.hpp"
 #include "bsongen/decode_options.hpp"
-#include "bsongen/detail/codec_support.hpp"
 #include "bsongen/error.hpp"
 #include "bsongen/writer.hpp"
 
@@ -46,17 +45,48 @@ struct codec;
 template <class T>
 concept generated_document = requires { codec<T>::is_document; } && codec<T>::is_document;
 
+namespace detail {
+
+struct encode_state;  // bsongen/detail/wire.hpp
+struct decode_state;
+
+// A generated document codec's entry points with the object's type erased, so the work around
+// them (sizes, buffers, the outermost framing, errors) is compiled once in the codec library.
+struct document_functions {
+  std::size_t (*size)(const void* obj, encode_state& es) noexcept;
+  std::uint8_t* (*write)(const void* obj, std::uint8_t* out) noexcept;
+  // `fresh`: *obj is value-initialized, so absent fields need no reset.
+  const std::uint8_t* (*decode)(decode_state& st, const std::uint8_t* p, const std::uint8_t* end,
+                                void* obj, bool fresh);
+};
+
+template <class T>
+inline constexpr document_functions functions_of = {
+    [](const void* obj, encode_state& es) noexcept {
+      return codec<T>::size(*static_cast<const T*>(obj), es);
+    },
+    [](const void* obj, std::uint8_t* out) noexcept {
+      return codec<T>::write(*static_cast<const T*>(obj), out);
+    },
+    [](decode_state& st, const std::uint8_t* p, const std::uint8_t* end, void* obj, bool fresh) {
+      return codec<T>::decode_document(st, p, end, *static_cast<T*>(obj), fresh);
+    },
+};
+
+[[nodiscard]] result<std::size_t> encoded_size(const void* obj, const document_functions& f);
+[[nodiscard]] result<void> encode(const void* obj, writer& out, const document_functions& f);
+[[nodiscard]] result<byte_buffer> encode(const void* obj, const document_functions& f);
+[[nodiscard]] result<void> decode(std::span<const std::uint8_t> bytes, void* out, bool fresh,
+                                  const decode_options& options, const document_functions& f);
+
+}  // namespace detail
+
 // The exact number of bytes encode(obj) produces, or an error when obj cannot be encoded (a map
-// key or regex holding NUL, an enum value with no enumerator, a document over 2 GiB).
+// key or regex holding NUL, an enum value with no enumerator, a document over 2 GiB); errors name
+// the member's path ("items.3.status").
 template <generated_document T>
 [[nodiscard]] result<std::size_t> encoded_size(const T& obj) {
-  detail::encode_state es;
-  const std::size_t n = codec<T>::size(obj, es);
-  if (es.failed) return std::move(es.err);
-  if (n > static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max())) {
-    return detail::too_large_error(n);
-  }
-  return n;
+  return detail::encoded_size(&obj, detail::functions_of<T>);
 }
 
 // Appends obj's encoding to `out`: one size computation, one writer::extend, then raw stores.
@@ -64,29 +94,13 @@ template <generated_document T>
 // was before the call: same size, same bytes, same overflowed() (see writer.hpp).
 template <generated_document T>
 [[nodiscard]] result<void> encode(const T& obj, writer& out) {
-  result<std::size_t> n = encoded_size(obj);
-  if (!n) return std::move(n).error();
-  std::uint8_t* p = out.extend(*n);
-  if (p == nullptr) {
-    return detail::buffer_too_small_error(*n);
-  }
-  codec<T>::write(obj, p);
-  return {};
+  return detail::encode(&obj, out, detail::functions_of<T>);
 }
 
 // obj's encoding in a new buffer of exactly the right size.
 template <generated_document T>
 [[nodiscard]] result<byte_buffer> encode(const T& obj) {
-  result<std::size_t> n = encoded_size(obj);
-  if (!n) return std::move(n).error();
-  byte_buffer out;
-  out.resize_uninitialized(*n);
-  std::uint8_t* p = out.data();
-  // Never taken (*n >= 5 and allocation failure throws), but it shows g++'s -Warray-bounds that
-  // p is not the empty buffer's null pointer.
-  if (p == nullptr) return detail::buffer_too_small_error(*n);
-  codec<T>::write(obj, p);
-  return out;
+  return detail::encode(&obj, detail::functions_of<T>);
 }
 
 // Decodes one document that fills `bytes` exactly into `out`. Fields present in the input are
@@ -96,44 +110,26 @@ template <generated_document T>
 template <generated_document T>
 [[nodiscard]] result<void> decode(std::span<const std::uint8_t> bytes, T& out,
                                   const decode_options& options = {}) {
-  detail::decode_state st;
-  st.origin = bytes.data();
-  st.max_depth = options.max_depth;
-  st.validate_utf8 = options.validate_utf8;
-  if (bytes.size() < 5) [[unlikely]] {
-    return error(error_code::truncated, "input has " + std::to_string(bytes.size()) +
-                                            " bytes, a document needs at least 5");
-  }
-  if (bytes.size() >= 4) {
-    const std::int32_t declared = detail::load_i32_le(bytes.data());
-    if (declared >= 5 && static_cast<std::size_t>(declared) > options.max_size) {
-      return detail::over_size_limit_error(static_cast<std::size_t>(declared), options.max_size);
-    }
-    if (declared >= 5 && static_cast<std::size_t>(declared) < bytes.size()) {
-      return detail::trailing_bytes_error(bytes.size(), static_cast<std::size_t>(declared));
-    }
-  }
-  const std::uint8_t* end =
-      codec<T>::decode_document(st, bytes.data(), bytes.data() + bytes.size(), out);
-  if (end == nullptr) return std::move(st.err);
-  return {};
+  return detail::decode(bytes, &out, false, options, detail::functions_of<T>);
 }
 
-// Decodes one document that fills `bytes` exactly.
+// Decodes one document that fills `bytes` exactly into a new T (absent fields keep T{}'s
+// defaults, with nothing to reset).
 //
 //   auto r = bsongen::decode<shop::order>(bytes);   // result<shop::order>
 template <generated_document T>
 [[nodiscard]] result<T> decode(std::span<const std::uint8_t> bytes,
                                const decode_options& options = {}) {
-  T out{};
-  result<void> r = decode(bytes, out, options);
-  if (!r) return std::move(r).error();
+  result<T> out(std::in_place);
+  if (result<void> r = detail::decode(bytes, &*out, true, options, detail::functions_of<T>); !r) {
+    out = std::move(r).error();
+  }
   return out;
 }
 
 template <generated_document T>
 [[nodiscard]] result<T> decode(const byte_buffer& bytes, const decode_options& options = {}) {
-  return decode<T>(bytes.span(), options);
+  return bsongen::decode<T>(bytes.span(), options);
 }
 
 }  // namespace bsongen

@@ -5,7 +5,7 @@
 #define BSONGEN_VERSION_MAJOR 0
 #define BSONGEN_VERSION_MINOR 1
 #define BSONGEN_VERSION_PATCH 0
-#define BSONGEN_RUNTIME_ABI 1
+#define BSONGEN_RUNTIME_ABI 2
 
 namespace bsongen {
 inline constexpr int runtime_abi = BSONGEN_RUNTIME_ABI;

@@ -14,15 +14,30 @@
 
 namespace bsongen::detail {
 
+// The value of the element at `element` (its type byte) failed to decode: unless a level below
+// already placed the error (st.error_located), it now points at that type byte (library decision
+// 1: the generic decoder's offsets); then the key or index joins the path.
+[[gnu::cold, gnu::noinline]] std::nullptr_t fail_in_element(decode_state& st,
+                                                            const std::uint8_t* element,
+                                                            std::string_view key);
+[[gnu::cold, gnu::noinline]] std::nullptr_t fail_in_element(decode_state& st,
+                                                            const std::uint8_t* element,
+                                                            std::size_t index);
+// An element whose type byte BSON does not define, in the generic decoder's words (a NUL type
+// byte means the document ended before its declared length).
+[[gnu::cold]] std::nullptr_t fail_element_type(decode_state& st, const std::uint8_t* element,
+                                               std::string_view key);
 [[gnu::cold]] std::nullptr_t fail_unknown_field(decode_state& st, const std::uint8_t* element,
                                                 std::string_view key);
 [[gnu::cold]] std::nullptr_t fail_duplicate_field(decode_state& st, const std::uint8_t* element,
                                                   std::string_view key);
-// The first required field whose bit is clear in `seen`.
+// The first required field whose bit is clear in `seen`, at the document lacking it.
 [[gnu::cold]] std::nullptr_t fail_missing_field(decode_state& st, const std::uint8_t* document,
                                                 std::span<const std::string_view> keys,
                                                 std::span<const std::uint64_t> seen,
                                                 std::span<const std::uint64_t> required);
+// A map key that its decoder would reject (NUL, invalid UTF-8).
+[[gnu::cold]] void fail_map_key(encode_state& es, std::string_view key);
 [[gnu::cold]] std::nullptr_t fail_not_uuid(decode_state& st, const std::uint8_t* p);
 // An array of `count` elements (or more, when count > expected) where exactly `expected` belong.
 [[gnu::cold]] std::nullptr_t fail_array_length(decode_state& st, const std::uint8_t* p,

@@ -1,19 +1,24 @@
 #pragma once
 
-// What generated codecs call that is not specific to one struct: containers, the fixed-shape
-// matcher, array keys and field lookup. The per-type value codecs are in
+// What generated codec definitions (the generated .cpp) call that is not specific to one struct:
+// element prefixes, the per-struct field tables and the loop that decodes out-of-order elements,
+// the fixed-shape matcher, array keys and the containers. The per-type value codecs are in
 // bsongen/detail/value_codecs.hpp; the wire rules both build on (framing, strings, the common
 // error builders) in bsongen/detail/wire.hpp.
 //
 // Codec contract (every *_codec below and every bsongen::codec<T> the generator writes):
 //   static constexpr std::uint8_t type;            the BSON type byte it writes; any_codec, whose
 //                                                   value decides it, has type_of(v) instead
-//   size(v, encode_state&) -> std::size_t           bytes write() will produce for v's value
+//   size(v, encode_state&) -> std::size_t           bytes write() will produce for v's value; a
+//                                                   value that cannot be encoded calls fail_encode
 //   write(v, std::uint8_t* out) -> std::uint8_t*    writes exactly size(v) bytes, returns the end
 //   decode(decode_state&, type, p, end, v&) -> const std::uint8_t*
 //       p: first byte of the value; end: the enclosing document's terminating NUL (the value must
 //       end at or before it). Returns the byte after the value, or nullptr with st.err set. Never
-//       reads outside [p, end].
+//       reads outside [p, end]. A value codec's errors point at p; the element around it moves
+//       them to its type byte (fail_in_element).
+// Document codecs (generated structs: is_document) take a sixth argument, `fresh`: v is as
+// value-initialized, so fields the input lacks need no reset.
 // Fixed-width codecs also have
 //   static constexpr std::size_t fixed_size;
 //   store_fixed(v, out)  stores only the value's variable bytes into a region already holding the
@@ -29,18 +34,20 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
-#include <ranges>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 #include "bsongen/bson_type.hpp"
 #include "bsongen/byte_buffer.hpp"
+#include "bsongen/codec.hpp"
 #include "bsongen/decode_options.hpp"
-#include "bsongen/detail/endian.hpp"
 #include "bsongen/detail/codec_errors.hpp"
+#include "bsongen/detail/endian.hpp"
 #include "bsongen/detail/utf8.hpp"
 #include "bsongen/detail/value_codecs.hpp"
 #include "bsongen/detail/wire.hpp"
@@ -48,18 +55,20 @@
 
 namespace bsongen::detail {
 
-// p[0..N) == literal[0..N), as a few word compares: libc's memcmp is an out-of-line call that
-// costs more than the compare for these short keys. Loads from the literal fold into immediates.
+// --- Element prefixes: the type byte, key and NUL that precede a field's value. ---
+
+// p[0..N) == q[0..N), as a few word compares: libc's memcmp is an out-of-line call that costs
+// more than the compare for these short keys. Loads from a constant q fold into immediates.
 template <std::size_t N>
-[[nodiscard]] inline bool equal_bytes(const std::uint8_t* p, const char (&literal)[N]) noexcept {
-  const auto* q = reinterpret_cast<const std::uint8_t*>(literal);
+[[nodiscard]] inline bool equal_bytes(const std::uint8_t* p, const std::uint8_t* q) noexcept {
   if constexpr (N >= 8) {
     std::uint64_t diff = 0;
     for (std::size_t i = 0; i + 8 <= N; i += 8) diff |= load_u64_le(p + i) ^ load_u64_le(q + i);
     if constexpr (N % 8 != 0) diff |= load_u64_le(p + N - 8) ^ load_u64_le(q + N - 8);
     return diff == 0;
   } else if constexpr (N >= 4) {
-    return ((load_u32_le(p) ^ load_u32_le(q)) | (load_u32_le(p + N - 4) ^ load_u32_le(q + N - 4))) == 0;
+    return ((load_u32_le(p) ^ load_u32_le(q)) | (load_u32_le(p + N - 4) ^ load_u32_le(q + N - 4))) ==
+           0;
   } else {
     std::uint32_t diff = 0;
     for (std::size_t i = 0; i < N; ++i) diff |= static_cast<std::uint32_t>(p[i] ^ q[i]);
@@ -67,24 +76,100 @@ template <std::size_t N>
   }
 }
 
-// True when `prefix` (type byte, key, NUL: the whole literal including its terminator) starts
-// at p and fits before doc_end.
-template <std::size_t N>
+// A field's element prefix: its type byte, its key and the key's NUL, built at compile time.
+//
+//   static constexpr detail::element_prefix prefix_id{bson_type::object_id, "_id"};
+template <std::size_t KeyChars>
+struct element_prefix {
+  static constexpr std::size_t size = KeyChars + 1;  // type byte, key, NUL
+  std::uint8_t type;
+  std::array<std::uint8_t, size> bytes{};
+
+  constexpr element_prefix(bson_type t, const char (&key)[KeyChars]) noexcept
+      : type(static_cast<std::uint8_t>(t)) {
+    bytes[0] = type;
+    for (std::size_t i = 0; i < KeyChars; ++i) bytes[1 + i] = static_cast<std::uint8_t>(key[i]);
+  }
+};
+
+// The key and NUL of a field whose value decides its type byte (`any`).
+template <std::size_t KeyChars>
+struct key_suffix {
+  static constexpr std::size_t size = KeyChars;  // key and NUL
+  std::array<std::uint8_t, size> bytes{};
+
+  constexpr explicit key_suffix(const char (&key)[KeyChars]) noexcept {
+    for (std::size_t i = 0; i < KeyChars; ++i) bytes[i] = static_cast<std::uint8_t>(key[i]);
+  }
+};
+
+// True when the element at p (p <= doc_end) starts with `prefix`.
+template <std::size_t K>
 [[nodiscard]] inline bool has_prefix(const std::uint8_t* p, const std::uint8_t* doc_end,
-                                     const char (&prefix)[N]) noexcept {
-  return static_cast<std::size_t>(doc_end - p) >= N && equal_bytes(p, prefix);
+                                     const element_prefix<K>& prefix) noexcept {
+  return static_cast<std::size_t>(doc_end - p) >= prefix.size &&
+         equal_bytes<element_prefix<K>::size>(p, prefix.bytes.data());
+}
+// True when the element at p has a valid type byte and then `key`.
+template <std::size_t K>
+[[nodiscard]] inline bool has_prefix(const std::uint8_t* p, const std::uint8_t* doc_end,
+                                     const key_suffix<K>& key) noexcept {
+  return static_cast<std::size_t>(doc_end - p) > key.size && is_bson_type(*p) &&
+         equal_bytes<key_suffix<K>::size>(p + 1, key.bytes.data());
 }
 
-template <std::size_t N>
-inline std::uint8_t* put_prefix(std::uint8_t* out, const char (&prefix)[N]) noexcept {
-  std::memcpy(out, prefix, N);
-  return out + N;
+template <std::size_t K>
+inline std::uint8_t* put_prefix(std::uint8_t* out, const element_prefix<K>& prefix) noexcept {
+  std::memcpy(out, prefix.bytes.data(), prefix.size);
+  return out + prefix.size;
+}
+template <std::size_t K>
+inline std::uint8_t* put_prefix(std::uint8_t* out, std::uint8_t type,
+                                const key_suffix<K>& key) noexcept {
+  *out = type;
+  std::memcpy(out + 1, key.bytes.data(), key.size);
+  return out + 1 + key.size;
 }
 
-// A key of a generated struct and its field index, sorted by key for binary search.
+// --- Field tables: what the out-of-order loop knows about a struct. ---
+
+// Specialized by the generated source for each struct: its prefixes, tables and dispatch.
+template <class T>
+struct codec_impl;
+
+enum class unknown_policy : std::uint8_t { skip, reject, capture };
+
+// A struct's key and field index, sorted by key for binary search.
 struct field_key {
   std::string_view key;
   std::uint32_t index;
+};
+
+// Where a field's member is: which of the struct's member-pointer tables (one per distinct codec
+// and member type) and its position there. The generated dispatch reads it.
+struct field_slot {
+  std::uint32_t group;
+  std::uint32_t index;
+};
+
+// One struct's fields for the runtime loops below; a constant the generated source defines.
+struct struct_table {
+  const std::string_view* keys;     // by field index
+  const field_key* sorted;          // by key
+  const std::uint64_t* required;    // bit i: field i is required; (field_count + 63) / 64 words
+  std::uint32_t field_count;
+  unknown_policy unknown;
+  bool reject_duplicates;           // the schema's duplicate_keys: reject
+  // Decodes the type-t value at p into field `index` of *obj; `fresh`: that member is as
+  // value-initialized. A value codec's contract otherwise (errors at p, nullptr on failure).
+  const std::uint8_t* (*decode_field)(decode_state& st, std::uint32_t index, std::uint8_t t,
+                                      const std::uint8_t* p, const std::uint8_t* end, void* obj,
+                                      bool fresh);
+  void (*reset_field)(std::uint32_t index, void* obj);  // to the member's default
+  // Bytes field `index` of *obj adds to its document (0 when left out): to find which field an
+  // encode error comes from.
+  std::size_t (*size_field)(std::uint32_t index, const void* obj, encode_state& es);
+  void (*capture)(void* obj, std::span<const std::uint8_t> element);  // unknown_policy::capture
 };
 
 // The index of `key`, or `none` when the struct has no such field.
@@ -97,32 +182,66 @@ struct field_key {
 
 template <std::size_t Words>
 [[nodiscard]] inline bool has_all(const std::uint64_t (&seen)[Words],
-                                  const std::array<std::uint64_t, Words>& wanted) noexcept {
+                                  const std::uint64_t (&wanted)[Words]) noexcept {
   std::uint64_t missing = 0;
   for (std::size_t i = 0; i < Words; ++i) missing |= wanted[i] & ~seen[i];
   return missing == 0;
 }
 
-// Array keys "0", "1", ...: writes the decimal digits of i and a NUL, returns the end.
-[[nodiscard]] inline std::size_t index_key_size(std::size_t i) noexcept {
-  std::size_t digits = 1;
-  for (; i >= 10; i /= 10) ++digits;
-  return digits + 1;
-}
-inline std::uint8_t* put_index_key(std::uint8_t* out, std::size_t i) noexcept {
-  const std::size_t n = index_key_size(i) - 1;
-  for (std::size_t d = n; d-- > 0; i /= 10) out[d] = static_cast<std::uint8_t>('0' + i % 10);
-  out[n] = 0;
-  return out + n + 1;
-}
-// Sum of index_key_size(i) for i in [0, n): the key bytes of an n-element array.
-[[nodiscard]] constexpr std::size_t index_keys_size(std::size_t n) noexcept {
-  std::size_t total = 0;
-  std::size_t digits = 1;
-  for (std::size_t start = 0, stop = 10; start < n; start = stop, stop *= 10, ++digits) {
-    total += (std::min(n, stop) - start) * (digits + 1);
+// The element at `element` (inside the document ending at doc_end), one the in-order chain of
+// generated decode_document did not expect: a field out of schema order, a repeated one, or an
+// unknown key (skipped, rejected or captured per the table). Returns the byte after it, or
+// nullptr with st.err set. Raises `next`, where the chain resumes, past the field decoded, so
+// the chain only ever meets fields not seen yet.
+[[nodiscard]] const std::uint8_t* decode_out_of_order(decode_state& st, const std::uint8_t* element,
+                                                      const std::uint8_t* doc_end, void* obj,
+                                                      const struct_table& table,
+                                                      std::uint64_t* seen, bool fresh,
+                                                      std::uint32_t& next);
+// Every element from body to doc_end through decode_out_of_order (fixed-shape structs whose fast
+// path did not apply).
+[[nodiscard]] const std::uint8_t* decode_elements(decode_state& st, const std::uint8_t* body,
+                                                  const std::uint8_t* doc_end, void* obj,
+                                                  const struct_table& table, std::uint64_t* seen,
+                                                  bool fresh);
+// Resets every field whose bit is clear in `seen` (decoding into a used object).
+void reset_absent(void* obj, const struct_table& table, const std::uint64_t* seen);
+// After a failed size(): which field of *obj failed (the first, in schema order), with its key
+// prepended to es.err's path.
+[[gnu::cold]] void locate_encode_error(const void* obj, const struct_table& table,
+                                       encode_state& es);
+
+// Calls a member's codec: document codecs take `fresh`, the others do not need it.
+template <class Codec>
+inline constexpr bool is_document_codec = requires { Codec::is_document; };
+
+template <class Codec, class V>
+[[gnu::always_inline]] inline const std::uint8_t* decode_member(decode_state& st, std::uint8_t t,
+                                                                const std::uint8_t* p,
+                                                                const std::uint8_t* end, V& member,
+                                                                bool fresh) {
+  if constexpr (is_document_codec<Codec>) {
+    return Codec::decode(st, t, p, end, member, fresh);
+  } else {
+    static_cast<void>(fresh);
+    return Codec::decode(st, t, p, end, member);
   }
-  return total;
+}
+
+// An optional member: a null leaves it empty unless the value type holds null itself
+// (NullIsValue: `any`), else the value decodes into the one it holds (keeping its capacity) or a
+// new one.
+template <class Codec, bool NullIsValue, class V>
+inline const std::uint8_t* decode_optional_member(decode_state& st, std::uint8_t t,
+                                                  const std::uint8_t* p, const std::uint8_t* end,
+                                                  std::optional<V>& member,
+                                                  [[maybe_unused]] bool fresh) {
+  if (!NullIsValue && t == static_cast<std::uint8_t>(bson_type::null)) {
+    member.reset();
+    return p;
+  }
+  if (member.has_value()) return decode_member<Codec>(st, t, p, end, *member, false);
+  return decode_member<Codec>(st, t, p, end, member.emplace(), true);
 }
 
 // --- The fixed-shape fast path. ---
@@ -177,8 +296,8 @@ template <std::size_t Size>
     diff |= (load_u64_le(p + 8 * i) ^ shape.skeleton[i]) & shape.constant_mask[i];
   }
   for (std::size_t i = 0; i < shape.tail; ++i) {
-    diff |= static_cast<std::uint64_t>(
-        (p[8 * shape.words + i] ^ shape.tail_skeleton[i]) & shape.tail_constant[i]);
+    diff |= static_cast<std::uint64_t>((p[8 * shape.words + i] ^ shape.tail_skeleton[i]) &
+                                       shape.tail_constant[i]);
   }
   return diff == 0;
 }
@@ -193,11 +312,261 @@ template <class Elem, class V>
   }
 }
 
+// --- Array keys "0", "1", ...: each index's decimal digits and NUL as one little-endian word
+// (first digit in the low byte), so encode stores a key and decode checks one with a single
+// operation. A table serves the first thousand; a decimal counter runs on from there. ---
+
+inline constexpr std::size_t table_index_keys = 1000;
+
+consteval std::array<std::uint32_t, table_index_keys> make_index_key_table() {
+  std::array<std::uint32_t, table_index_keys> t{};
+  for (std::uint32_t i = 0; i < table_index_keys; ++i) {
+    std::uint32_t word = 0;
+    std::uint32_t shift = 0;
+    for (std::uint32_t div = i >= 100 ? 100 : i >= 10 ? 10 : 1; div != 0; div /= 10) {
+      word |= (static_cast<std::uint32_t>('0') + i / div % 10) << shift;
+      shift += 8;
+    }
+    t[i] = word;  // the NUL is the zero byte after the digits
+  }
+  return t;
+}
+inline constexpr std::array<std::uint32_t, table_index_keys> index_key_table =
+    make_index_key_table();
+
+// Bytes of the key of index i, with its NUL.
+[[nodiscard]] inline std::size_t index_key_size(std::size_t i) noexcept {
+  std::size_t digits = 1;
+  for (; i >= 10; i /= 10) ++digits;
+  return digits + 1;
+}
+// Sum of index_key_size(i) for i in [0, n): the key bytes of an n-element array.
+[[nodiscard]] constexpr std::size_t index_keys_size(std::size_t n) noexcept {
+  std::size_t total = 0;
+  std::size_t digits = 1;
+  for (std::size_t start = 0, stop = 10; start < n; start = stop, stop *= 10, ++digits) {
+    total += (std::min(n, stop) - start) * (digits + 1);
+  }
+  return total;
+}
+// Writes the key of index i (any size) and its NUL; returns the end.
+inline std::uint8_t* put_index_key(std::uint8_t* out, std::size_t i) noexcept {
+  const std::size_t n = index_key_size(i) - 1;
+  for (std::size_t d = n; d-- > 0; i /= 10) out[d] = static_cast<std::uint8_t>('0' + i % 10);
+  out[n] = 0;
+  return out + n + 1;
+}
+
+// The keys of consecutive indices from 0. word() holds the digits and NUL of the current index
+// while it has at most 7 digits (fits(); beyond that, keys go through put_index_key and
+// read_element_header).
+class index_keys {
+ public:
+  [[nodiscard]] std::size_t index() const noexcept { return index_; }
+  [[nodiscard]] std::uint64_t word() const noexcept { return word_; }
+  [[nodiscard]] std::uint32_t size() const noexcept { return size_; }
+  [[nodiscard]] bool fits() const noexcept { return size_ <= 8; }
+
+  void next() noexcept {
+    ++index_;
+    if (index_ < table_index_keys) [[likely]] {
+      word_ = index_key_table[index_];
+      size_ = index_ >= 100 ? 4 : index_ >= 10 ? 3 : 2;
+      return;
+    }
+    increment();
+  }
+
+ private:
+  // Adds one to the decimal digits of word_, carrying; past 7 digits word_ stops being kept.
+  void increment() noexcept {
+    if (!fits()) return;
+    for (std::uint32_t pos = size_ - 1; pos-- > 0;) {
+      const std::uint32_t shift = pos * 8;
+      const auto digit = static_cast<std::uint8_t>(word_ >> shift);
+      if (digit != '9') {
+        word_ += std::uint64_t{1} << shift;
+        return;
+      }
+      word_ -= std::uint64_t{'9' - '0'} << shift;
+    }
+    // Every digit was 9: one more digit, a leading 1.
+    ++size_;
+    word_ = size_ <= 8 ? word_ << 8 | '1' : 0;
+  }
+
+  std::size_t index_ = 0;
+  std::uint64_t word_ = '0';
+  std::uint32_t size_ = 2;
+};
+
+// Whether the element at p (a type byte, then a key) has key `keys`, the expected index key.
+[[nodiscard]] inline bool has_index_key(const std::uint8_t* p, const std::uint8_t* doc_end,
+                                        const index_keys& keys) noexcept {
+  const auto avail = static_cast<std::size_t>(doc_end - p);
+  if (!keys.fits() || avail <= keys.size()) return false;
+  if (avail > 8) {
+    const std::uint64_t mask = keys.size() == 8 ? ~std::uint64_t{0}
+                                                : (std::uint64_t{1} << (8 * keys.size())) - 1;
+    return ((load_u64_le(p + 1) ^ keys.word()) & mask) == 0;
+  }
+  for (std::uint32_t i = 0; i < keys.size(); ++i) {
+    if (p[1 + i] != static_cast<std::uint8_t>(keys.word() >> (8 * i))) return false;
+  }
+  return true;
+}
+
 // --- Containers. Elem is the element's codec; V the member's container type. ---
 
 template <class Elem>
 [[nodiscard]] constexpr bool is_fixed_codec() noexcept {
   return requires { Elem::fixed_size; };
+}
+
+// Elements whose whole value is value bytes of a fixed width (numbers, bool, datetime, ObjectId,
+// Decimal128, timestamps, int32 enums): arrays of them have a layout fixed by their length.
+template <class Elem>
+[[nodiscard]] constexpr bool is_plain_fixed_codec() noexcept {
+  if constexpr (requires { Elem::fixed_size; Elem::type; }) {
+    return Elem::fixed_size > 0 &&
+           fixed_value_size(static_cast<bson_type>(Elem::type)) ==
+               static_cast<int>(Elem::fixed_size);
+  } else {
+    return false;
+  }
+}
+
+template <class Elem, std::size_t Width>
+[[nodiscard]] constexpr bool is_plain_fixed_codec_of_width() noexcept {
+  if constexpr (is_plain_fixed_codec<Elem>()) {
+    return Elem::fixed_size == Width;
+  } else {
+    return false;
+  }
+}
+
+// The number of elements of a canonical array (keys "0", "1", ... in order) of `width`-byte
+// values whose document is `length` bytes, or npos when no count gives that length.
+[[nodiscard]] constexpr std::size_t canonical_array_count(std::size_t length,
+                                                          std::size_t width) noexcept {
+  if (length < 5) return std::string_view::npos;
+  std::size_t rest = length - 5;
+  std::size_t count = 0;
+  for (std::size_t digits = 1, decade = 10; rest != 0; ++digits, decade *= 10) {
+    const std::size_t element = 2 + digits + width;  // type, digits, NUL, value
+    const std::size_t in_decade = decade - count;
+    if (rest < in_decade * element) {
+      if (rest % element != 0) return std::string_view::npos;
+      return count + rest / element;
+    }
+    rest -= in_decade * element;
+    count = decade;
+  }
+  return count;
+}
+
+// Loads a canonical array of n plain fixed-width elements starting at `body` (its first element)
+// into out[0..n), checking every type byte and key on the way. False when one differs or a value
+// is not acceptable (the caller then decodes element by element, which reports why). Precondition:
+// the array's document is exactly as long as n such elements need, and is inside its parent
+// (so the byte after its NUL is readable).
+template <class Elem, class Out>
+[[nodiscard]] bool load_canonical_array(const std::uint8_t* body, std::size_t n, Out& out) {
+  constexpr std::size_t width = Elem::fixed_size;
+  constexpr std::uint64_t type = Elem::type;
+  std::uint64_t diff = 0;
+  bool ok = true;
+  const std::uint8_t* p = body;
+  auto load = [&](std::size_t i, const std::uint8_t* value) {
+    if constexpr (std::is_same_v<typename Out::value_type, bool>) {
+      bool b = false;
+      ok &= Elem::load_fixed(value, b);
+      out[i] = b;
+    } else {
+      ok &= Elem::load_fixed(value, out[i]);
+    }
+  };
+  // All but the last element: an 8-byte header load stays inside the array (the next element
+  // follows), one per element.
+  const std::size_t last = n - 1;
+  std::size_t i = 0;
+  for (std::uint32_t key_size = 2, stop = 10; i < last && stop <= table_index_keys;
+       ++key_size, stop *= 10) {
+    const std::uint64_t mask = (std::uint64_t{1} << (8 * (key_size + 1))) - 1;
+    for (const std::size_t end = std::min<std::size_t>(last, stop); i < end; ++i) {
+      diff |= (load_u64_le(p) ^ (type | std::uint64_t{index_key_table[i]} << 8)) & mask;
+      load(i, p + 1 + key_size);
+      p += 1 + key_size + width;
+    }
+  }
+  if (i < last) {
+    index_keys keys;
+    while (keys.index() < i) keys.next();
+    for (; i < last; ++i, keys.next()) {
+      if (!keys.fits()) return false;  // 10 million elements: left to the general loop
+      const std::uint32_t header = 1 + keys.size();
+      const std::uint64_t mask =
+          header >= 8 ? ~std::uint64_t{0} : (std::uint64_t{1} << (8 * header)) - 1;
+      diff |= (load_u64_le(p) ^ (type | keys.word() << 8)) & mask;
+      if (header > 8) diff |= p[8] ^ static_cast<std::uint8_t>(keys.word() >> 56);
+      load(i, p + header);
+      p += header + width;
+    }
+  }
+  // The last element, byte by byte.
+  const std::size_t key_size = index_key_size(last);
+  std::uint8_t key[24];
+  put_index_key(key, last);
+  diff |= p[0] ^ type;
+  for (std::size_t k = 0; k < key_size; ++k) diff |= p[1 + k] ^ key[k];
+  load(last, p + 1 + key_size);
+  return diff == 0 && ok;
+}
+
+// The string elements of an array into a vector of std::string, all inline: the common case of
+// arrays of strings, whose per-element cost is otherwise mostly calls. One run per key length
+// (indices below 1000), so each element's type byte and key are one masked word compare. Stops
+// at the first element that is not a well-formed ASCII string with the expected key (the general
+// loop then takes it, and reports what is wrong); returns where it stopped, `count` elements done.
+template <class Container>
+const std::uint8_t* decode_string_elements(const decode_state& st, const std::uint8_t* body,
+                                           const std::uint8_t* doc_end, Container& out,
+                                           std::size_t& count) {
+  constexpr std::uint64_t string_type = static_cast<std::uint8_t>(bson_type::string);
+  const std::uint8_t* const first = body;
+  const bool check_utf8 = st.validate_utf8;
+  for (std::uint32_t key_size = 2, stop = 10; stop <= table_index_keys; ++key_size, stop *= 10) {
+    const std::uint32_t header = 1 + key_size;
+    const std::uint64_t mask = (std::uint64_t{1} << (8 * header)) - 1;
+    for (; count < stop; ++count) {
+      // A string element takes at least 8 bytes (type, key, NUL, length, NUL), so the word load
+      // stays inside it when it is whole.
+      if (doc_end - body < 6 + static_cast<std::ptrdiff_t>(key_size)) return body;
+      if (((load_u64_le(body) ^ (string_type | std::uint64_t{index_key_table[count]} << 8)) &
+           mask) != 0) {
+        return body;
+      }
+      const std::uint8_t* const value = body + header;
+      const std::int32_t length = load_i32_le(value);
+      if (length < 1 || length > doc_end - value - 4 || value[4 + length - 1] != 0) return body;
+      const auto n = static_cast<std::size_t>(length - 1);
+      const std::uint8_t* const text = value + 4;
+      if (check_utf8 && !is_ascii(text, n)) return body;
+      const std::string_view s(reinterpret_cast<const char*>(text), n);
+      if (count < out.size()) {
+        assign_text(out[count], s);
+      } else {
+        out.emplace_back(s);
+      }
+      body = text + length;
+      if (count == 0 && out.capacity() < 2) {
+        // A new vector: as many strings as the rest holds if they are like the first.
+        out.reserve(1 + static_cast<std::size_t>(doc_end - body) /
+                            static_cast<std::size_t>(body - first));
+      }
+    }
+  }
+  return body;
 }
 
 template <class Elem, class Container>
@@ -207,26 +576,50 @@ const std::uint8_t* decode_array_elements(decode_state& st, const std::uint8_t* 
   const std::uint8_t* body;
   const std::uint8_t* doc_end;
   if (!open_document(st, p, end, body, doc_end)) return nullptr;
+  constexpr bool growable = requires { out.emplace_back(); };
+  using value_type = typename Container::value_type;
+  if constexpr (is_plain_fixed_codec<Elem>()) {
+    // A canonical array of fixed-width values: its length gives the count; resize once, then
+    // one pass checks every header and loads every value.
+    const std::size_t n = canonical_array_count(static_cast<std::size_t>(doc_end + 1 - p),
+                                                Elem::fixed_size);
+    if (n != std::string_view::npos && n != 0 && n <= max_count &&
+        (growable || n == max_count)) {
+      if constexpr (growable) out.resize(n);
+      if (load_canonical_array<Elem>(body, n, out)) {
+        count = n;
+        return doc_end + 1;
+      }
+    }
+  }
   ++st.depth;
   count = 0;
+  index_keys keys;
+  if constexpr (std::is_same_v<Elem, string_codec> && std::is_same_v<value_type, std::string> &&
+                growable) {
+    body = decode_string_elements(st, body, doc_end, out, count);
+    if (body < doc_end) {
+      while (keys.index() < count) keys.next();
+    }
+  }
   while (body < doc_end) {
     const std::uint8_t* const element = body;
-    std::uint8_t t = *body;
-    // Array keys are "0", "1", ...: confirm the expected one in place; scan only when it differs.
-    if (count < 10 && doc_end - body >= 3 && body[1] == '0' + count && body[2] == 0) {
-      body += 3;
-    } else if (count >= 10 && count < 100 && doc_end - body >= 4 && body[1] == '0' + count / 10 &&
-               body[2] == '0' + count % 10 && body[3] == 0) {
-      body += 4;
+    const std::uint8_t t = *body;
+    // Array keys are "0", "1", ...: confirm the expected one in place; read any other.
+    if (has_index_key(body, doc_end, keys)) {
+      body += 1 + keys.size();
     } else {
+      std::uint8_t type = 0;
       std::string_view key;
-      if (!read_element_header(st, body, doc_end, t, key)) return nullptr;
+      if (!read_element_header(st, body, doc_end, type, key)) {
+        st.error_located = true;
+        return nullptr;
+      }
     }
     if (count == max_count) {
       return fail_array_length(st, element, max_count + 1, max_count);
     }
-    if constexpr (requires { out.emplace_back(); }) {
-      using value_type = typename Container::value_type;
+    if constexpr (growable) {
       if constexpr (std::is_same_v<value_type, bool>) {
         bool value = false;
         body = Elem::decode(st, t, body, doc_end, value);
@@ -238,47 +631,205 @@ const std::uint8_t* decode_array_elements(decode_state& st, const std::uint8_t* 
       } else if (count < out.size()) {
         // A reused container (decode(bytes, obj)) keeps its elements and their heap storage:
         // decoding over them avoids a free and a malloc per string element.
-        body = Elem::decode(st, t, body, doc_end, out[count]);
+        body = decode_member<Elem>(st, t, body, doc_end, out[count], false);
       } else {
-        body = Elem::decode(st, t, body, doc_end, out.emplace_back());
+        if (count == 0 && out.capacity() == 0 &&
+            (t == static_cast<std::uint8_t>(bson_type::document) ||
+             t == static_cast<std::uint8_t>(bson_type::array)) &&
+            doc_end - body >= 4) {
+          // A new vector of documents: the first one's length prefix gives its size before it is
+          // decoded, so reserve (as below, never more than the bytes left could hold) before the
+          // first element rather than moving it.
+          const std::int32_t length = load_i32_le(body);
+          if (length >= 5 && length <= doc_end - body) {
+            const auto first = static_cast<std::size_t>(body - element) +
+                               static_cast<std::size_t>(length);
+            out.reserve(static_cast<std::size_t>(doc_end - element) / first);
+          }
+        }
+        if (count == 1 && out.capacity() < 2) {
+          // A new vector: guess the count from the first element's size (exact when the
+          // elements are alike); never more than the bytes left could hold.
+          const auto first = static_cast<std::size_t>(element - (p + 4));
+          out.reserve(1 + static_cast<std::size_t>(doc_end - element) / first);
+        }
+        body = decode_member<Elem>(st, t, body, doc_end, out.emplace_back(), true);
       }
     } else {
-      body = Elem::decode(st, t, body, doc_end, out[count]);
+      body = decode_member<Elem>(st, t, body, doc_end, out[count], false);
     }
-    if (body == nullptr) {
-      prepend_index(st, count);
-      return nullptr;
-    }
+    if (body == nullptr) return fail_in_element(st, element, count);
     ++count;
+    keys.next();
   }
-  if constexpr (requires { out.emplace_back(); }) {
+  if constexpr (growable) {
     if (count < out.size()) out.resize(count);  // elements left from a longer previous value
   }
   --st.depth;
   return doc_end + 1;
 }
 
+// The array's size; each element's size() is called, so one that cannot be encoded (an enum
+// value naming no enumerator) fails with its index in the path.
 template <class Elem, class Container>
 std::size_t array_size(const Container& v, encode_state& es) noexcept {
-  std::size_t n = 5 + index_keys_size(std::size(v)) + std::size(v);
-  if constexpr (is_fixed_codec<Elem>() &&
-                !encode_checks<Elem, std::ranges::range_value_t<Container>>()) {
-    n += std::size(v) * Elem::fixed_size;
-  } else {
-    for (const auto& e : v) n += Elem::size(e, es);
+  const std::size_t count = std::size(v);
+  std::size_t n = 5 + index_keys_size(count) + count;
+  // By index: a value-independent size() (numbers, bool) then folds into count * width, which
+  // iterating a vector<bool> by proxy keeps the compiler from seeing.
+  for (std::size_t i = 0; i < count; ++i) n += Elem::size(v[i], es);
+  if (es.failed) [[unlikely]] {
+    std::size_t i = 0;
+    for (const auto& e : v) {
+      encode_state probe;
+      static_cast<void>(Elem::size(e, probe));
+      if (probe.failed) {
+        es.err = std::move(probe.err);
+        es.err.prepend_path(std::to_string(i));
+        break;
+      }
+      ++i;
+    }
   }
   return n;
 }
+
+// Calls put(element, header word, header bytes) for each element of v but the last, in order:
+// the word holds the element's type byte then its key and NUL (a store of 8 bytes there stays
+// inside the output, since another element follows). Returns the number of elements it covered;
+// the caller writes the rest (the last one, and any past ten million) byte by byte.
+template <class Elem, class Container, class Put>
+[[gnu::always_inline]] inline std::size_t put_array_headers(const Container& v, Put&& put) {
+  const std::size_t n = std::size(v);
+  if (n < 2) return 0;
+  const std::size_t last = n - 1;
+  auto it = std::begin(v);
+  std::size_t i = 0;
+  // Indices below 1000 from the table, one run per key length so the stride is a constant.
+  for (std::uint32_t key_size = 2, stop = 10; i < last && stop <= table_index_keys;
+       ++key_size, stop *= 10) {
+    for (const std::size_t end = std::min<std::size_t>(last, stop); i < end; ++i, ++it) {
+      put(*it, element_type<Elem>(*it) | std::uint64_t{index_key_table[i]} << 8, 1 + key_size);
+    }
+  }
+  if (i < last) {
+    index_keys keys;
+    while (keys.index() < i) keys.next();
+    for (; i < last && keys.size() < 8; ++i, ++it, keys.next()) {
+      put(*it, element_type<Elem>(*it) | keys.word() << 8, 1 + keys.size());
+    }
+  }
+  return i;
+}
+
+// Byte k of bit_bytes[b] is bit k of b.
+inline constexpr std::array<std::uint64_t, 256> bit_bytes = [] {
+  std::array<std::uint64_t, 256> t{};
+  for (std::size_t b = 0; b < 256; ++b) {
+    for (std::size_t k = 0; k < 8; ++k) t[b] |= static_cast<std::uint64_t>((b >> k) & 1) << (8 * k);
+  }
+  return t;
+}();
+
+// The first thousand elements of a canonical array of one-byte values (bool), values zero: what
+// bool arrays copy before storing their values, since a header per element costs more than the
+// values themselves. A class template so only sources with bool arrays build it.
+template <std::uint8_t Type>
+struct canonical_byte_array {
+  static constexpr std::size_t count = table_index_keys;
+  // Bytes of the first n elements (n <= count): type, key, NUL, value each.
+  [[nodiscard]] static constexpr std::size_t prefix_size(std::size_t n) noexcept {
+    return index_keys_size(n) + 2 * n;
+  }
+  static constexpr std::array<std::uint8_t, prefix_size(count)> bytes = [] {
+    std::array<std::uint8_t, prefix_size(count)> b{};
+    std::size_t at = 0;
+    for (std::size_t i = 0; i < count; ++i) {
+      b[at++] = Type;
+      for (std::uint32_t word = index_key_table[i]; word != 0; word >>= 8) {
+        b[at++] = static_cast<std::uint8_t>(word);
+      }
+      at += 2;  // the key's NUL and the value, both zero
+    }
+    return b;
+  }();
+};
 
 template <class Elem, class Container>
 std::uint8_t* write_array(const Container& v, std::uint8_t* out) noexcept {
   std::uint8_t* const start = out;
   out += 4;
-  std::size_t i = 0;
-  for (const auto& e : v) {
-    *out++ = element_type<Elem>(e);
-    out = put_index_key(out, i++);
-    out = Elem::write(e, out);
+  std::size_t done = 0;
+  if constexpr (is_plain_fixed_codec_of_width<Elem, 1>()) {
+    // Copy the headers of up to a thousand elements at once, then store the value bytes, one run
+    // per key length so each value's offset steps by a constant.
+    using skeleton = canonical_byte_array<Elem::type>;
+    const std::size_t n = std::min(std::size(v), skeleton::count);
+    std::memcpy(out, skeleton::bytes.data(), skeleton::prefix_size(n));
+    std::size_t i = 0;
+    if constexpr (std::is_same_v<Container, std::vector<bool>> && std::is_same_v<Elem, bool_codec>) {
+#if defined(__GLIBCXX__)
+      // libstdc++ keeps a vector<bool>'s bits in 64-bit words from begin()._M_p: eight values
+      // at a time from a byte of them, spread to bytes by a table.
+      static_assert(sizeof(std::_Bit_type) == 8);
+      const std::_Bit_type* words = v.begin()._M_p;
+      for (std::size_t key_size = 2, stop = 10; i < n; ++key_size, stop *= 10) {
+        const std::size_t stride = 2 + key_size;
+        std::uint8_t* value = out + skeleton::prefix_size(i) + 1 + key_size;
+        const std::size_t end = std::min(n, stop);
+        for (; i < end && (i % 8 != 0 || end - i < 8); ++i, value += stride) {
+          *value = static_cast<std::uint8_t>((words[i / 64] >> (i % 64)) & 1);
+        }
+        for (; end - i >= 8; i += 8, value += 8 * stride) {
+          const std::uint64_t bytes = bit_bytes[(words[i / 64] >> (i % 64)) & 0xFF];
+          for (std::size_t k = 0; k < 8; ++k) {
+            value[k * stride] = static_cast<std::uint8_t>(bytes >> (8 * k));
+          }
+        }
+        for (; i < end; ++i, value += stride) {
+          *value = static_cast<std::uint8_t>((words[i / 64] >> (i % 64)) & 1);
+        }
+      }
+#endif
+    }
+    auto it = std::begin(v);
+    std::advance(it, static_cast<std::ptrdiff_t>(i));
+    for (std::size_t key_size = 2, stop = 10; i < n; ++key_size, stop *= 10) {
+      std::uint8_t* value = out + skeleton::prefix_size(i) + 1 + key_size;
+      for (const std::size_t end = std::min(n, stop); i < end; ++i, ++it) {
+        Elem::store_fixed(*it, value);
+        value += 2 + key_size;
+      }
+    }
+    out += skeleton::prefix_size(n);
+    done = n;
+  } else if constexpr (is_plain_fixed_codec<Elem>()) {
+    done = put_array_headers<Elem>(v, [&](const auto& e, std::uint64_t header, std::size_t size) {
+      store_u64_le(out, header);
+      Elem::store_fixed(e, out + size);
+      out += size + Elem::fixed_size;
+    });
+  } else if constexpr (std::is_same_v<Elem, string_codec>) {
+    done = put_array_headers<Elem>(v, [&](const auto& e, std::uint64_t header, std::size_t size) {
+      store_u64_le(out, header);
+      const std::string_view text(e);
+      store_i32_le(out + size, static_cast<std::int32_t>(text.size() + 1));
+      copy_bytes(reinterpret_cast<char*>(out + size + 4), text.data(), text.size());
+      out[size + 4 + text.size()] = 0;
+      out += size + 5 + text.size();
+    });
+  } else {
+    done = put_array_headers<Elem>(v, [&](const auto& e, std::uint64_t header, std::size_t size) {
+      store_u64_le(out, header);
+      out = Elem::write(e, out + size);
+    });
+  }
+  auto it = std::begin(v);
+  std::advance(it, static_cast<std::ptrdiff_t>(done));
+  for (std::size_t i = done; it != std::end(v); ++it, ++i) {
+    *out++ = element_type<Elem>(*it);
+    out = put_index_key(out, i);
+    out = Elem::write(*it, out);
   }
   *out++ = 0;
   store_i32_le(start, static_cast<std::int32_t>(out - start));
@@ -342,14 +893,8 @@ struct array_codec<Elem, N> {
   static constexpr std::uint8_t type = static_cast<std::uint8_t>(bson_type::array);
   static constexpr std::size_t fixed_size = 5 + index_keys_size(N) + N * (1 + Elem::fixed_size);
   template <class V>
-  static constexpr bool checks_on_encode = encode_checks<Elem, std::ranges::range_value_t<V>>();
-  template <class V>
-  static constexpr std::size_t size([[maybe_unused]] const V& v,
-                                    [[maybe_unused]] encode_state& es) noexcept {
-    if constexpr (checks_on_encode<V>) {
-      for (const auto& e : v) static_cast<void>(Elem::size(e, es));
-    }
-    return fixed_size;
+  static std::size_t size(const V& v, encode_state& es) noexcept {
+    return array_size<Elem>(v, es);
   }
   template <class V>
   static std::uint8_t* write(const V& v, std::uint8_t* out) noexcept {
@@ -388,6 +933,12 @@ struct array_codec<Elem, N> {
   }
 };
 
+// What the decoder accepts as a key: UTF-8 without NUL.
+[[nodiscard]] inline bool valid_map_key(std::string_view k) noexcept {
+  return k.find('\0') == std::string_view::npos &&
+         is_valid_utf8_text(reinterpret_cast<const std::uint8_t*>(k.data()), k.size());
+}
+
 // A document with dynamic keys: std::map<std::string, T>, std::unordered_map, ... Keys must be
 // UTF-8 without NUL; a repeated key keeps the last value.
 template <class Elem>
@@ -398,10 +949,24 @@ struct map_codec {
     std::size_t n = 5;
     for (const auto& [key, value] : v) {
       const std::string_view k(key);
-      if (k.find('\0') != std::string_view::npos) {
-        fail_encode(es, error_code::invalid_value, "map key contains NUL");
-      }
+      if (!valid_map_key(k)) fail_map_key(es, k);
       n += 2 + k.size() + Elem::size(value, es);
+    }
+    if (es.failed) [[unlikely]] {
+      for (const auto& [key, value] : v) {
+        const std::string_view k(key);
+        encode_state probe;
+        if (!valid_map_key(k)) {
+          fail_map_key(probe, k);
+        } else {
+          static_cast<void>(Elem::size(value, probe));
+        }
+        if (probe.failed) {
+          es.err = std::move(probe.err);
+          es.err.prepend_path(k);
+          break;
+        }
+      }
     }
     return n;
   }
@@ -428,25 +993,43 @@ struct map_codec {
   static const std::uint8_t* decode(decode_state& st, std::uint8_t t, const std::uint8_t* p,
                                     const std::uint8_t* end, V& out) {
     if (t != type) return fail_type(st, bson_type::document, t, p);
-    out.clear();
     const std::uint8_t* body;
     const std::uint8_t* doc_end;
     if (!open_document(st, p, end, body, doc_end)) return nullptr;
     ++st.depth;
+    // A reused map gives its nodes (and their strings' storage) to the new entries.
+    V old;
+    constexpr bool recycles = requires { out.extract(out.begin()); };
+    if constexpr (recycles) {
+      old.swap(out);
+    } else {
+      out.clear();
+    }
     while (body < doc_end) {
       const std::uint8_t* const element = body;
       std::uint8_t elem_type = 0;
       std::string_view key;
-      if (!read_element_header(st, body, doc_end, elem_type, key)) return nullptr;
-      if (st.validate_utf8 && !is_valid_utf8(key.data(), key.size())) {
-        return fail(st, error_code::invalid_utf8, element, "key is not valid UTF-8");
-      }
-      auto& slot = out[typename V::key_type(key)];
-      body = Elem::decode(st, elem_type, body, doc_end, slot);
-      if (body == nullptr) {
-        st.err.prepend_path(key);
+      if (!read_element_header(st, body, doc_end, elem_type, key)) {
+        st.error_located = true;
         return nullptr;
       }
+      // Keys usually arrive sorted (encoders write std::map in order): insert at the end first.
+      if constexpr (recycles) {
+        if (!old.empty()) {
+          auto node = old.extract(old.begin());
+          node.key().assign(key.data(), key.size());
+          body = decode_member<Elem>(st, elem_type, body, doc_end, node.mapped(), false);
+          if (body == nullptr) return fail_in_element(st, element, key);
+          const auto at = out.insert(out.end(), std::move(node));
+          // A repeated key leaves the node with us: the last value wins.
+          if (!node.empty()) at->second = std::move(node.mapped());
+          continue;
+        }
+      }
+      const std::size_t before = out.size();
+      const auto slot = out.try_emplace(out.end(), typename V::key_type(key));
+      body = decode_member<Elem>(st, elem_type, body, doc_end, slot->second, out.size() != before);
+      if (body == nullptr) return fail_in_element(st, element, key);
     }
     --st.depth;
     return doc_end + 1;

@@ -491,6 +491,56 @@ using null_codec = unit_codec<bson_type::null>;
 using min_key_codec = unit_codec<bson_type::min_key>;
 using max_key_codec = unit_codec<bson_type::max_key>;
 
+// True when the n bytes at p are ASCII (then they are UTF-8 too); short runs take two or four
+// overlapping word loads and no loop.
+[[nodiscard]] inline bool is_ascii(const std::uint8_t* p, std::size_t n) noexcept {
+  constexpr std::uint64_t high = 0x8080808080808080ULL;
+  if (n >= 8) {
+    if (n <= 16) return ((load_u64_le(p) | load_u64_le(p + n - 8)) & high) == 0;
+    if (n <= 32) {
+      return ((load_u64_le(p) | load_u64_le(p + 8) | load_u64_le(p + n - 16) |
+               load_u64_le(p + n - 8)) & high) == 0;
+    }
+    std::uint64_t bits = 0;
+    std::size_t i = 0;
+    for (; i + 8 <= n; i += 8) bits |= load_u64_le(p + i);
+    return ((bits | load_u64_le(p + n - 8)) & high) == 0;
+  }
+  if (n >= 4) return ((load_u32_le(p) | load_u32_le(p + n - 4)) & 0x80808080U) == 0;
+  std::uint32_t bits = 0;
+  for (std::size_t i = 0; i < n; ++i) bits |= p[i];
+  return (bits & 0x80U) == 0;
+}
+
+// n bytes from src to dst, inline for the short runs keys and strings mostly are (a libc memcpy
+// call costs more than the copy for them).
+inline void copy_bytes(char* dst, const char* src, std::size_t n) noexcept {
+  if (n > 32) {
+    std::memcpy(dst, src, n);
+  } else if (n >= 16) {
+    std::memcpy(dst, src, 16);
+    std::memcpy(dst + n - 16, src + n - 16, 16);
+  } else if (n >= 8) {
+    std::memcpy(dst, src, 8);
+    std::memcpy(dst + n - 8, src + n - 8, 8);
+  } else if (n >= 4) {
+    std::memcpy(dst, src, 4);
+    std::memcpy(dst + n - 4, src + n - 4, 4);
+  } else {
+    for (std::size_t i = 0; i < n; ++i) dst[i] = src[i];
+  }
+}
+
+// out = s, without std::string::assign's out-of-line call when the size stays the same (a reused
+// member decoded from similar input).
+inline void assign_text(std::string& out, std::string_view s) {
+  if (out.size() == s.size()) {
+    copy_bytes(out.data(), s.data(), s.size());
+  } else {
+    out.assign(s.data(), s.size());
+  }
+}
+
 // UTF-8 strings: std::string (owning, keeps its capacity when decoded into again) or
 // std::string_view (points into the input, which must outlive it). Encode refuses text that is not
 // UTF-8, as decode would (NUL bytes are fine: the length frames a BSON string).
@@ -500,12 +550,21 @@ struct basic_string_codec {
   template <class V>
   static std::size_t size(const V& v, encode_state& es) noexcept {
     const std::string_view s(v);
-    if (!is_utf8_text(s)) [[unlikely]] fail_encode_utf8(es, type_name(Type));
+    // ASCII (most text) is UTF-8 without the full check.
+    if (!is_ascii(reinterpret_cast<const std::uint8_t*>(s.data()), s.size()) && !is_utf8_text(s))
+        [[unlikely]] {
+      fail_encode_utf8(es, type_name(Type));
+    }
     return s.size() + 5;
   }
   template <class V>
   static std::uint8_t* write(const V& v, std::uint8_t* out) noexcept {
-    return write_string(std::string_view(v), out);
+    // write_string's layout, with the text copied inline (most strings are short).
+    const std::string_view s(v);
+    store_i32_le(out, static_cast<std::int32_t>(s.size() + 1));
+    copy_bytes(reinterpret_cast<char*>(out + 4), s.data(), s.size());
+    out[4 + s.size()] = 0;
+    return out + 5 + s.size();
   }
   template <class V>
   static bool empty(const V& v) noexcept {
@@ -520,6 +579,8 @@ struct basic_string_codec {
     if (p != nullptr) {
       if constexpr (std::is_same_v<V, std::string_view>) {
         out = s;
+      } else if constexpr (std::is_same_v<V, std::string>) {
+        assign_text(out, s);
       } else {
         out.assign(s.data(), s.size());
       }
@@ -701,7 +762,7 @@ struct enum_int32_codec : fixed_width_codec_base<bson_type::int32, 4> {
   }
 };
 
-// Enums stored as their names: Traits supplies name_of(E) and a sorted `names` table.
+// Enums stored as their names: Traits supplies name_of(E) and from_name(name, E&) -> bool.
 template <class E, class Traits>
 struct enum_string_codec {
   static constexpr std::uint8_t type = static_cast<std::uint8_t>(bson_type::string);
@@ -718,15 +779,7 @@ struct enum_string_codec {
     std::string_view s;
     const std::uint8_t* next = read_string(st, p, end, s);
     if (next == nullptr) return nullptr;
-    const auto& names = Traits::names;
-    const auto it = std::lower_bound(names.begin(), names.end(), s,
-                                     [](const auto& entry, std::string_view k) {
-                                       return entry.first < k;
-                                     });
-    if (it == names.end() || it->first != s) {
-      return fail_enum_value(st, p, s, Traits::enum_name);
-    }
-    out = it->second;
+    if (!Traits::from_name(s, out)) return fail_enum_value(st, p, s, Traits::enum_name);
     return next;
   }
 };
@@ -761,8 +814,15 @@ struct nullable_codec {
       out.reset();
       return p;
     }
-    // A value held already is decoded into, keeping its storage (strings, vectors).
-    return Elem::decode(st, t, p, end, out.has_value() ? *out : out.emplace());
+    // A value held already is decoded into, keeping its storage (strings, vectors). Struct
+    // codecs (generated, `is_document`) also take whether the value is new (nothing to reset).
+    const bool fresh = !out.has_value();
+    auto& value = fresh ? out.emplace() : *out;
+    if constexpr (requires { Elem::is_document; }) {
+      return Elem::decode(st, t, p, end, value, fresh);
+    } else {
+      return Elem::decode(st, t, p, end, value);
+    }
   }
 };
 

@@ -21,12 +21,22 @@
 namespace bsongen {
 namespace detail {
 
+// Memory the `any` values of one generated decode share (bsongen/detail/value_wire.hpp; defined
+// by the generic library). Opaque here.
+struct value_memory;
+
 struct decode_state {
   const std::uint8_t* origin = nullptr;  // start of the outermost input: offsets count from here
   std::size_t depth = 0;                 // documents/arrays open on the current path
   std::size_t max_depth = 100;
   bool validate_utf8 = true;
   duplicate_key_policy duplicate_keys = duplicate_key_policy::last_wins;
+  // Generated decoders: err.offset already points where decision 1 wants it (an element's type
+  // byte, or the document lacking a required field), so enclosing levels leave it alone. Value
+  // codecs fail at the value's first byte; the innermost element that sees that moves the
+  // offset to its type byte and sets this.
+  bool error_located = false;
+  value_memory* values = nullptr;  // created by the first `any` value, released by the entry point
   bsongen::error err;
 
   [[nodiscard]] std::size_t offset(const std::uint8_t* p) const noexcept {

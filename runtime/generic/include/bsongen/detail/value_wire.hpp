@@ -32,12 +32,22 @@ class arena;  // bsongen/detail/arena.hpp
 
 // Decodes the value of type `type` at p (its element's value, before `end`) into `out`, as
 // decode_document would decode it as an element: lengths, terminators, UTF-8 (st.validate_utf8),
-// nesting within st.max_depth counting the st.depth levels already open. Errors carry the offset
-// from st.origin and the path below the value ("x.3"); the caller prepends the value's own key.
-// `out` owns its parts (its own arena); it is left unchanged on failure.
+// nesting within st.max_depth counting the st.depth levels already open.
+//
+// Scalars become the value directly; strings, binaries, documents and arrays take their bytes
+// from st.values, memory all the `any` values of one decode share (a bump allocator, freed when
+// the last value using it is destroyed), so a document of many small `any` values costs a small
+// multiple of its input rather than a block per value.
+//
+// Errors about the value itself point at p (the element around it moves them to its type byte);
+// errors inside it point at their own element's type byte with st.error_located set, their path
+// below the value ("x.3"); the caller prepends the value's own key. `out` is left unchanged on
+// failure.
 [[nodiscard]] const std::uint8_t* decode_any_value(decode_state& st, std::uint8_t type,
                                                    const std::uint8_t* p, const std::uint8_t* end,
                                                    value& out);
+// The decode is over: drops its hold on st.values (what values still use stays until they go).
+void release_value_memory(decode_state& st) noexcept;
 // Bytes of v's encoded value, without its type byte and key.
 [[nodiscard]] std::size_t encoded_value_size(const value& v) noexcept;
 // Writes v's value (exactly encoded_value_size(v) bytes: no type byte, no key) at out and returns

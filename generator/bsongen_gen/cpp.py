@@ -1,0 +1,330 @@
+"""The C++ view of a linked model: what the templates print.
+
+Spellings (member types, codec expressions, initializers), the headers a generated file needs,
+per-struct tables (sorted keys, bitmasks, member-pointer groups) and fixed layouts, all computed
+here from the model, layout.py and the catalog, so templates only place text. Nothing here changes
+the model.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field
+from typing import Optional
+
+from . import catalog, names
+from .layout import Fixed, Layouts, element_bson_type
+from .model import Enum, Field, Model, Struct, TypeRef
+
+CODEC_IMPL = "::bsongen::detail::codec_impl"
+
+# Headers for standard names a `cpp:` spelling may use.
+_STD_NAME_HEADERS = [
+    (re.compile(r"\bstd::string_view\b"), "<string_view>"),
+    (re.compile(r"\bstd::string\b"), "<string>"),
+    (re.compile(r"\bstd::u?int\d+_t\b"), "<cstdint>"),
+    (re.compile(r"\bstd::(size_t|nullptr_t)\b"), "<cstddef>"),
+    (re.compile(r"\bstd::vector\b"), "<vector>"),
+    (re.compile(r"\bstd::array\b"), "<array>"),
+    (re.compile(r"\bstd::map\b"), "<map>"),
+    (re.compile(r"\bstd::unordered_map\b"), "<unordered_map>"),
+    (re.compile(r"\bstd::optional\b"), "<optional>"),
+    (re.compile(r"\bstd::chrono\b"), "<chrono>"),
+]
+
+
+def qualified(model: Model, name: str) -> str:
+    return names.qualified(model.namespace, name)
+
+
+def cpp_type(model: Model, t: TypeRef) -> str:
+    """The C++ spelling of a member of type t."""
+    if t.cpp:
+        return t.cpp
+    if t.kind in catalog.SCALARS:
+        return catalog.SCALARS[t.kind].cpp_type
+    if t.kind in catalog.DEFINITION_KINDS:
+        return qualified(model, t.definition.name)
+    c = catalog.CONTAINERS[t.kind]
+    args = [*c.cpp_leading_args, cpp_type(model, t.element)]
+    if t.size is not None:
+        args.append(str(t.size))
+    return f"{c.cpp_template}<{', '.join(args)}>"
+
+
+def codec(model: Model, t: TypeRef) -> str:
+    """The codec that encodes and decodes a value of type t (an optional's: its element's)."""
+    if t.kind in catalog.SCALARS:
+        return catalog.SCALARS[t.kind].codec
+    if t.kind in catalog.DEFINITION_KINDS:
+        return f"{CODEC_IMPL}<{qualified(model, t.definition.name)}>"
+    c = catalog.CONTAINERS[t.kind]
+    if not c.codec_template:
+        return codec(model, t.element)
+    size = f", {t.size}" if t.size is not None else ""
+    return f"{c.codec_template}<{codec(model, t.element)}{size}>"
+
+
+def holds_null(t: TypeRef) -> bool:
+    """Whether a value of t can be BSON null itself (so an optional keeps a null as a value)."""
+    if t.kind in catalog.SCALARS:
+        return catalog.SCALARS[t.kind].holds_null
+    if t.kind in catalog.CONTAINERS:
+        return catalog.CONTAINERS[t.kind].holds_null
+    return False
+
+
+def headers_of(t: TypeRef, out: set) -> None:
+    if t.cpp:
+        out.update(h for pattern, h in _STD_NAME_HEADERS if pattern.search(t.cpp))
+    if t.kind in catalog.SCALARS and not t.cpp:
+        out.update(catalog.SCALARS[t.kind].headers)
+    elif t.kind in catalog.CONTAINERS and not t.cpp:
+        out.update(catalog.CONTAINERS[t.kind].headers)
+    if t.element is not None:
+        headers_of(t.element, out)
+
+
+def cpp_number(value) -> str:
+    if isinstance(value, float) and not math.isfinite(value):
+        if math.isnan(value):
+            return "std::numeric_limits<double>::quiet_NaN()"
+        sign = "-" if value < 0 else ""
+        return f"{sign}std::numeric_limits<double>::infinity()"
+    return repr(value)
+
+
+@dataclass
+class EnumValueView:
+    name: str
+    value: int
+    bson_name: str
+    doc: str
+
+
+@dataclass
+class EnumView:
+    name: str
+    qualified_name: str
+    doc: str
+    cpp_underlying: str
+    values: list[EnumValueView]
+    base: str                   # the runtime codec the traits complete
+    stored_as_name: bool        # name_of / from_name (else is_valid of a raw int32)
+    by_size: list[tuple[int, list[EnumValueView]]]  # by the stored name's UTF-8 length
+
+
+@dataclass
+class FieldView:
+    name: str
+    key: str
+    index: int
+    doc: str
+    member_type: str            # the member's C++ type (std::optional<...> for optional fields)
+    initializer: str            # " = x" or "{}"
+    codec: str                  # of the value (an optional's element)
+    is_optional: bool
+    omit_empty: bool
+    null_is_value: str          # "true"/"false": an optional keeps a null as a value
+    bson_type: Optional[str]    # bson_type enumerator of the prefix; None: the value decides
+    word: int                   # the field's bit in the `seen` bitset: word and mask
+    mask: str
+    fixed_offset: Optional[int] = None
+
+
+@dataclass
+class GroupView:
+    """Fields sharing a codec and member type: one member-pointer table, one dispatch case."""
+    index: int
+    member_type: str
+    codec: str
+    is_optional: bool
+    null_is_value: str
+    members: list[str] = field(default_factory=list)
+
+
+@dataclass
+class FixedView:
+    width: int
+    depth: int
+    skeleton_lines: list[bytes]
+    value_runs: list
+
+
+@dataclass
+class StructView:
+    name: str
+    qualified_name: str
+    doc: str
+    fields: list[FieldView]
+    capture_member: Optional[str]
+    unknown_policy: str         # detail::unknown_policy enumerator
+    reject_duplicates: bool
+    visit: bool
+    seen_words: int
+    required_words: list[int]
+    all_words: list[int]
+    sorted_keys: list[tuple[str, int]]
+    groups: list[GroupView]
+    slots: list[tuple[int, int]]
+    fixed: Optional[FixedView]
+
+
+@dataclass
+class ModelView:
+    origin_kind: str
+    origin_path: str
+    output_name: str
+    namespace: str
+    defines_types: bool
+    user_includes: list[str]
+    std_headers: list[str]      # <...> the type definitions need
+    runtime_headers: list[str]  # "bsongen/..." the light header includes
+    source_headers: list[str]   # what the generated source adds
+    enums: list[EnumView]
+    structs: list[StructView]
+
+
+def _enum(model: Model, e: Enum) -> EnumView:
+    storage = catalog.ENUM_STORAGES[e.storage]
+    values = [EnumValueView(v.name, v.value, v.bson_name, v.doc) for v in e.values]
+    return EnumView(
+        name=e.name, qualified_name=qualified(model, e.name), doc=e.doc,
+        cpp_underlying=e.cpp_underlying, values=values, base=storage.codec_template,
+        stored_as_name=storage.stored_as_name,
+        by_size=_by_size(values))
+
+
+def _by_size(values: list[EnumValueView]) -> list[tuple[int, list[EnumValueView]]]:
+    sizes: dict[int, list[EnumValueView]] = {}
+    for v in values:
+        sizes.setdefault(len(v.bson_name.encode()), []).append(v)
+    return sorted(sizes.items())
+
+
+def _initializer(model: Model, f: Field) -> str:
+    d = f.default
+    vt = f.value_type
+    if d is None:
+        if vt.kind == "enum" and not f.is_optional and vt.definition.values:
+            # Zero may name no enumerator; start from the first one so a default-constructed
+            # struct always encodes.
+            d = vt.definition.values[0].name
+        else:
+            return "{}"
+    if vt.kind == "enum":
+        return f" = {qualified(model, vt.definition.name)}::{d}"
+    if isinstance(d, bool):
+        return " = true" if d else " = false"
+    if isinstance(d, str):
+        return f" = {cpp_string(d)}"
+    return f" = {cpp_number(d)}"
+
+
+def _struct(model: Model, s: Struct, layouts: Layouts) -> StructView:
+    layout = layouts.structs[s.name]
+    fields: list[FieldView] = []
+    groups: dict[tuple, GroupView] = {}
+    slots: list[tuple[int, int]] = []
+    for f in s.fields:
+        vt = f.value_type
+        view = FieldView(
+            name=f.name, key=f.key, index=f.index, doc=f.doc,
+            member_type=cpp_type(model, f.type), initializer=_initializer(model, f),
+            codec=codec(model, vt), is_optional=f.is_optional, omit_empty=f.omit_empty,
+            null_is_value="true" if holds_null(vt) else "false",
+            bson_type=element_bson_type(vt), word=f.index // 64,
+            mask=f"std::uint64_t{{1}} << {f.index % 64}",
+            fixed_offset=layout.offsets.get(f.index))
+        fields.append(view)
+        group_key = (view.member_type, view.codec, view.is_optional, view.null_is_value)
+        group = groups.get(group_key)
+        if group is None:
+            group = GroupView(len(groups), view.member_type, view.codec, view.is_optional,
+                              view.null_is_value)
+            groups[group_key] = group
+        slots.append((group.index, len(group.members)))
+        group.members.append(f.name)
+    seen_words = max(1, (len(s.fields) + 63) // 64)
+    required = [0] * seen_words
+    every = [0] * seen_words
+    for f in s.fields:
+        every[f.index // 64] |= 1 << (f.index % 64)
+        if f.required:
+            required[f.index // 64] |= 1 << (f.index % 64)
+    fixed = None
+    if layout.fixed is not None:
+        fixed = _fixed_view(layout.element_starts, layout.fixed)
+    return StructView(
+        name=s.name, qualified_name=qualified(model, s.name), doc=s.doc, fields=fields,
+        capture_member=s.capture_member if s.unknown_fields == "capture" else None,
+        unknown_policy=s.unknown_fields, reject_duplicates=s.duplicate_keys == "reject",
+        visit=s.visit, seen_words=seen_words, required_words=required, all_words=every,
+        sorted_keys=sorted(((f.key, f.index) for f in s.fields), key=lambda k: k[0].encode()),
+        groups=list(groups.values()), slots=slots, fixed=fixed)
+
+
+def _fixed_view(starts: list[int], fixed: Fixed) -> FixedView:
+    # One literal line per element, for a reviewable diff.
+    bounds = [0, *starts, fixed.width - 1, fixed.width]
+    lines = [fixed.skeleton[a:b] for a, b in zip(bounds, bounds[1:])]
+    return FixedView(fixed.width, fixed.depth, lines, fixed.value_runs)
+
+
+def view(model: Model, header_only: bool = False) -> ModelView:
+    layouts = Layouts(model)
+    std_headers: set[str] = set()
+    runtime_headers = {catalog.CODEC_HEADER, catalog.VERSION_HEADER}
+    if model.enums and model.defines_types:
+        std_headers.add(catalog.ENUM_UNDERLYING_HEADER)
+    for s in model.structs:
+        if s.visit:
+            std_headers.add("<string_view>")
+        if s.unknown_fields == "capture":
+            runtime_headers.add(catalog.CAPTURE_HEADER)
+        for f in s.fields:
+            found: set = set()
+            headers_of(f.type, found)
+            for h in found:
+                (std_headers if h.startswith("<") else runtime_headers).add(h)
+            if f.default is not None and isinstance(f.default, float) and \
+                    not math.isfinite(f.default):
+                std_headers.add("<limits>")
+    if not model.defines_types:
+        # The user's headers define the types (and include what they need); the generated
+        # header still spells member types in its tables only in the source.
+        std_headers = set()
+    source_headers = [catalog.SUPPORT_HEADER]
+    if header_only:
+        source_headers = []
+    return ModelView(
+        origin_kind=model.origin_kind, origin_path=model.origin_path,
+        output_name=model.output_name, namespace=model.namespace,
+        defines_types=model.defines_types, user_includes=list(model.includes),
+        std_headers=sorted(std_headers), runtime_headers=sorted(runtime_headers),
+        source_headers=source_headers,
+        enums=[_enum(model, e) for e in model.enums],
+        structs=[_struct(model, s, layouts) for s in model.structs])
+
+
+# --- Literals. ---
+
+def _escape_byte(b: int) -> str:
+    if b == 0x22:
+        return '\\"'
+    if b == 0x5C:
+        return "\\\\"
+    if 0x20 <= b < 0x7F and b != 0x3F:
+        return chr(b)
+    # Three-digit octal escapes end by themselves, so a following digit is never absorbed.
+    return f"\\{b:03o}"
+
+
+def cpp_bytes(data: bytes) -> str:
+    """A C++ string literal holding exactly `data` (plus the implicit terminator)."""
+    return '"' + "".join(_escape_byte(b) for b in data) + '"'
+
+
+def cpp_string(text: str) -> str:
+    return cpp_bytes(text.encode("utf-8"))

@@ -1,0 +1,80 @@
+// The table-driven half of generated struct decoders: elements out of schema order, unknown and
+// repeated keys, resetting absent fields, and placing encode errors. One copy for every struct;
+// a struct brings its table (bsongen/detail/codec_support.hpp, struct_table).
+
+#include <cstdint>
+#include <string_view>
+#include <utility>
+
+#include "bsongen/detail/codec_errors.hpp"
+#include "bsongen/detail/codec_support.hpp"
+
+namespace bsongen::detail {
+
+const std::uint8_t* decode_out_of_order(decode_state& st, const std::uint8_t* element,
+                                        const std::uint8_t* doc_end, void* obj,
+                                        const struct_table& table, std::uint64_t* seen, bool fresh,
+                                        std::uint32_t& next) {
+  if (!is_bson_type(*element)) return fail_element_type(st, element, {});
+  const std::uint8_t* body = element;
+  std::uint8_t type = 0;
+  std::string_view key;
+  if (!read_element_header(st, body, doc_end, type, key)) {
+    st.error_located = true;
+    return nullptr;
+  }
+  const std::size_t index = find_field({table.sorted, table.field_count}, key, table.field_count);
+  if (index == table.field_count) {
+    if (table.unknown == unknown_policy::reject) return fail_unknown_field(st, element, key);
+    const std::uint8_t* const after = skip_value(st, type, body, doc_end);
+    if (after == nullptr) {
+      // An error inside the skipped value (it has a path) already points at its own element.
+      if (!st.err.path.empty()) st.error_located = true;
+      return fail_in_element(st, element, key);
+    }
+    if (table.unknown == unknown_policy::capture) table.capture(obj, {element, after});
+    return after;
+  }
+  const std::uint64_t bit = std::uint64_t{1} << (index % 64);
+  const bool again = (seen[index / 64] & bit) != 0;
+  if (again && (table.reject_duplicates || st.duplicate_keys == duplicate_key_policy::reject)) {
+    return fail_duplicate_field(st, element, key);
+  }
+  seen[index / 64] |= bit;
+  const auto field = static_cast<std::uint32_t>(index);
+  body = table.decode_field(st, field, type, body, doc_end, obj, fresh && !again);
+  if (body == nullptr) return fail_in_element(st, element, key);
+  if (field >= next) next = field + 1;
+  return body;
+}
+
+const std::uint8_t* decode_elements(decode_state& st, const std::uint8_t* body,
+                                    const std::uint8_t* doc_end, void* obj,
+                                    const struct_table& table, std::uint64_t* seen, bool fresh) {
+  std::uint32_t next = 0;
+  while (body < doc_end) {
+    body = decode_out_of_order(st, body, doc_end, obj, table, seen, fresh, next);
+    if (body == nullptr) return nullptr;
+  }
+  return body;
+}
+
+void reset_absent(void* obj, const struct_table& table, const std::uint64_t* seen) {
+  for (std::uint32_t i = 0; i < table.field_count; ++i) {
+    if ((seen[i / 64] & (std::uint64_t{1} << (i % 64))) == 0) table.reset_field(i, obj);
+  }
+}
+
+void locate_encode_error(const void* obj, const struct_table& table, encode_state& es) {
+  for (std::uint32_t i = 0; i < table.field_count; ++i) {
+    encode_state probe;
+    static_cast<void>(table.size_field(i, obj, probe));
+    if (probe.failed) {
+      es.err = std::move(probe.err);
+      es.err.prepend_path(table.keys[i]);
+      return;
+    }
+  }
+}
+
+}  // namespace bsongen::detail

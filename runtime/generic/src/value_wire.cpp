@@ -1,0 +1,269 @@
+// decode_any_value: one element value of any type into a bsongen::value, for the `any` fields of
+// generated codecs, with the memory every value of one decode shares.
+
+#include "bsongen/detail/value_wire.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <cstring>
+#include <limits>
+#include <memory_resource>
+#include <new>
+#include <string>
+#include <utility>
+
+#include "bsongen/detail/unpooled_decode.hpp"
+#include "bsongen/document.hpp"
+#include "bsongen/value.hpp"
+
+namespace bsongen::detail {
+
+// The memory of one decode's `any` values: a bump allocator over chunks from operator new, the
+// upstream of each value's (unpooled) arena. It counts the allocations not yet returned plus the
+// decode's own hold and frees every chunk when the count reaches zero: when the last value using
+// it is destroyed, on whatever thread, or at the end of a decode whose values kept nothing.
+// Allocation happens during the decode only (values do not allocate once built).
+struct value_memory final : std::pmr::memory_resource {
+  static constexpr std::size_t first_chunk = 1024;
+  static constexpr std::size_t max_chunk = std::size_t{1} << 20;
+
+  value_memory() = default;
+  value_memory(const value_memory&) = delete;
+  value_memory& operator=(const value_memory&) = delete;
+  ~value_memory() override {
+    for (chunk* c = chunks_; c != nullptr;) {
+      chunk* next = c->next;
+      ::operator delete(static_cast<void*>(c), std::align_val_t{alignof(std::max_align_t)});
+      c = next;
+    }
+  }
+
+  void drop() noexcept {
+    if (live_.fetch_sub(1, std::memory_order_acq_rel) == 1) delete this;
+  }
+
+ private:
+  struct chunk {
+    chunk* next;
+  };
+  static constexpr std::size_t header = (sizeof(chunk) + 15) & ~std::size_t{15};
+
+  void* do_allocate(std::size_t bytes, std::size_t align) override {
+    auto at = (reinterpret_cast<std::uintptr_t>(cursor_) + (align - 1)) & ~(std::uintptr_t{align} - 1);
+    if (cursor_ == nullptr || at + bytes > reinterpret_cast<std::uintptr_t>(end_)) {
+      const std::size_t size = std::max(next_chunk_, header + bytes + align);
+      next_chunk_ = std::min(next_chunk_ * 2, max_chunk);
+      void* raw = ::operator new(size, std::align_val_t{alignof(std::max_align_t)});
+      chunks_ = ::new (raw) chunk{chunks_};
+      cursor_ = static_cast<std::byte*>(raw) + header;
+      end_ = static_cast<std::byte*>(raw) + size;
+      at = (reinterpret_cast<std::uintptr_t>(cursor_) + (align - 1)) & ~(std::uintptr_t{align} - 1);
+    }
+    cursor_ = reinterpret_cast<std::byte*>(at + bytes);
+    live_.fetch_add(1, std::memory_order_relaxed);
+    return reinterpret_cast<void*>(at);
+  }
+  void do_deallocate(void*, std::size_t, std::size_t) override { drop(); }
+  [[nodiscard]] bool do_is_equal(const std::pmr::memory_resource& other) const noexcept override {
+    return this == &other;
+  }
+
+  chunk* chunks_ = nullptr;
+  std::byte* cursor_ = nullptr;
+  std::byte* end_ = nullptr;
+  std::size_t next_chunk_ = first_chunk;
+  std::atomic<std::size_t> live_{1};  // the decode's hold
+};
+
+// What decode_any_value needs of a value's insides (bsongen::value befriends it).
+struct value_adopter {
+  static void adopt(value& out, const node& n, arena_ptr a) noexcept {
+    out.node_ = n;
+    out.node_.key = nullptr;
+    out.node_.key_size = 0;
+    out.arena_ = std::move(a);
+  }
+  static node& node_of(value& v) noexcept { return v.node_; }
+  static arena_ptr& arena_of(value& v) noexcept { return v.arena_; }
+};
+
+namespace {
+
+value_memory& memory_of(decode_state& st) {
+  if (st.values == nullptr) st.values = new value_memory();
+  return *st.values;
+}
+
+// An arena for one value's parts: unpooled, so each part is one bump allocation from the
+// decode's shared memory rather than a block of its own.
+arena_ptr value_arena(decode_state& st) {
+  return arena_ptr(arena::create(&memory_of(st), 0, false));
+}
+
+[[gnu::cold]] std::nullptr_t fail_embedded(decode_state& st, const std::uint8_t* p,
+                                           std::ptrdiff_t avail) {
+  if (avail < 4) return fail_truncated(st, p, "document");
+  const std::int32_t length = load_i32_le(p);
+  if (length < 5) {
+    return fail(st, error_code::invalid_length,
+                p, "embedded document length " + std::to_string(length) +
+                       " is below the minimum of 5");
+  }
+  if (length > avail) {
+    return fail(st, error_code::invalid_length, p,
+                "embedded document length " + std::to_string(length) +
+                    " runs past the end of its parent");
+  }
+  if (p[length - 1] != 0) {
+    return fail(st, error_code::missing_terminator, p,
+                "embedded document does not end with a NUL byte");
+  }
+  return fail(st, error_code::too_deep, p,
+              "nesting exceeds the depth limit of " + std::to_string(st.max_depth));
+}
+
+// The document (or array) at p, exactly `length` bytes, through the generic decoder with the
+// decode's shared memory; its errors become st's, at their offsets in the whole input.
+bool decode_embedded(decode_state& st, const std::uint8_t* p, std::size_t length, value& out) {
+  decode_options options;
+  options.max_size = length;
+  options.max_depth = st.max_depth - st.depth;  // this document counts as one of them
+  options.validate_utf8 = st.validate_utf8;
+  options.duplicate_keys = st.duplicate_keys;
+  options.memory = &memory_of(st);
+  result<document> decoded = decode_document_unpooled({p, length}, options);
+  if (!decoded) [[unlikely]] {
+    st.err = std::move(decoded).error();
+    st.err.offset += st.offset(p);
+    st.error_located = true;  // an error inside: at its own element
+    return false;
+  }
+  out = value(std::move(*decoded));
+  return true;
+}
+
+}  // namespace
+
+const std::uint8_t* decode_any_value(decode_state& st, std::uint8_t type, const std::uint8_t* p,
+                                     const std::uint8_t* end, value& out) {
+  const std::ptrdiff_t avail = end - p;
+  const auto t = static_cast<bson_type>(type);
+  if (t == bson_type::document || t == bson_type::array) {
+    // The framing checks the generic decoder makes before it enters a level.
+    if (avail < 5) [[unlikely]] return fail_embedded(st, p, avail);
+    const std::int32_t length = load_i32_le(p);
+    if (length < 5 || length > avail || p[length - 1] != 0 || st.depth >= st.max_depth)
+        [[unlikely]] {
+      return fail_embedded(st, p, avail);
+    }
+    value decoded;
+    if (!decode_embedded(st, p, static_cast<std::size_t>(length), decoded)) return nullptr;
+    if (t == bson_type::array) value_adopter::node_of(decoded).type = bson_type::array;
+    out = std::move(decoded);
+    return p + length;
+  }
+
+  // Everything else: validated by the wire rules, then built in place.
+  const std::uint8_t* const next = skip_value(st, type, p, end);
+  if (next == nullptr) {
+    if (!st.err.path.empty()) st.error_located = true;  // inside a scope document
+    return nullptr;
+  }
+  node n{};
+  n.type = t;
+  arena_ptr parts;
+  auto text = [&](const std::uint8_t* bytes, std::size_t size, std::size_t copied,
+                  std::uint32_t extra) {
+    parts = value_arena(st);
+    auto* copy = static_cast<char*>(parts->allocate(copied + 1, 1));
+    std::memcpy(copy, bytes, copied);
+    copy[copied] = 0;
+    n.as.text = {copy, static_cast<std::uint32_t>(size), extra};
+  };
+  switch (t) {
+    case bson_type::double_:
+    case bson_type::datetime:
+    case bson_type::int64:
+    case bson_type::timestamp:
+      n.as.u64 = load_u64_le(p);
+      break;
+    case bson_type::int32:
+      n.as.i32 = load_i32_le(p);
+      break;
+    case bson_type::boolean:
+      n.as.boolean = *p == 1;
+      break;
+    case bson_type::object_id:
+      std::memcpy(n.as.bytes, p, 12);
+      break;
+    case bson_type::decimal128:
+      std::memcpy(n.as.bytes, p, 16);
+      break;
+    case bson_type::string:
+    case bson_type::javascript:
+    case bson_type::symbol: {
+      const auto size = static_cast<std::size_t>(load_i32_le(p) - 1);
+      text(p + 4, size, size, 0);
+      break;
+    }
+    case bson_type::binary: {
+      auto size = static_cast<std::size_t>(load_i32_le(p));
+      const std::uint8_t subtype = p[4];
+      const std::uint8_t* payload = p + 5;
+      if (subtype == static_cast<std::uint8_t>(binary_subtype::binary_old)) {
+        payload += 4;  // in memory without its inner length (skip_value checked it)
+        size -= 4;
+      }
+      n.subtype = subtype;
+      text(payload, size, size, 0);
+      break;
+    }
+    case bson_type::regex: {
+      const std::size_t pattern = std::strlen(reinterpret_cast<const char*>(p));
+      const std::size_t options = std::strlen(reinterpret_cast<const char*>(p + pattern + 1));
+      text(p, pattern, pattern + 1 + options, static_cast<std::uint32_t>(options));
+      break;
+    }
+    case bson_type::db_pointer: {
+      const auto size = static_cast<std::size_t>(load_i32_le(p) - 1);
+      parts = value_arena(st);
+      auto* copy = static_cast<char*>(parts->allocate(size + 1 + 12, 1));
+      std::memcpy(copy, p + 4, size);
+      copy[size] = 0;
+      std::memcpy(copy + size + 1, p + 4 + size + 1, 12);
+      n.as.text = {copy, static_cast<std::uint32_t>(size), 0};
+      break;
+    }
+    case bson_type::javascript_with_scope: {
+      // total, code string, scope document (skip_value checked them all).
+      const auto code_size = static_cast<std::size_t>(load_i32_le(p + 4) - 1);
+      const std::uint8_t* scope = p + 8 + code_size + 1;
+      value scope_value;  // the scope is the value's first level, as for the generic decoder
+      if (!decode_embedded(st, scope, static_cast<std::size_t>(next - scope), scope_value)) {
+        return nullptr;
+      }
+      parts = std::move(value_adopter::arena_of(scope_value));
+      if (!parts) parts = value_arena(st);
+      auto* cws = parts->allocate_array<code_with_scope>(1);
+      cws->code = parts->copy_string(
+          std::string_view(reinterpret_cast<const char*>(p + 8), code_size));
+      cws->code_size = static_cast<std::uint32_t>(code_size);
+      cws->scope = value_adopter::node_of(scope_value).as.doc;
+      n.as.cws = cws;
+      break;
+    }
+    default:  // null, undefined, MinKey, MaxKey: the type is the value
+      break;
+  }
+  value_adopter::adopt(out, n, std::move(parts));
+  return next;
+}
+
+void release_value_memory(decode_state& st) noexcept {
+  if (st.values != nullptr) {
+    st.values->drop();
+    st.values = nullptr;
+  }
+}
+
+}  // namespace bsongen::detail
