@@ -11,6 +11,13 @@ std::nullptr_t fail_truncated(decode_state& st, const std::uint8_t* at, std::str
   return fail(st, error_code::truncated, at, std::string(what) + " runs past the end of its document");
 }
 
+std::nullptr_t fail_length_past_end(decode_state& st, const std::uint8_t* at, std::string_view what,
+                                    std::int64_t length) {
+  return fail(st, error_code::invalid_length, at,
+              std::string(what) + " length " + std::to_string(length) +
+                  " runs past the end of its document");
+}
+
 std::nullptr_t fail_type(decode_state& st, bson_type expected, std::uint8_t actual,
                          const std::uint8_t* at) {
   if (!is_bson_type(actual)) {
@@ -72,11 +79,7 @@ std::nullptr_t fail_document(decode_state& st, const std::uint8_t* p, std::int64
     return fail(st, error_code::invalid_length, p,
                 "document length " + std::to_string(length) + " is below the minimum of 5");
   }
-  if (length > available) {
-    return fail(st, error_code::truncated, p,
-                "document length " + std::to_string(length) + " runs past the " +
-                    std::to_string(available) + " bytes available");
-  }
+  if (length > available) return fail_length_past_end(st, p, "embedded document", length);
   if (p[length - 1] != 0) {
     return fail(st, error_code::missing_terminator, p + length - 1,
                 "document does not end with NUL");
@@ -92,7 +95,7 @@ std::nullptr_t fail_string(decode_state& st, const std::uint8_t* p, const std::u
     return fail(st, error_code::invalid_length, p,
                 "string length " + std::to_string(length) + " is below the minimum of 1");
   }
-  if (length > end - p - 4) return fail_truncated(st, p, "string");
+  if (length > end - p - 4) return fail_length_past_end(st, p, "string", length);
   if (p[4 + length - 1] != 0) {
     return fail(st, error_code::missing_terminator, p + 4 + length - 1, "string lacks its NUL");
   }
@@ -155,7 +158,7 @@ const std::uint8_t* read_code_with_scope(decode_state& st, const std::uint8_t* p
                 "javascriptWithScope length " + std::to_string(total) + " is below " +
                     std::to_string(rule_of(bson_type::javascript_with_scope).width));
   }
-  if (total > end - p) return fail_truncated(st, p, "javascriptWithScope");
+  if (total > end - p) return fail_length_past_end(st, p, "javascriptWithScope", total);
   const std::uint8_t* const stop = p + total;
   scope = read_string(st, p + 4, stop, code);
   if (scope == nullptr) return nullptr;
@@ -188,7 +191,7 @@ const std::uint8_t* skip_value_at(decode_state& st, std::uint8_t type, const std
       if (end - p < rule.width) return fail_truncated(st, p, "binary");
       const std::int32_t length = load_i32_le(p);
       if (length < 0) return fail(st, error_code::invalid_length, p, "negative binary length");
-      if (length > end - p - 5) return fail_truncated(st, p, "binary");
+      if (length > end - p - 5) return fail_length_past_end(st, p, "binary", length);
       if (p[4] == static_cast<std::uint8_t>(binary_subtype::binary_old) && !old_binary_prefix_ok(p + 5, length)) {
         return fail(st, error_code::invalid_length, p, "binary subtype 2 inner length disagrees");
       }

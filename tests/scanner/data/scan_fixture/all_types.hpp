@@ -17,7 +17,10 @@
 #include "bsongen/annotate.hpp"
 #include "bsongen/codec.hpp"
 #include "bsongen/decimal128.hpp"
+#include "bsongen/nullable.hpp"
+#include "bsongen/number.hpp"
 #include "bsongen/object_id.hpp"
+#include "bsongen/raw_document.hpp"
 #include "bsongen/types.hpp"
 #include "scan_fixture/address.hpp"
 

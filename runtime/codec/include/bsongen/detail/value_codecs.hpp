@@ -621,7 +621,7 @@ struct binary_codec {
     if (end - p < 5) return fail_truncated(st, p, "binary");
     const std::int32_t length = load_i32_le(p);
     if (length < 0) return fail(st, error_code::invalid_length, p, "negative binary length");
-    if (length > end - p - 5) return fail_truncated(st, p, "binary");
+    if (length > end - p - 5) return fail_length_past_end(st, p, "binary", length);
     const std::uint8_t subtype = p[4];
     const std::uint8_t* payload = p + 5;
     if (subtype == static_cast<std::uint8_t>(binary_subtype::binary_old)) {

@@ -56,6 +56,11 @@ struct encode_state {
                                   std::string message);
 [[gnu::cold]] std::nullptr_t fail_truncated(decode_state& st, const std::uint8_t* at,
                                             std::string_view what);
+// A declared length that runs past the enclosing document: invalid_length, as the generic
+// decoder says it ("string length 50 runs past the end of its document"). fail_truncated is for
+// bytes missing before any length could be read.
+[[gnu::cold]] std::nullptr_t fail_length_past_end(decode_state& st, const std::uint8_t* at,
+                                                  std::string_view what, std::int64_t length);
 // "expected int32, found string" at the value.
 [[gnu::cold]] std::nullptr_t fail_type(decode_state& st, bson_type expected, std::uint8_t actual,
                                        const std::uint8_t* at);
