@@ -16,6 +16,8 @@
 // teardown (delete per value, or release()). items/s counts documents, as in every row;
 // values_per_second counts the heap-held values.
 
+#include <benchmark/benchmark.h>
+
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -25,8 +27,6 @@
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <benchmark/benchmark.h>
 
 #include "bsongen/decimal128.hpp"
 #include "bsongen/object_id.hpp"
@@ -102,31 +102,30 @@ void register_in_place_row(const uniform_case<T>& c) {
   const std::string case_name = "alloc_" + c.name;
   register_row(case_name, "in_place", "decode",
                [&c, row = row_name(case_name, "in_place", "decode")](benchmark::State& state) {
-    std::vector<T> values;
-    values.reserve(c.values.size());
-    const auto decode = [&] {
-      const bool ok = for_each_value<T>(c.bytes.span(), c.element_type,
-                                        [&](const std::uint8_t* bytes) {
-                                          values.push_back(load_value<T>(bytes));
-                                        });
-      if (!ok) fail(row, "the case bytes are not a flat document of one value type");
-    };
+                 std::vector<T> values;
+                 values.reserve(c.values.size());
+                 const auto decode = [&] {
+                   const bool ok = for_each_value<T>(
+                       c.bytes.span(), c.element_type,
+                       [&](const std::uint8_t* bytes) { values.push_back(load_value<T>(bytes)); });
+                   if (!ok) fail(row, "the case bytes are not a flat document of one value type");
+                 };
 
-    decode();
-    check_values(row, values, c);
-    values.clear();
+                 decode();
+                 check_values(row, values, c);
+                 values.clear();
 
-    for (auto _ : state) {
-      decode();
-      benchmark::DoNotOptimize(values.data());
-      benchmark::ClobberMemory();
-      values.clear();
-    }
-    set_document_throughput(state, c.bytes.size());
-    state.counters["values_per_second"] = benchmark::Counter(
-        static_cast<double>(state.iterations()) * static_cast<double>(c.values.size()),
-        benchmark::Counter::kIsRate);
-  });
+                 for (auto _ : state) {
+                   decode();
+                   benchmark::DoNotOptimize(values.data());
+                   benchmark::ClobberMemory();
+                   values.clear();
+                 }
+                 set_document_throughput(state, c.bytes.size());
+                 state.counters["values_per_second"] = benchmark::Counter(
+                     static_cast<double>(state.iterations()) * static_cast<double>(c.values.size()),
+                     benchmark::Counter::kIsRate);
+               });
 }
 
 template <class T, class Storage>
@@ -134,35 +133,34 @@ void register_alloc_row(const uniform_case<T>& c, std::string_view impl) {
   const std::string case_name = "alloc_" + c.name;
   register_row(case_name, impl, "decode",
                [&c, row = row_name(case_name, impl, "decode")](benchmark::State& state) {
-    Storage storage;
-    std::vector<T*> held;
-    held.reserve(c.values.size());
-    const auto decode = [&] {
-      const bool ok = for_each_value<T>(c.bytes.span(), c.element_type,
-                                        [&](const std::uint8_t* bytes) {
-                                          held.push_back(storage.make(bytes));
-                                        });
-      if (!ok) fail(row, "the case bytes are not a flat document of one value type");
-    };
+                 Storage storage;
+                 std::vector<T*> held;
+                 held.reserve(c.values.size());
+                 const auto decode = [&] {
+                   const bool ok = for_each_value<T>(
+                       c.bytes.span(), c.element_type,
+                       [&](const std::uint8_t* bytes) { held.push_back(storage.make(bytes)); });
+                   if (!ok) fail(row, "the case bytes are not a flat document of one value type");
+                 };
 
-    decode();
-    std::vector<T> decoded;
-    decoded.reserve(held.size());
-    for (const T* value : held) decoded.push_back(*value);
-    check_values(row, decoded, c);
-    storage.drop_all(held);
+                 decode();
+                 std::vector<T> decoded;
+                 decoded.reserve(held.size());
+                 for (const T* value : held) decoded.push_back(*value);
+                 check_values(row, decoded, c);
+                 storage.drop_all(held);
 
-    for (auto _ : state) {
-      decode();
-      benchmark::DoNotOptimize(held.data());
-      benchmark::ClobberMemory();
-      storage.drop_all(held);
-    }
-    set_document_throughput(state, c.bytes.size());
-    state.counters["values_per_second"] = benchmark::Counter(
-        static_cast<double>(state.iterations()) * static_cast<double>(c.values.size()),
-        benchmark::Counter::kIsRate);
-  });
+                 for (auto _ : state) {
+                   decode();
+                   benchmark::DoNotOptimize(held.data());
+                   benchmark::ClobberMemory();
+                   storage.drop_all(held);
+                 }
+                 set_document_throughput(state, c.bytes.size());
+                 state.counters["values_per_second"] = benchmark::Counter(
+                     static_cast<double>(state.iterations()) * static_cast<double>(c.values.size()),
+                     benchmark::Counter::kIsRate);
+               });
 }
 
 template <class T>

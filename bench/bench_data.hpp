@@ -4,8 +4,9 @@
 // BSON bytes, for bench rows of any implementation.
 //
 // The files are canonical Extended JSON; their bytes come from libbson's bson_new_from_json, so
-// the reference bytes every row is checked against do not depend on bsongen's own parser. A missing folder skips these cases with a message
-// naming the path; a folder missing one of the files, or a file that does not parse, aborts the run.
+// the reference bytes every row is checked against do not depend on bsongen's own parser. A missing
+// folder skips these cases with a message naming the path; a folder missing one of the files, or a
+// file that does not parse, aborts the run.
 
 #include <string>
 #include <vector>
@@ -15,8 +16,8 @@
 namespace bsongen::bench {
 
 struct bench_document {
-  std::string name;    // "flat_bson", "deep_bson", "full_bson": the <case> of the rows
-  byte_buffer bytes;   // the document's BSON
+  std::string name;   // "flat_bson", "deep_bson", "full_bson": the <case> of the rows
+  byte_buffer bytes;  // the document's BSON
 };
 
 // The three documents, loaded on first use (thread-safe) and registered with the case registry;

@@ -12,14 +12,14 @@
 //
 // Rows report bytes/s of values moved and items/s = values/s (not documents).
 
+#include <benchmark/benchmark.h>
+
 #include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <string>
 #include <vector>
-
-#include <benchmark/benchmark.h>
 
 #include "bsongen/detail/endian.hpp"
 #include "seed_cases.hpp"
@@ -52,7 +52,9 @@ struct shift_io {
     p[6] = static_cast<std::uint8_t>(v >> 48);
     p[7] = static_cast<std::uint8_t>(v >> 56);
   }
-  static double load_f64(const std::uint8_t* p) noexcept { return std::bit_cast<double>(load_u64(p)); }
+  static double load_f64(const std::uint8_t* p) noexcept {
+    return std::bit_cast<double>(load_u64(p));
+  }
   static std::int64_t load_i64(const std::uint8_t* p) noexcept {
     return static_cast<std::int64_t>(load_u64(p));
   }

@@ -1,6 +1,6 @@
 // `<type>_array_1000/generated/encode|decode`: bsongen's schema-specific code on the array cases
-// (`{a: [1000 values]}`, array_cases.hpp), from bench/schemas/<type>_array_1000.yaml (struct with one
-// `a: vector<T>` member), generated at build time by bsongen_generate.
+// (`{a: [1000 values]}`, array_cases.hpp), from bench/schemas/<type>_array_1000.yaml (struct with
+// one `a: vector<T>` member), generated at build time by bsongen_generate.
 //
 // Measured as generated_bench.cpp measures the seed cases: encode writes the struct, built before
 // timing, into one reused bsongen::writer (clear() keeps the capacity); decode fills one reused
@@ -10,11 +10,11 @@
 // Checks before timing: encode output equals the case's canonical bytes; decoded values equal the
 // case's values (check_values: doubles by bits, decimal128 by representation).
 
+#include <benchmark/benchmark.h>
+
 #include <cstdint>
 #include <span>
 #include <string>
-
-#include <benchmark/benchmark.h>
 
 #include "array_cases.hpp"
 #include "bool_array_1000.bsongen.hpp"

@@ -1,5 +1,5 @@
-// `<case>/generated/encode|decode`: bsongen's schema-specific code (bench/schemas/*.yaml, generated at
-// build time by bsongen_generate) on the seed cases and the driver benchmark documents, and
+// `<case>/generated/encode|decode`: bsongen's schema-specific code (bench/schemas/*.yaml, generated
+// at build time by bsongen_generate) on the seed cases and the driver benchmark documents, and
 // `<case>/generated_view/decode` for the driver documents decoded into structs whose strings are
 // std::string_view into the input (bench/schemas/*_view.yaml).
 //
@@ -12,12 +12,12 @@
 // Checks before timing: encode output equals the case's canonical bytes; decoded values equal the
 // case's values (seed cases) or re-encode to the document's exact bytes (driver documents).
 
+#include <benchmark/benchmark.h>
+
 #include <cstdint>
 #include <string>
 #include <type_traits>
 #include <vector>
-
-#include <benchmark/benchmark.h>
 
 #include "bench_data.hpp"
 #include "bsongen/codec.hpp"
@@ -65,10 +65,12 @@ std::vector<T> to_values(const Struct& s) {
 }
 
 template <class Struct>
-void register_encode(const std::string& name, const Struct& value, std::span<const std::uint8_t> expected) {
+void register_encode(const std::string& name, const Struct& value,
+                     std::span<const std::uint8_t> expected) {
   register_row(name, "generated", "encode", [name, value, expected](benchmark::State& state) {
     writer w;
-    if (auto r = encode(value, w); !r) fail(row_name(name, "generated", "encode"), r.error().to_string());
+    if (auto r = encode(value, w); !r)
+      fail(row_name(name, "generated", "encode"), r.error().to_string());
     check_bytes(row_name(name, "generated", "encode"), w.bytes(), expected);
     for (auto _ : state) {
       w.clear();
@@ -86,7 +88,8 @@ void register_decode(const std::string& name, const char* impl, std::span<const 
                      Check check) {
   register_row(name, impl, "decode", [name, impl, bytes, check](benchmark::State& state) {
     Struct out{};
-    if (auto r = decode(bytes, out); !r) fail(row_name(name, impl, "decode"), r.error().to_string());
+    if (auto r = decode(bytes, out); !r)
+      fail(row_name(name, impl, "decode"), r.error().to_string());
     check(row_name(name, impl, "decode"), out);
     for (auto _ : state) {
       auto r = decode(bytes, out);
@@ -101,10 +104,9 @@ void register_decode(const std::string& name, const char* impl, std::span<const 
 template <class Struct, class T>
 void register_uniform(const uniform_case<T>& c) {
   register_encode(c.name, from_values<Struct>(c), c.bytes.span());
-  register_decode<Struct>(c.name, "generated", c.bytes.span(),
-                          [&c](const std::string& row, const Struct& s) {
-                            check_values(row, to_values<T>(s), c);
-                          });
+  register_decode<Struct>(
+      c.name, "generated", c.bytes.span(),
+      [&c](const std::string& row, const Struct& s) { check_values(row, to_values<T>(s), c); });
 }
 
 // Driver documents: a struct decoded from the document must re-encode to its exact bytes.

@@ -16,14 +16,13 @@
 //      memcpy/copy: the ceiling.
 // Every row checks its output before timing.
 
+#include <benchmark/benchmark.h>
 #include <bson/bson.h>
 
 #include <cstring>
 #include <memory_resource>
 #include <string>
 #include <vector>
-
-#include <benchmark/benchmark.h>
 
 #include "array_cases.hpp"
 #include "bench_data.hpp"
@@ -46,7 +45,8 @@ void read(value_ref v, bool& out) { out = v.as_bool(); }
 void read(value_ref v, std::string& out) { out = std::string(v.as_string()); }
 
 template <class T>
-std::vector<T> values_of(const document& doc, const std::vector<std::string>& keys, const std::string& row) {
+std::vector<T> values_of(const document& doc, const std::vector<std::string>& keys,
+                         const std::string& row) {
   std::vector<T> out;
   if (doc.size() != keys.size()) fail(row, "decoded document has the wrong number of elements");
   for (std::size_t i = 0; i < keys.size(); ++i) {
@@ -84,20 +84,21 @@ document decode_or_fail(std::span<const std::uint8_t> bytes, const std::string& 
 
 void register_generic_encode(const std::string& case_name, const document& built,
                              std::span<const std::uint8_t> expected) {
-  register_row(case_name, "generic", "encode", [case_name, &built, expected](benchmark::State& state) {
-    const std::string row = row_name(case_name, "generic", "encode");
-    writer w;
-    if (!encode_document(built, w)) fail(row, "encode failed");
-    check_bytes(row, w.bytes(), expected);
-    for (auto _ : state) {
-      w.clear();
-      const result<void> r = encode_document(built, w);
-      benchmark::DoNotOptimize(r);
-      benchmark::DoNotOptimize(w.data());
-      benchmark::ClobberMemory();
-    }
-    set_document_throughput(state, expected.size());
-  });
+  register_row(case_name, "generic", "encode",
+               [case_name, &built, expected](benchmark::State& state) {
+                 const std::string row = row_name(case_name, "generic", "encode");
+                 writer w;
+                 if (!encode_document(built, w)) fail(row, "encode failed");
+                 check_bytes(row, w.bytes(), expected);
+                 for (auto _ : state) {
+                   w.clear();
+                   const result<void> r = encode_document(built, w);
+                   benchmark::DoNotOptimize(r);
+                   benchmark::DoNotOptimize(w.data());
+                   benchmark::ClobberMemory();
+                 }
+                 set_document_throughput(state, expected.size());
+               });
 }
 
 // `check` receives the document decoded once before timing and aborts on a wrong result.
@@ -105,18 +106,19 @@ using decode_fn = result<document> (*)(std::span<const std::uint8_t>, const deco
 
 template <class Check>
 void register_generic_decode(const std::string& case_name, const std::string& impl,
-                             std::span<const std::uint8_t> bytes, decode_options options, Check check,
-                             decode_fn decode = &decode_document) {
-  register_row(case_name, impl, "decode", [case_name, impl, bytes, options, check, decode](benchmark::State& state) {
-    const std::string row = row_name(case_name, impl, "decode");
-    check(decode_or_fail(bytes, row, options), row);
-    for (auto _ : state) {
-      result<document> r = decode(bytes, options);
-      benchmark::DoNotOptimize(r);
-      benchmark::ClobberMemory();
-    }
-    set_document_throughput(state, bytes.size());
-  });
+                             std::span<const std::uint8_t> bytes, decode_options options,
+                             Check check, decode_fn decode = &decode_document) {
+  register_row(case_name, impl, "decode",
+               [case_name, impl, bytes, options, check, decode](benchmark::State& state) {
+                 const std::string row = row_name(case_name, impl, "decode");
+                 check(decode_or_fail(bytes, row, options), row);
+                 for (auto _ : state) {
+                   result<document> r = decode(bytes, options);
+                   benchmark::DoNotOptimize(r);
+                   benchmark::ClobberMemory();
+                 }
+                 set_document_throughput(state, bytes.size());
+               });
 }
 
 decode_options nopool_options() {
@@ -194,7 +196,9 @@ std::size_t libbson_visit(bson_iter_t* it, std::uint64_t& sink) {
     ++count;
     sink += bson_iter_key_len(it);
     switch (bson_iter_type(it)) {
-      case BSON_TYPE_DOUBLE: sink += static_cast<std::uint64_t>(bson_iter_double(it)); break;
+      case BSON_TYPE_DOUBLE:
+        sink += static_cast<std::uint64_t>(bson_iter_double(it));
+        break;
       case BSON_TYPE_UTF8: {
         std::uint32_t n = 0;
         const char* s = bson_iter_utf8(it, &n);
@@ -215,9 +219,15 @@ std::size_t libbson_visit(bson_iter_t* it, std::uint64_t& sink) {
         sink += n + subtype;
         break;
       }
-      case BSON_TYPE_OID: sink += bson_iter_oid(it)->bytes[11]; break;
-      case BSON_TYPE_BOOL: sink += bson_iter_bool(it) ? 1 : 0; break;
-      case BSON_TYPE_DATE_TIME: sink += static_cast<std::uint64_t>(bson_iter_date_time(it)); break;
+      case BSON_TYPE_OID:
+        sink += bson_iter_oid(it)->bytes[11];
+        break;
+      case BSON_TYPE_BOOL:
+        sink += bson_iter_bool(it) ? 1 : 0;
+        break;
+      case BSON_TYPE_DATE_TIME:
+        sink += static_cast<std::uint64_t>(bson_iter_date_time(it));
+        break;
       case BSON_TYPE_REGEX: {
         const char* options = nullptr;
         const char* pattern = bson_iter_regex(it, &options);
@@ -257,7 +267,9 @@ std::size_t libbson_visit(bson_iter_t* it, std::uint64_t& sink) {
         sink += n;
         break;
       }
-      case BSON_TYPE_INT32: sink += static_cast<std::uint32_t>(bson_iter_int32(it)); break;
+      case BSON_TYPE_INT32:
+        sink += static_cast<std::uint32_t>(bson_iter_int32(it));
+        break;
       case BSON_TYPE_TIMESTAMP: {
         std::uint32_t t = 0;
         std::uint32_t i = 0;
@@ -265,14 +277,17 @@ std::size_t libbson_visit(bson_iter_t* it, std::uint64_t& sink) {
         sink += t + i;
         break;
       }
-      case BSON_TYPE_INT64: sink += static_cast<std::uint64_t>(bson_iter_int64(it)); break;
+      case BSON_TYPE_INT64:
+        sink += static_cast<std::uint64_t>(bson_iter_int64(it));
+        break;
       case BSON_TYPE_DECIMAL128: {
         bson_decimal128_t d;
         bson_iter_decimal128(it, &d);
         sink += d.low;
         break;
       }
-      default: break;  // null, undefined, minkey, maxkey carry no value
+      default:
+        break;  // null, undefined, minkey, maxkey carry no value
     }
   }
   return count;
@@ -294,8 +309,9 @@ bool libbson_rebuild(bson_iter_t* it, bson_t* out) {
       bson_iter_t child_it;
       bson_t child;
       if (!bson_iter_recurse(it, &child_it)) return false;
-      const bool begun = type == BSON_TYPE_DOCUMENT ? bson_append_document_begin(out, key, key_len, &child)
-                                                    : bson_append_array_begin(out, key, key_len, &child);
+      const bool begun = type == BSON_TYPE_DOCUMENT
+                             ? bson_append_document_begin(out, key, key_len, &child)
+                             : bson_append_array_begin(out, key, key_len, &child);
       if (!begun || !libbson_rebuild(&child_it, &child)) return false;
       const bool ended = type == BSON_TYPE_DOCUMENT ? bson_append_document_end(out, &child)
                                                     : bson_append_array_end(out, &child);
@@ -314,7 +330,8 @@ std::size_t count_elements(value_ref v) {
   if (v.is_array()) {
     for (value_ref e : v.as_array()) n += 1 + count_elements(e);
   }
-  if (v.is(bson_type::javascript_with_scope)) n += count_elements(v.as_javascript_with_scope_scope());
+  if (v.is(bson_type::javascript_with_scope))
+    n += count_elements(v.as_javascript_with_scope_scope());
   return n;
 }
 std::size_t count_elements(document_ref doc) {
@@ -329,17 +346,20 @@ void register_bench_document_rows() {
     const std::string name = d.name;
     built_documents().push_back(std::make_unique<document>(decode_or_fail(bytes, name)));
     register_generic_encode(name, *built_documents().back(), bytes);
-    register_generic_decode(name, "generic", bytes, {}, [bytes](const document& doc, const std::string& row) {
-      check_bytes(row, encode_document(doc).span(), bytes);
-      std::uint64_t sink = 0;
-      if (count_elements(doc) != libbson_decode(bytes, sink)) fail(row, "element count differs from libbson's");
-    });
+    register_generic_decode(name, "generic", bytes, {},
+                            [bytes](const document& doc, const std::string& row) {
+                              check_bytes(row, encode_document(doc).span(), bytes);
+                              std::uint64_t sink = 0;
+                              if (count_elements(doc) != libbson_decode(bytes, sink))
+                                fail(row, "element count differs from libbson's");
+                            });
 
     register_row(name, "libbson", "decode", [name, bytes](benchmark::State& state) {
       const std::string row = row_name(name, "libbson", "decode");
       std::uint64_t sink = 0;
       const std::size_t expected = count_elements(decode_or_fail(bytes, row));
-      if (libbson_decode(bytes, sink) != expected) fail(row, "libbson visited a different number of elements");
+      if (libbson_decode(bytes, sink) != expected)
+        fail(row, "libbson visited a different number of elements");
       for (auto _ : state) {
         const std::size_t n = libbson_decode(bytes, sink);
         benchmark::DoNotOptimize(n);
@@ -351,7 +371,8 @@ void register_bench_document_rows() {
     register_row(name, "libbson", "encode", [name, bytes](benchmark::State& state) {
       const std::string row = row_name(name, "libbson", "encode");
       bson_t source;
-      if (!bson_init_static(&source, bytes.data(), bytes.size())) fail(row, "libbson rejects the bytes");
+      if (!bson_init_static(&source, bytes.data(), bytes.size()))
+        fail(row, "libbson rejects the bytes");
       bson_t out;
       bson_init(&out);
       auto rebuild = [&] {

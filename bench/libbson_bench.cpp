@@ -12,6 +12,7 @@
 // oid_string). The output container is reused across iterations, keeping its capacity, as a
 // careful user would.
 
+#include <benchmark/benchmark.h>
 #include <bson/bson.h>
 
 #include <cstddef>
@@ -21,8 +22,6 @@
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <benchmark/benchmark.h>
 
 #include "seed_cases.hpp"
 

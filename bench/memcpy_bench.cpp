@@ -2,14 +2,14 @@
 // decoder can move the document's bytes faster, so this row is the ceiling the others are read
 // against.
 
+#include <benchmark/benchmark.h>
+
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <memory>
 #include <span>
 #include <string>
-
-#include <benchmark/benchmark.h>
 
 #include "seed_cases.hpp"
 

@@ -30,6 +30,7 @@
 // bench/py/bench_case.py) decode a case's bytes as one document, so a multi-document stream such
 // as orders_1000 would not fit them.
 
+#include <benchmark/benchmark.h>
 #include <bson/bson.h>
 
 #include <array>
@@ -42,8 +43,6 @@
 #include <string_view>
 #include <utility>
 #include <vector>
-
-#include <benchmark/benchmark.h>
 
 #include "bsongen/byte_buffer.hpp"
 #include "bsongen/codec.hpp"
@@ -156,8 +155,8 @@ shop::order make_order(std::uint32_t i) {
 
 struct orders_case {
   std::string name;
-  std::vector<shop::order> orders;                    // what decoders must produce, in order
-  byte_buffer bytes;                                  // the documents, concatenated
+  std::vector<shop::order> orders;                       // what decoders must produce, in order
+  byte_buffer bytes;                                     // the documents, concatenated
   std::vector<std::span<const std::uint8_t>> documents;  // each document's bytes within `bytes`
 };
 
@@ -210,11 +209,16 @@ void check_orders(const std::string& row, const std::vector<shop::order>& got,
 
 std::string_view status_name(shop::order_status s) {
   switch (s) {
-    case shop::order_status::pending: return "pending";
-    case shop::order_status::paid: return "paid";
-    case shop::order_status::shipped: return "shipped";
-    case shop::order_status::delivered: return "delivered";
-    case shop::order_status::cancelled: return "canceled";
+    case shop::order_status::pending:
+      return "pending";
+    case shop::order_status::paid:
+      return "paid";
+    case shop::order_status::shipped:
+      return "shipped";
+    case shop::order_status::delivered:
+      return "delivered";
+    case shop::order_status::cancelled:
+      return "canceled";
   }
   return {};
 }
@@ -351,10 +355,14 @@ bool get_address(const bson_iter_t* it, shop::address& a) {
   while (bson_iter_next(&child)) {
     const std::string_view k = key_of(&child);
     bool ok = false;
-    if (k == "street") ok = get(&child, a.street);
-    else if (k == "city") ok = get(&child, a.city);
-    else if (k == "postalCode") ok = get(&child, a.postal_code);
-    else if (k == "country") ok = get(&child, a.country);
+    if (k == "street")
+      ok = get(&child, a.street);
+    else if (k == "city")
+      ok = get(&child, a.city);
+    else if (k == "postalCode")
+      ok = get(&child, a.postal_code);
+    else if (k == "country")
+      ok = get(&child, a.country);
     if (!ok) return false;
   }
   return true;
@@ -368,11 +376,16 @@ bool get_customer(const bson_iter_t* it, shop::customer& c) {
   while (bson_iter_next(&child)) {
     const std::string_view k = key_of(&child);
     bool ok = false;
-    if (k == "_id") ok = get(&child, c.id);
-    else if (k == "name") ok = get(&child, c.name);
-    else if (k == "email") ok = get(&child, c.email.emplace());
-    else if (k == "shipping") ok = get_address(&child, c.shipping);
-    else if (k == "billing") ok = get_address(&child, c.billing.emplace());
+    if (k == "_id")
+      ok = get(&child, c.id);
+    else if (k == "name")
+      ok = get(&child, c.name);
+    else if (k == "email")
+      ok = get(&child, c.email.emplace());
+    else if (k == "shipping")
+      ok = get_address(&child, c.shipping);
+    else if (k == "billing")
+      ok = get_address(&child, c.billing.emplace());
     if (!ok) return false;
   }
   return true;

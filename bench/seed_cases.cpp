@@ -174,24 +174,24 @@ seed_cases build_seed_cases() {
   seed_cases s;
   const auto same_double = [](std::uint32_t) { return double_value; };
   const auto same_int64 = [](std::uint32_t) { return int64_value; };
-  s.double_1 = make_uniform_case("double_1", bson_type::double_,
-                                 generate_values<double>(1, same_double), 0);
+  s.double_1 =
+      make_uniform_case("double_1", bson_type::double_, generate_values<double>(1, same_double), 0);
   s.double_1000 = make_uniform_case("double_1000", bson_type::double_,
                                     generate_values<double>(1000, same_double), double_1000_size);
   s.int64_1 = make_uniform_case("int64_1", bson_type::int64,
                                 generate_values<std::int64_t>(1, same_int64), 0);
-  s.int64_1000 = make_uniform_case("int64_1000", bson_type::int64,
-                                   generate_values<std::int64_t>(1000, same_int64),
-                                   int64_1000_size);
+  s.int64_1000 =
+      make_uniform_case("int64_1000", bson_type::int64,
+                        generate_values<std::int64_t>(1000, same_int64), int64_1000_size);
   s.oid_1 = make_uniform_case("oid_1", bson_type::object_id,
                               generate_values<object_id>(1, seed_object_id), 0);
   s.oid_1000 = make_uniform_case("oid_1000", bson_type::object_id,
                                  generate_values<object_id>(1000, seed_object_id), oid_1000_size);
   s.dec128_1 = make_uniform_case("dec128_1", bson_type::decimal128,
                                  generate_values<decimal128>(1, seed_decimal128), 0);
-  s.dec128_1000 = make_uniform_case("dec128_1000", bson_type::decimal128,
-                                    generate_values<decimal128>(1000, seed_decimal128),
-                                    dec128_1000_size);
+  s.dec128_1000 =
+      make_uniform_case("dec128_1000", bson_type::decimal128,
+                        generate_values<decimal128>(1000, seed_decimal128), dec128_1000_size);
   s.oid_string = make_oid_string_case();
   return s;
 }
@@ -279,10 +279,10 @@ void check_bytes(std::string_view row, std::span<const std::uint8_t> got,
   std::size_t at = 0;
   while (at < common && got[at] == expected[at]) ++at;
   if (at == common && got.size() == expected.size()) return;
-  std::string why = "encoded bytes differ from the expected encoding: " +
-                    std::to_string(got.size()) + " bytes, expected " +
-                    std::to_string(expected.size()) + "; first difference at byte " +
-                    std::to_string(at);
+  std::string why =
+      "encoded bytes differ from the expected encoding: " + std::to_string(got.size()) +
+      " bytes, expected " + std::to_string(expected.size()) + "; first difference at byte " +
+      std::to_string(at);
   if (at < common) {
     char detail_text[64];
     std::snprintf(detail_text, sizeof detail_text, " (0x%02x, expected 0x%02x)", got[at],

@@ -24,6 +24,8 @@
 // aborts the whole run with a message naming the row on a mismatch: a fast wrong answer is not a
 // benchmark result.
 
+#include <benchmark/benchmark.h>
+
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -31,8 +33,6 @@
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <benchmark/benchmark.h>
 
 #include "bsongen/bson_type.hpp"
 #include "bsongen/byte_buffer.hpp"
@@ -45,11 +45,11 @@ namespace bsongen::bench {
 // order. The _1 cases have the single key "_id"; the _1000 cases the keys "0".."999".
 template <class T>
 struct uniform_case {
-  std::string name;                // "double_1000"
-  bson_type element_type{};        // the type byte every element carries
-  std::vector<std::string> keys;   // in document order; decoders match keys against these
-  std::vector<T> values;           // values[i] belongs to keys[i]; what decoders must produce
-  byte_buffer bytes;               // the canonical encoding: what encoders must produce
+  std::string name;               // "double_1000"
+  bson_type element_type{};       // the type byte every element carries
+  std::vector<std::string> keys;  // in document order; decoders match keys against these
+  std::vector<T> values;          // values[i] belongs to keys[i]; what decoders must produce
+  byte_buffer bytes;              // the canonical encoding: what encoders must produce
 };
 
 // The decoded form of the oid_string case.
@@ -61,8 +61,8 @@ struct oid_string_document {
 
 // `{oid: <ObjectId>, string: "<text>"}`.
 struct oid_string_case {
-  std::string name;                 // "oid_string"
-  std::vector<std::string> keys;    // {"oid", "string"}
+  std::string name;               // "oid_string"
+  std::vector<std::string> keys;  // {"oid", "string"}
   oid_string_document value;
   byte_buffer bytes;
 };

@@ -51,8 +51,8 @@ struct options {
 
 int usage_error(std::string_view message) {
   const std::string shown = bsongen::printable(message);
-  std::fprintf(stderr, "bsongen-dump: %s\n%.*s", shown.c_str(),
-               static_cast<int>(usage_text.size()), usage_text.data());
+  std::fprintf(stderr, "bsongen-dump: %s\n%.*s", shown.c_str(), static_cast<int>(usage_text.size()),
+               usage_text.data());
   return exit_usage;
 }
 

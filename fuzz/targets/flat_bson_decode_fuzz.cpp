@@ -1,5 +1,5 @@
-// Fuzz target: the decoder bsongen generates for bench/schemas/flat_bson.yaml (bench::flat_bson), checked
-// against the generic decoder; see generated_fuzz.hpp for the properties.
+// Fuzz target: the decoder bsongen generates for bench/schemas/flat_bson.yaml (bench::flat_bson),
+// checked against the generic decoder; see generated_fuzz.hpp for the properties.
 
 #include <cstdint>
 

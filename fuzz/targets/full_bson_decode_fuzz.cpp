@@ -1,5 +1,5 @@
-// Fuzz target: the decoder bsongen generates for bench/schemas/full_bson.yaml (bench::full_bson), checked
-// against the generic decoder; see generated_fuzz.hpp for the properties.
+// Fuzz target: the decoder bsongen generates for bench/schemas/full_bson.yaml (bench::full_bson),
+// checked against the generic decoder; see generated_fuzz.hpp for the properties.
 
 #include <cstdint>
 

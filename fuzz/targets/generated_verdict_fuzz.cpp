@@ -29,7 +29,8 @@ void check_verdict(std::span<const std::uint8_t> input, const decode_options& op
   result<T> decoded = decode<T>(input, options);
   if (!decoded) fuzz::require_sane_error(decoded.error(), input.size());
   if (decoded && !generic_accepts) {
-    std::fprintf(stderr, "max_depth %zu: generated accepted, generic rejected\n", options.max_depth);
+    std::fprintf(stderr, "max_depth %zu: generated accepted, generic rejected\n",
+                 options.max_depth);
   }
   BSONGEN_FUZZ_REQUIRE(!decoded || generic_accepts,
                        "a generated decoder accepted what the generic decoder rejects");

@@ -45,7 +45,8 @@ bsongen::document every_type() {
       {"javascript", bsongen::javascript{"function() { return 1; }"}},
       {"symbol", bsongen::symbol{"sym"}},
       {"code_with_scope",
-       bsongen::javascript_with_scope{"x + y", bsongen::to_raw_document(bsongen::document{{"x", 1}, {"y", bsongen::array{2}}})}},
+       bsongen::javascript_with_scope{"x + y", bsongen::to_raw_document(bsongen::document{
+                                                   {"x", 1}, {"y", bsongen::array{2}}})}},
       {"int32", std::int32_t{-7}},
       {"timestamp", bsongen::timestamp{1700000000, 42}},
       {"int64", std::int64_t{1} << 40},
@@ -102,7 +103,8 @@ TEST(any_codec, whole_document_of_every_type_round_trips) {
   auto decoded = bsongen::decode<any_test::tagged>(encoded);
   ASSERT_TRUE(decoded) << decoded.error().to_string();
   EXPECT_EQ(decoded->metadata["array"][2][0].as_double(), 3.0);
-  EXPECT_EQ(decoded->metadata["code_with_scope"].as_javascript_with_scope_scope()["x"].as_int32(), 1);
+  EXPECT_EQ(decoded->metadata["code_with_scope"].as_javascript_with_scope_scope()["x"].as_int32(),
+            1);
   EXPECT_EQ(encode_ok(*decoded), encoded);
 }
 
@@ -126,7 +128,8 @@ TEST(any_codec, containers_and_optional_of_any) {
   auto encoded = bsongen::encode(c);
   ASSERT_TRUE(encoded) << encoded.error().to_string();
   const bsongen::document generic{
-      {"values", bsongen::array{1, "two", bsongen::array{3, 4}, nullptr, bsongen::regex{"x", "is"}}},
+      {"values",
+       bsongen::array{1, "two", bsongen::array{3, 4}, nullptr, bsongen::regex{"x", "is"}}},
       {"attributes", bsongen::document{{"color", "red"},
                                        {"nested", bsongen::document{{"z", false}}},
                                        {"size", std::int64_t{10}}}},
@@ -200,7 +203,8 @@ TEST(any_codec, nesting_counts_against_max_depth) {
 // decoder fails on the same bytes, and points inside the input.
 TEST(any_codec, hostile_truncation_and_corruption) {
   const bytes good = generic_tagged(every_type());
-  const std::size_t metadata_value = find_bytes(good, {'m', 'e', 't', 'a', 'd', 'a', 't', 'a', 0}) + 9;
+  const std::size_t metadata_value =
+      find_bytes(good, {'m', 'e', 't', 'a', 'd', 'a', 't', 'a', 0}) + 9;
   std::int32_t metadata_size = 0;
   std::memcpy(&metadata_size, good.data() + metadata_value, 4);
   const std::size_t metadata_end = metadata_value + static_cast<std::size_t>(metadata_size);

@@ -49,8 +49,12 @@ void counted_free(void* p) noexcept {
 
 void* operator new(std::size_t n) { return counted_allocate(n, 16); }
 void* operator new[](std::size_t n) { return counted_allocate(n, 16); }
-void* operator new(std::size_t n, std::align_val_t a) { return counted_allocate(n, static_cast<std::size_t>(a)); }
-void* operator new[](std::size_t n, std::align_val_t a) { return counted_allocate(n, static_cast<std::size_t>(a)); }
+void* operator new(std::size_t n, std::align_val_t a) {
+  return counted_allocate(n, static_cast<std::size_t>(a));
+}
+void* operator new[](std::size_t n, std::align_val_t a) {
+  return counted_allocate(n, static_cast<std::size_t>(a));
+}
 void* operator new(std::size_t n, const std::nothrow_t&) noexcept {
   try {
     return counted_allocate(n, 16);
@@ -82,14 +86,30 @@ std::vector<std::uint8_t> many_small_values() {
   bsongen::document attributes;
   for (int i = 0; values.size() < 175'000; ++i) {
     switch (i % 8) {
-      case 0: values.push_back(i); break;
-      case 1: values.push_back(std::to_string(i).insert(0, 1, 's')); break;
-      case 2: values.push_back(bsongen::document{{"k", i}}); break;
-      case 3: values.push_back(bsongen::array{i, i + 1}); break;
-      case 4: values.push_back(nullptr); break;
-      case 5: values.push_back(0.5 * i); break;
-      case 6: values.push_back(std::to_string(i).insert(0, "a longer string value number ")); break;
-      case 7: values.push_back(std::int64_t{i} << 33); break;
+      case 0:
+        values.push_back(i);
+        break;
+      case 1:
+        values.push_back(std::to_string(i).insert(0, 1, 's'));
+        break;
+      case 2:
+        values.push_back(bsongen::document{{"k", i}});
+        break;
+      case 3:
+        values.push_back(bsongen::array{i, i + 1});
+        break;
+      case 4:
+        values.push_back(nullptr);
+        break;
+      case 5:
+        values.push_back(0.5 * i);
+        break;
+      case 6:
+        values.push_back(std::to_string(i).insert(0, "a longer string value number "));
+        break;
+      case 7:
+        values.push_back(std::int64_t{i} << 33);
+        break;
     }
     if (i % 16 == 0) attributes.append(std::to_string(i).insert(0, "key"), std::to_string(i));
   }
@@ -126,9 +146,10 @@ TEST(any_codec_hostile, many_small_values_cost_a_small_multiple_of_their_input) 
     ASSERT_TRUE(d);
   });
   const double ratio = static_cast<double>(generated) / static_cast<double>(input.size());
-  std::printf("input %zu bytes: generated decode peak %zu (%.1fx), generic decode peak %zu (%.1fx)\n",
-              input.size(), generated, ratio, generic,
-              static_cast<double>(generic) / static_cast<double>(input.size()));
+  std::printf(
+      "input %zu bytes: generated decode peak %zu (%.1fx), generic decode peak %zu (%.1fx)\n",
+      input.size(), generated, ratio, generic,
+      static_cast<double>(generic) / static_cast<double>(input.size()));
   EXPECT_LT(ratio, 12.0) << "any values cost more than a small multiple of their input";
   EXPECT_LT(generated, 2 * generic) << "any values cost far more than the generic path's decode";
   EXPECT_GT(kept, 0u);

@@ -493,7 +493,10 @@ TEST(generated_codec, wrong_lengths) {
   s.b = "hello";
   bytes str = encode_ok(s);
   // The string's int32 length follows "\x02b\0": claim 2 bytes instead of 6.
-  const std::string key("\x02" "b", 3);
+  const std::string key(
+      "\x02"
+      "b",
+      3);
   auto at = std::search(str.begin(), str.end(), key.begin(), key.end()) + 3;
   *at = 2;
   e = decode_error<gen_test::strict>(str);

@@ -29,7 +29,8 @@ struct builder {
     return *this;
   }
   builder& i32(std::int32_t v) {
-    for (int i = 0; i < 4; ++i) out.push_back(static_cast<std::uint8_t>(static_cast<std::uint32_t>(v) >> (8 * i)));
+    for (int i = 0; i < 4; ++i)
+      out.push_back(static_cast<std::uint8_t>(static_cast<std::uint32_t>(v) >> (8 * i)));
     return *this;
   }
   builder& cstr(std::string_view s) {
@@ -90,9 +91,15 @@ TEST(generated_codec_hostile, capture_on_an_all_fixed_struct_writes_and_clears_c
   hostile_test::fixed_capture v;
   v.x = 1.5;
   v.n = 7;
-  auto with_note = bsongen::decode<hostile_test::fixed_capture>(document_of(
-      builder().element(0x01, "x").i32(0).i32(0x3FF80000).element(0x02, "note").str("kept")
-          .element(0x10, "n").i32(7)));
+  auto with_note =
+      bsongen::decode<hostile_test::fixed_capture>(document_of(builder()
+                                                                   .element(0x01, "x")
+                                                                   .i32(0)
+                                                                   .i32(0x3FF80000)
+                                                                   .element(0x02, "note")
+                                                                   .str("kept")
+                                                                   .element(0x10, "n")
+                                                                   .i32(7)));
   ASSERT_TRUE(with_note) << with_note.error().to_string();
   EXPECT_EQ(with_note->x, 1.5);
   EXPECT_EQ(with_note->n, 7);
@@ -121,7 +128,8 @@ TEST(generated_codec_hostile, fixed_shape_fast_path_counts_depth_like_the_generi
     bsongen::decode_options options;
     options.max_depth = max_depth;
     expect_same_verdict<hostile_test::level_9>(b, options);
-    EXPECT_EQ(static_cast<bool>(bsongen::decode<hostile_test::level_9>(b, options)), max_depth >= 10);
+    EXPECT_EQ(static_cast<bool>(bsongen::decode<hostile_test::level_9>(b, options)),
+              max_depth >= 10);
   }
   // The same nesting reached from a struct that is not fixed (an array of fixed structs).
   gen_test::fixed_shape f{};
@@ -249,10 +257,8 @@ TEST(generated_codec_hostile, invalid_map_keys_are_refused_on_encode) {
 // --- Issue 11 item 9: decode_options::duplicate_keys applies to generated decoders. ---
 
 TEST(generated_codec_hostile, decode_option_rejects_duplicate_keys) {
-  const bytes twice = document_of(builder()
-                                      .element(0x10, "a").i32(1)
-                                      .element(0x02, "b").str("x")
-                                      .element(0x10, "a").i32(2));
+  const bytes twice = document_of(
+      builder().element(0x10, "a").i32(1).element(0x02, "b").str("x").element(0x10, "a").i32(2));
   auto last_wins = bsongen::decode<hostile_test::pair>(twice);
   ASSERT_TRUE(last_wins) << last_wins.error().to_string();
   EXPECT_EQ(last_wins->a, 2);
@@ -283,7 +289,9 @@ TEST(generated_codec_hostile, errors_point_at_the_elements_type_byte_as_the_gene
   EXPECT_EQ(decode_error<hostile_test::pair>(b).offset, 4u + 7u);
 
   // A nested document without its terminator.
-  b = document_of(builder().element(0x03, "p").i32(12).element(0x10, "v").i32(1).u8(1).element(0x10, "a").i32(1));
+  b = document_of(
+      builder().element(0x03, "p").i32(12).element(0x10, "v").i32(1).u8(1).element(0x10, "a").i32(
+          1));
   expect_same_verdict<hostile_test::pair>(b);
 
   // A bool byte of 2 on the fixed-shape path (fixed_shape's "on" field).

@@ -19,7 +19,8 @@ namespace {
 
 std::vector<std::vector<std::uint8_t>> read_documents(const char* path) {
   std::ifstream in(path, std::ios::binary);
-  std::vector<std::uint8_t> all((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::vector<std::uint8_t> all((std::istreambuf_iterator<char>(in)),
+                                std::istreambuf_iterator<char>());
   std::vector<std::vector<std::uint8_t>> docs;
   std::size_t at = 0;
   while (at + 4 <= all.size()) {

@@ -1,6 +1,6 @@
 // Hostile input against generated decoders (schemas/orders.yaml: unknown fields captured at the
-// top, rejected in line items, duplicate keys rejected; bench/schemas/flat_bson.yaml: unknown fields
-// skipped). Every case asserts the error code, path and offset, and that the generic decoder
+// top, rejected in line items, duplicate keys rejected; bench/schemas/flat_bson.yaml: unknown
+// fields skipped). Every case asserts the error code, path and offset, and that the generic decoder
 // rejects the input too: a generated decoder never accepts what the generic decoder rejects.
 
 #include <gtest/gtest.h>

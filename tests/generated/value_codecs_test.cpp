@@ -167,24 +167,29 @@ TEST(value_codecs, regex_options_are_written_sorted_like_the_generic_encoder) {
     const bytes ours = generic_encoding(document{{"re", t.re}});
     EXPECT_EQ(ours, lib);
     // The regex element of the generated document equals the generic one byte for byte.
-    const auto at = std::search(generated.begin(), generated.end(), ours.begin() + 4, ours.end() - 1);
+    const auto at =
+        std::search(generated.begin(), generated.end(), ours.begin() + 4, ours.end() - 1);
     EXPECT_NE(at, generated.end());
   }
 }
 
 TEST(value_codecs, regex_options_that_are_not_ascii_are_kept_as_given_on_both_paths) {
   vc::texts t;
-  t.re = bsongen::regex{"x", "z\xc3\xa9" "a"};
+  t.re = bsongen::regex{"x",
+                        "z\xc3\xa9"
+                        "a"};
   const bytes generated = encode_ok(t);
-  EXPECT_EQ(decode_ok<vc::texts>(generated).re.options, "z\xc3\xa9" "a");
+  EXPECT_EQ(decode_ok<vc::texts>(generated).re.options,
+            "z\xc3\xa9"
+            "a");
   EXPECT_EQ(generated, generic_encoding(decode_generic(generated)));
 }
 
 // --- Encode refuses what decode would reject (the field path is added by the caller). ---
 
-const std::string bad_utf8 = "ok \xc3\x28 no";      // a lead byte without its continuation
-const std::string surrogate = "\xed\xa0\x80";       // U+D800 encoded: not UTF-8
-const std::string overlong = "\xc0\xaf";            // overlong '/'
+const std::string bad_utf8 = "ok \xc3\x28 no";  // a lead byte without its continuation
+const std::string surrogate = "\xed\xa0\x80";   // U+D800 encoded: not UTF-8
+const std::string overlong = "\xc0\xaf";        // overlong '/'
 
 TEST(value_codecs, encode_refuses_invalid_utf8_in_every_text) {
   for (const std::string& bad : {bad_utf8, surrogate, overlong, std::string(40, 'a') + "\xff"}) {
@@ -246,13 +251,10 @@ TEST(value_codecs, javascript_with_scope_is_one_type_for_both_paths) {
   EXPECT_EQ(as_value.as_javascript_with_scope_code(), "f(x)");
   EXPECT_EQ(as_value.as_javascript_with_scope_scope()["x"].as_int32(), 1);
   const bytes generated = encode_ok(t);
-  const document by_hand{{"s", ""},
-                         {"js", bsongen::javascript{""}},
-                         {"re", bsongen::regex{}},
-                         {"cws", as_value},
-                         {"list", bsongen::array{}},
-                         {"by_key", document{}},
-                         {"n", nullptr}};
+  const document by_hand{
+      {"s", ""},         {"js", bsongen::javascript{""}}, {"re", bsongen::regex{}},
+      {"cws", as_value}, {"list", bsongen::array{}},      {"by_key", document{}},
+      {"n", nullptr}};
   EXPECT_EQ(generated, generic_encoding(by_hand));
   EXPECT_TRUE(decode_ok<vc::texts>(generated).cws == t.cws);
 }
@@ -312,7 +314,8 @@ TYPED_TEST(narrowed_members, encode_refuses_values_the_bson_type_cannot_hold) {
   expect_refused([](TypeParam& v) { v.i32_as_i64 = -(std::int64_t{1} << 31) - 1; }, "int32 low");
   expect_refused([](TypeParam& v) { v.i32_as_u32 = 1U << 31; }, "int32 from uint32");
   expect_refused([](TypeParam& v) { v.i64_as_u64 = std::uint64_t{1} << 63; }, "int64 from uint64");
-  expect_refused([](TypeParam& v) { v.d_as_i64 = (std::int64_t{1} << 53) + 1; }, "double from int64");
+  expect_refused([](TypeParam& v) { v.d_as_i64 = (std::int64_t{1} << 53) + 1; },
+                 "double from int64");
   expect_refused(
       [](TypeParam& v) {
         v.secs = std::chrono::sys_seconds(
@@ -350,8 +353,8 @@ TYPED_TEST(narrowed_members, decode_refuses_values_the_member_cannot_hold) {
   expect_inexact(with_element<TypeParam>("d_as_float", -1e39), "d_as_float");
   for (const std::int64_t ms : {1500, -1500, 1}) {
     SCOPED_TRACE(ms);
-    expect_inexact(with_element<TypeParam>("secs", bsongen::datetime(std::chrono::milliseconds(ms))),
-                   "secs");
+    expect_inexact(
+        with_element<TypeParam>("secs", bsongen::datetime(std::chrono::milliseconds(ms))), "secs");
   }
   if constexpr (requires(TypeParam v) { v.pair; }) {
     expect_inexact(with_element<TypeParam>("pair", bsongen::array{1, -1}), "pair.1");
@@ -362,19 +365,26 @@ TYPED_TEST(narrowed_members, decode_converts_exact_values) {
   EXPECT_EQ(decode_ok<TypeParam>(with_element<TypeParam>("d_as_int", 42.0)).d_as_int, 42);
   EXPECT_EQ(decode_ok<TypeParam>(with_element<TypeParam>("d_as_int", -2147483648.0)).d_as_int,
             std::numeric_limits<int>::min());
-  EXPECT_EQ(decode_ok<TypeParam>(with_element<TypeParam>("d_as_i64", -9223372036854775808.0)).d_as_i64,
-            std::numeric_limits<std::int64_t>::min());
+  EXPECT_EQ(
+      decode_ok<TypeParam>(with_element<TypeParam>("d_as_i64", -9223372036854775808.0)).d_as_i64,
+      std::numeric_limits<std::int64_t>::min());
   // Float members round to the nearest float; infinities and NaN are floats too.
   EXPECT_EQ(decode_ok<TypeParam>(with_element<TypeParam>("d_as_float", 0.1)).d_as_float, 0.1F);
-  EXPECT_TRUE(std::isinf(decode_ok<TypeParam>(with_element<TypeParam>(
-                             "d_as_float", std::numeric_limits<double>::infinity())).d_as_float));
-  EXPECT_TRUE(std::isnan(decode_ok<TypeParam>(with_element<TypeParam>(
-                             "d_as_float", std::numeric_limits<double>::quiet_NaN())).d_as_float));
+  EXPECT_TRUE(
+      std::isinf(decode_ok<TypeParam>(
+                     with_element<TypeParam>("d_as_float", std::numeric_limits<double>::infinity()))
+                     .d_as_float));
+  EXPECT_TRUE(
+      std::isnan(decode_ok<TypeParam>(with_element<TypeParam>(
+                                          "d_as_float", std::numeric_limits<double>::quiet_NaN()))
+                     .d_as_float));
   EXPECT_EQ(decode_ok<TypeParam>(with_element<TypeParam>(
-                "secs", bsongen::datetime(std::chrono::milliseconds(-2000)))).secs.time_since_epoch(),
+                                     "secs", bsongen::datetime(std::chrono::milliseconds(-2000))))
+                .secs.time_since_epoch(),
             std::chrono::seconds(-2));
   // An int32 widens into the double member's integer type when it fits.
-  EXPECT_EQ(decode_ok<TypeParam>(with_element<TypeParam>("d_as_int", std::int32_t{-5})).d_as_int, -5);
+  EXPECT_EQ(decode_ok<TypeParam>(with_element<TypeParam>("d_as_int", std::int32_t{-5})).d_as_int,
+            -5);
 }
 
 // --- nullable<T> and number<T>. ---
@@ -535,9 +545,10 @@ TEST(value_codecs, pymongo_leaf_documents_hold_the_values_pymongo_was_given) {
   EXPECT_EQ(first.old.subtype, binary_subtype::binary_old);
   EXPECT_EQ(first.re.options, "imx");
   EXPECT_EQ(first.cws.code, "f(x)");
-  EXPECT_EQ(decode_generic(bytes(first.cws.scope.bytes().begin(), first.cws.scope.bytes().end()))["x"]
-                .as_int32(),
-            1);
+  EXPECT_EQ(
+      decode_generic(bytes(first.cws.scope.bytes().begin(), first.cws.scope.bytes().end()))["x"]
+          .as_int32(),
+      1);
   EXPECT_EQ(first.when.time_since_epoch().count(), 1715949015123);
   EXPECT_EQ(first.lv, vc::level::low);
   EXPECT_EQ(first.md, vc::mood::calm);

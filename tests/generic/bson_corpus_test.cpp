@@ -9,6 +9,8 @@
 //
 // The binary prints `bson corpus: N passed, M failed` last when run whole.
 
+#include "bson_corpus.hpp"
+
 #include <gtest/gtest.h>
 
 #include <iostream>
@@ -16,16 +18,16 @@
 #include <string>
 #include <vector>
 
-#include "bson_corpus.hpp"
-#include "extjson_corpus_checks.hpp"
 #include "bsongen/document.hpp"
 #include "bsongen/document_view.hpp"
+#include "extjson_corpus_checks.hpp"
 
 namespace bsongen::test {
 namespace {
 
 void check_valid_bson(const corpus_case& c) {
-  const std::vector<std::uint8_t> canonical = from_hex(c.spec.at("canonical_bson").get<std::string>());
+  const std::vector<std::uint8_t> canonical =
+      from_hex(c.spec.at("canonical_bson").get<std::string>());
 
   result<document> decoded = decode_document(canonical);
   ASSERT_TRUE(decoded) << decoded.error().to_string();
@@ -40,11 +42,13 @@ void check_valid_bson(const corpus_case& c) {
   EXPECT_EQ(view->count(), decoded->size());
 
   if (c.spec.contains("degenerate_bson")) {
-    const std::vector<std::uint8_t> degenerate = from_hex(c.spec["degenerate_bson"].get<std::string>());
+    const std::vector<std::uint8_t> degenerate =
+        from_hex(c.spec["degenerate_bson"].get<std::string>());
     result<document> from_degenerate = decode_document(degenerate);
     ASSERT_TRUE(from_degenerate) << from_degenerate.error().to_string();
     const byte_buffer reencoded = encode_document(*from_degenerate);
-    EXPECT_EQ(to_hex(reencoded.data(), reencoded.size()), to_hex(canonical.data(), canonical.size()))
+    EXPECT_EQ(to_hex(reencoded.data(), reencoded.size()),
+              to_hex(canonical.data(), canonical.size()))
         << "degenerate_bson must re-encode to canonical_bson";
     EXPECT_EQ(*from_degenerate, *decoded);
   }
@@ -87,7 +91,8 @@ void check_case(const corpus_case& c) {
   if (c.section == "parseErrors") {
     const std::string bson_type = c.file.starts_with("decimal128") ? "0x13" : "";
     const std::string text = c.spec.at("string").get<std::string>();
-    for (const std::string& failure : check_extjson_parse_error(bson_type, text)) ADD_FAILURE() << failure;
+    for (const std::string& failure : check_extjson_parse_error(bson_type, text))
+      ADD_FAILURE() << failure;
   }
 }
 
@@ -95,7 +100,8 @@ struct corpus_counter : testing::EmptyTestEventListener {
   int passed = 0;
   int failed = 0;
   void OnTestEnd(const testing::TestInfo& info) override {
-    if (std::string_view(info.test_suite_name()).starts_with("bson_corpus_") && !info.result()->Skipped()) {
+    if (std::string_view(info.test_suite_name()).starts_with("bson_corpus_") &&
+        !info.result()->Skipped()) {
       (info.result()->Passed() ? passed : failed) += 1;
     }
   }
@@ -117,7 +123,8 @@ std::string test_name_part(std::string s) {
 }
 
 void register_corpus_tests() {
-  static const std::vector<corpus_case> cases = load_corpus({"valid", "decodeErrors", "parseErrors"});
+  static const std::vector<corpus_case> cases =
+      load_corpus({"valid", "decodeErrors", "parseErrors"});
   for (const corpus_case& c : cases) {
     testing::RegisterTest(("bson_corpus_" + test_name_part(c.file)).c_str(),
                           (c.section + "_" + std::to_string(c.index)).c_str(), nullptr,

@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "bson_builder.hpp"
-#include "bsongen/document.hpp"
 #include "bsongen/detail/wire.hpp"
+#include "bsongen/document.hpp"
 #include "bsongen/document_view.hpp"
 
 namespace bsongen {
@@ -142,7 +142,8 @@ TEST(hostile_decode, the_wire_rules_frame_the_outermost_document_as_the_generic_
     st.origin = bytes.data();
     const std::uint8_t* body = nullptr;
     const std::uint8_t* doc_end = nullptr;
-    ASSERT_FALSE(detail::open_document(st, bytes.data(), bytes.data() + bytes.size(), body, doc_end));
+    ASSERT_FALSE(
+        detail::open_document(st, bytes.data(), bytes.data() + bytes.size(), body, doc_end));
     EXPECT_EQ(st.err.code, generic.error().code) << st.err.to_string();
     EXPECT_EQ(st.err.offset, generic.error().offset) << st.err.to_string();
     EXPECT_EQ(st.err.message, generic.error().message);
@@ -172,8 +173,8 @@ TEST(hostile_decode, skip_value_points_at_the_element_as_the_generic_decoder_doe
   detail::decode_state st2;
   st2.origin = bad_length.data();
   st2.depth = 1;
-  ASSERT_EQ(detail::skip_value(st2, 0x03, bad_length.data() + 7, bad_length.data() + bad_length.size() - 1,
-                               bad_length.data() + 4),
+  ASSERT_EQ(detail::skip_value(st2, 0x03, bad_length.data() + 7,
+                               bad_length.data() + bad_length.size() - 1, bad_length.data() + 4),
             nullptr);
   EXPECT_EQ(st2.err.offset, 4u);
   EXPECT_EQ(validate_document(bad_length).error().offset, 4u);
@@ -421,8 +422,9 @@ TEST(hostile_decode, no_option_raises_the_depth_limit_beyond_max_depth_limit) {
 
   // 100,000 levels stop where the cap stops them, without recursion.
   const auto bytes = nested_documents(100000);
-  expect_rejected(bytes, {error_code::too_deep, repeated_path(max_depth_limit), 7 * (max_depth_limit - 1) + 4},
-                  deep);
+  expect_rejected(
+      bytes, {error_code::too_deep, repeated_path(max_depth_limit), 7 * (max_depth_limit - 1) + 4},
+      deep);
   deep.max_depth = 999;
   expect_rejected(bytes, {error_code::too_deep, repeated_path(999), 7 * 998 + 4}, deep);
   deep.max_depth = 0;
@@ -468,31 +470,55 @@ TEST(hostile_decode, duplicate_keys_rejected_on_request_at_the_second_occurrence
   reject.duplicate_keys = duplicate_key_policy::reject;
   // {"a": 1, "k": 1, "b": null, "k": "two", "a": 2}: "k" repeats first, at element 4 + 7 + 7 + 3.
   const auto flat = document_of(bson_builder()
-                                    .u8(0x10).cstr("a").i32(1)
-                                    .u8(0x10).cstr("k").i32(1)
-                                    .u8(0x0A).cstr("b")
-                                    .u8(0x02).cstr("k").str("two")
-                                    .u8(0x10).cstr("a").i32(2));
+                                    .u8(0x10)
+                                    .cstr("a")
+                                    .i32(1)
+                                    .u8(0x10)
+                                    .cstr("k")
+                                    .i32(1)
+                                    .u8(0x0A)
+                                    .cstr("b")
+                                    .u8(0x02)
+                                    .cstr("k")
+                                    .str("two")
+                                    .u8(0x10)
+                                    .cstr("a")
+                                    .i32(2));
   expect_accepted(flat);
   expect_rejected(flat, {error_code::duplicate_field, "k", 4 + 7 + 7 + 3}, reject);
 
   // Nested: {"d": {"x": 1, "y": [1, 1], "x": 2}}: arrays' keys are not checked ("0", "0" would
   // pass too); the path names the repeated key below its document.
-  const auto inner = document_of(bson_builder()
-                                     .u8(0x10).cstr("x").i32(1)
-                                     .u8(0x04).cstr("y")
-                                     .append(document_of(bson_builder().u8(0x10).cstr("0").i32(1).u8(0x10).cstr("0").i32(1)))
-                                     .u8(0x10).cstr("x").i32(2));
+  const auto inner = document_of(
+      bson_builder()
+          .u8(0x10)
+          .cstr("x")
+          .i32(1)
+          .u8(0x04)
+          .cstr("y")
+          .append(document_of(bson_builder().u8(0x10).cstr("0").i32(1).u8(0x10).cstr("0").i32(1)))
+          .u8(0x10)
+          .cstr("x")
+          .i32(2));
   const auto nested = document_of(bson_builder().u8(0x03).cstr("d").append(inner));
   // "d" at 4, its document at 7, "x" at 11, "y" at 18 (an array of 19 bytes), "x" again at 40.
   expect_rejected(nested, {error_code::duplicate_field, "d.x", 40}, reject);
 
   // The same key in different documents is no duplicate; nor are keys that only share a prefix.
-  const auto distinct = document_of(bson_builder()
-                                        .u8(0x10).cstr("x").i32(1)
-                                        .u8(0x03).cstr("d").append(document_of(bson_builder().u8(0x10).cstr("x").i32(1)))
-                                        .u8(0x10).cstr("xx").i32(1)
-                                        .u8(0x10).cstr("").i32(1));
+  const auto distinct =
+      document_of(bson_builder()
+                      .u8(0x10)
+                      .cstr("x")
+                      .i32(1)
+                      .u8(0x03)
+                      .cstr("d")
+                      .append(document_of(bson_builder().u8(0x10).cstr("x").i32(1)))
+                      .u8(0x10)
+                      .cstr("xx")
+                      .i32(1)
+                      .u8(0x10)
+                      .cstr("")
+                      .i32(1));
   expect_accepted(distinct, reject);
 }
 

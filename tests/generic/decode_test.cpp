@@ -35,7 +35,8 @@ void expect_error(const std::vector<std::uint8_t>& bytes, error_code code, const
 }
 
 TEST(decode, accepts_a_well_formed_document_and_points_into_one_copy) {
-  const auto bytes = document_of(bson_builder().u8(0x02).cstr("s").str("hello").u8(0x10).cstr("n").i32(7));
+  const auto bytes =
+      document_of(bson_builder().u8(0x02).cstr("s").str("hello").u8(0x10).cstr("n").i32(7));
   result<document> r = decode_document(bytes);
   ASSERT_TRUE(r) << r.error().to_string();
   EXPECT_EQ((*r)["s"].as_string(), "hello");
@@ -80,7 +81,8 @@ TEST(decode, element_running_past_its_document_is_truncated) {
 }
 
 TEST(decode, unknown_type_byte_is_reported_with_offset) {
-  const auto bytes = document_of(bson_builder().u8(0x10).cstr("a").i32(1).u8(0x14).cstr("b").i32(0));
+  const auto bytes =
+      document_of(bson_builder().u8(0x10).cstr("a").i32(1).u8(0x14).cstr("b").i32(0));
   expect_error(bytes, error_code::invalid_type, "", 11);
   const auto high = document_of(bson_builder().u8(0x80).cstr("b").i32(0));
   expect_error(high, error_code::invalid_type, "", 4);
@@ -99,25 +101,30 @@ TEST(decode, key_without_nul_before_the_end) {
 
 TEST(decode, string_errors_name_the_element) {
   // Length 0 (a BSON string holds at least its NUL).
-  expect_error(document_of(bson_builder().u8(0x02).cstr("s").i32(0).u8(0)), error_code::invalid_length, "s", 4);
+  expect_error(document_of(bson_builder().u8(0x02).cstr("s").i32(0).u8(0)),
+               error_code::invalid_length, "s", 4);
   // Length past the document.
-  expect_error(document_of(bson_builder().u8(0x02).cstr("s").i32(50).cstr("x")), error_code::invalid_length, "s",
-               4);
+  expect_error(document_of(bson_builder().u8(0x02).cstr("s").i32(50).cstr("x")),
+               error_code::invalid_length, "s", 4);
   // Last byte not NUL.
-  expect_error(document_of(bson_builder().u8(0x02).cstr("s").i32(2).raw("xy")), error_code::missing_terminator,
-               "s", 4);
+  expect_error(document_of(bson_builder().u8(0x02).cstr("s").i32(2).raw("xy")),
+               error_code::missing_terminator, "s", 4);
 }
 
 TEST(decode, invalid_utf8_in_strings_and_keys) {
-  for (const std::string& bad : {std::string("\xC3"), std::string("\xC0\xAF"), std::string("\xED\xA0\x80"),
-                                std::string("\xF4\x90\x80\x80"), std::string("ok\xFFok"),
-                                std::string("a long ascii prefix then \x80")}) {
+  for (const std::string& bad :
+       {std::string("\xC3"), std::string("\xC0\xAF"), std::string("\xED\xA0\x80"),
+        std::string("\xF4\x90\x80\x80"), std::string("ok\xFFok"),
+        std::string("a long ascii prefix then \x80")}) {
     SCOPED_TRACE(bad);
-    expect_error(document_of(bson_builder().u8(0x02).cstr("s").str(bad)), error_code::invalid_utf8, "s", 4);
+    expect_error(document_of(bson_builder().u8(0x02).cstr("s").str(bad)), error_code::invalid_utf8,
+                 "s", 4);
   }
-  expect_error(document_of(bson_builder().u8(0x0A).cstr("k\xFF")), error_code::invalid_utf8, "k\xFF", 4);
+  expect_error(document_of(bson_builder().u8(0x0A).cstr("k\xFF")), error_code::invalid_utf8,
+               "k\xFF", 4);
   // Valid multi-byte text passes: 2, 3 and 4-byte sequences.
-  EXPECT_TRUE(decode_document(document_of(bson_builder().u8(0x02).cstr("\xC3\xA9").str("\xE2\x98\x86\xF0\x9F\x98\x80"))));
+  EXPECT_TRUE(decode_document(
+      document_of(bson_builder().u8(0x02).cstr("\xC3\xA9").str("\xE2\x98\x86\xF0\x9F\x98\x80"))));
 }
 
 TEST(decode, utf8_validation_can_be_turned_off) {
@@ -145,11 +152,14 @@ TEST(decode, nested_errors_carry_the_full_path_and_the_offset_in_the_outer_input
 
 TEST(decode, embedded_length_errors) {
   // Below 5.
-  expect_error(document_of(bson_builder().u8(0x03).cstr("d").i32(4).u8(0)), error_code::invalid_length, "d", 4);
+  expect_error(document_of(bson_builder().u8(0x03).cstr("d").i32(4).u8(0)),
+               error_code::invalid_length, "d", 4);
   // Past the parent.
-  expect_error(document_of(bson_builder().u8(0x03).cstr("d").i32(64).u8(0)), error_code::invalid_length, "d", 4);
+  expect_error(document_of(bson_builder().u8(0x03).cstr("d").i32(64).u8(0)),
+               error_code::invalid_length, "d", 4);
   // Not NUL-terminated.
-  expect_error(document_of(bson_builder().u8(0x03).cstr("d").i32(5).u8(1)), error_code::missing_terminator, "d", 4);
+  expect_error(document_of(bson_builder().u8(0x03).cstr("d").i32(5).u8(1)),
+               error_code::missing_terminator, "d", 4);
 }
 
 TEST(decode, binary_old_subtype_inner_length_must_agree) {
@@ -168,18 +178,25 @@ TEST(decode, code_with_scope_framing) {
   scope.u8(0x10).cstr("x").i32(1);
   bson_builder good_body;
   good_body.str("f()").doc(scope);
-  const auto good = document_of(
-      bson_builder().u8(0x0F).cstr("c").i32(static_cast<std::int32_t>(good_body.size() + 4)).raw(
-          std::string(good_body.bytes().begin(), good_body.bytes().end())));
+  const auto good =
+      document_of(bson_builder()
+                      .u8(0x0F)
+                      .cstr("c")
+                      .i32(static_cast<std::int32_t>(good_body.size() + 4))
+                      .raw(std::string(good_body.bytes().begin(), good_body.bytes().end())));
   result<document> r = decode_document(good);
   ASSERT_TRUE(r) << r.error().to_string();
   EXPECT_EQ((*r)["c"].as_javascript_with_scope_code(), "f()");
   EXPECT_EQ((*r)["c"].as_javascript_with_scope_scope()["x"].as_int32(), 1);
 
   // Total length one too large: the scope no longer fills the rest exactly.
-  const auto bad = document_of(
-      bson_builder().u8(0x0F).cstr("c").i32(static_cast<std::int32_t>(good_body.size() + 5)).raw(
-          std::string(good_body.bytes().begin(), good_body.bytes().end())).u8(0));
+  const auto bad =
+      document_of(bson_builder()
+                      .u8(0x0F)
+                      .cstr("c")
+                      .i32(static_cast<std::int32_t>(good_body.size() + 5))
+                      .raw(std::string(good_body.bytes().begin(), good_body.bytes().end()))
+                      .u8(0));
   expect_error(bad, error_code::invalid_length, "c", 4);
   // Below the minimum of 14.
   expect_error(document_of(bson_builder().u8(0x0F).cstr("c").i32(13).raw(std::string(9, '\0'))),
@@ -190,8 +207,11 @@ TEST(decode, code_with_scope_framing) {
   bson_builder bad_scope_body;
   bad_scope_body.str("f()").doc(bad_scope);
   const auto inner = document_of(
-      bson_builder().u8(0x0F).cstr("c").i32(static_cast<std::int32_t>(bad_scope_body.size() + 4)).raw(
-          std::string(bad_scope_body.bytes().begin(), bad_scope_body.bytes().end())));
+      bson_builder()
+          .u8(0x0F)
+          .cstr("c")
+          .i32(static_cast<std::int32_t>(bad_scope_body.size() + 4))
+          .raw(std::string(bad_scope_body.bytes().begin(), bad_scope_body.bytes().end())));
   expect_error(inner, error_code::invalid_bool, "c.x", 4 + 3 + 4 + 8 + 4);
 }
 
@@ -220,7 +240,7 @@ TEST(decode, hundred_thousand_levels_fail_cleanly_without_deep_recursion) {
 
 TEST(decode, depth_limit_is_configurable_up_to_max_depth_limit) {
   decode_options deep;
-  deep.max_depth = 200'000;  // acts as max_depth_limit
+  deep.max_depth = 200'000;                                             // acts as max_depth_limit
   const std::vector<std::uint8_t> bytes = nested(max_depth_limit - 1);  // max_depth_limit levels
   result<document> r = decode_document(bytes, deep);
   ASSERT_TRUE(r) << r.error().to_string();
@@ -263,7 +283,8 @@ TEST(decode, unpooled_baseline_decodes_the_same_document) {
   nopool.memory = std::pmr::new_delete_resource();
   bson_builder inner;
   inner.u8(0x02).cstr("t").str("text").u8(0x07).cstr("id").raw(std::string(12, '\x01'));
-  const auto bytes = document_of(bson_builder().u8(0x03).cstr("d").doc(inner).u8(0x12).cstr("n").i64(5));
+  const auto bytes =
+      document_of(bson_builder().u8(0x03).cstr("d").doc(inner).u8(0x12).cstr("n").i64(5));
   result<document> a = detail::decode_document_unpooled(bytes, nopool);
   result<document> b = decode_document(bytes);
   ASSERT_TRUE(a && b);
@@ -277,7 +298,8 @@ TEST(decode, arena_blocks_can_come_from_the_runtime_pool) {
   options.memory = &pool;
   bson_builder inner;
   inner.u8(0x02).cstr("t").str("text");
-  const auto bytes = document_of(bson_builder().u8(0x03).cstr("d").doc(inner).u8(0x10).cstr("n").i32(5));
+  const auto bytes =
+      document_of(bson_builder().u8(0x03).cstr("d").doc(inner).u8(0x10).cstr("n").i32(5));
   {
     result<document> d = decode_document(bytes, options);
     ASSERT_TRUE(d) << d.error().to_string();

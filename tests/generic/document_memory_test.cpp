@@ -70,7 +70,8 @@ TEST(document_memory_hostile, a_decoded_document_updated_in_place_stays_correct_
   EXPECT_EQ(d["k"].as_string(), "a longer value 999999");
   EXPECT_EQ(d["list"][2].as_int32(), 3);
   EXPECT_EQ(encode_document(d).to_vector(),
-            encode_document(document{{"k", "a longer value 999999"}, {"list", array{1, 2, 3}}}).to_vector());
+            encode_document(document{{"k", "a longer value 999999"}, {"list", array{1, 2, 3}}})
+                .to_vector());
 }
 
 }  // namespace

@@ -2,8 +2,6 @@
 // document between good ones, trailing garbage. The reader delivers every document before the bad
 // one, then reports the error (code, path, offset from the start of the stream) and repeats it.
 
-#include "bsongen/document_stream.hpp"
-
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -13,6 +11,7 @@
 #include <vector>
 
 #include "bson_builder.hpp"
+#include "bsongen/document_stream.hpp"
 
 namespace bsongen {
 namespace {

@@ -58,9 +58,9 @@ TEST(document, duplicate_keys_are_kept_and_lookups_return_the_last) {
   ASSERT_EQ(d.size(), 3u);
   EXPECT_EQ(d["k"].as_int32(), 2);
   EXPECT_EQ(d.find("k").as_int32(), 2);
-  EXPECT_EQ(d.ref()["k"].as_int32(), 2);       // document_ref
-  EXPECT_EQ(value(d)["k"].as_int32(), 2);      // value_access
-  EXPECT_EQ(d.at(0).as_int32(), 1);            // iteration shows both, in order
+  EXPECT_EQ(d.ref()["k"].as_int32(), 2);   // document_ref
+  EXPECT_EQ(value(d)["k"].as_int32(), 2);  // value_access
+  EXPECT_EQ(d.at(0).as_int32(), 1);        // iteration shows both, in order
   std::vector<int> seen;
   for (element e : d) {
     if (e.key() == "k") seen.push_back(e.as_int32());
@@ -89,7 +89,7 @@ TEST(document, equality_compares_keys_order_types_and_values) {
   const document a{{"x", 1}, {"y", array{"p", "q"}}};
   document same{{"x", 1}, {"y", array{"p", "q"}}};
   EXPECT_EQ(a, same);
-  EXPECT_NE(a, (document{{"y", array{"p", "q"}}, {"x", 1}}));   // order matters
+  EXPECT_NE(a, (document{{"y", array{"p", "q"}}, {"x", 1}}));                // order matters
   EXPECT_NE(a, (document{{"x", std::int64_t{1}}, {"y", array{"p", "q"}}}));  // int32 vs int64
   EXPECT_NE(a, (document{{"x", 1}, {"y", array{"p", "r"}}}));
   EXPECT_NE(a, (document{{"x", 1}}));
@@ -100,7 +100,7 @@ TEST(document, copies_are_deep_and_moves_keep_views_valid) {
   document copy = original;
   std::string_view inner = original["n"]["inner"].as_string();
   document moved = std::move(original);
-  EXPECT_EQ(inner, "deep");                       // views survive a move
+  EXPECT_EQ(inner, "deep");  // views survive a move
   EXPECT_EQ(moved["n"]["inner"].as_string().data(), inner.data());
   EXPECT_EQ(copy, moved);
   EXPECT_NE(copy["n"]["inner"].as_string().data(), inner.data());  // the copy owns its bytes

@@ -31,7 +31,8 @@ const document& sample() {
       {"bin", binary{{1, 2, 3}, binary_subtype::uuid_old}},
       {"old", binary{{9, 8}, binary_subtype::binary_old}},
       {"re", regex{"^a.*", "xi"}},
-      {"ptr", db_pointer{"db.coll", object_id::from_bytes(reinterpret_cast<const std::uint8_t*>("abcdefghijkl"))}},
+      {"ptr", db_pointer{"db.coll", object_id::from_bytes(
+                                        reinterpret_cast<const std::uint8_t*>("abcdefghijkl"))}},
       {"js", javascript{"f()"}},
       {"sym", symbol{"s"}},
       {"cws", javascript_with_scope{"g(x)", to_raw_document(document{{"x", 1}})}},

@@ -3,8 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <array>
-#include <string>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "bson_builder.hpp"
@@ -77,7 +77,8 @@ TEST(encode, arrays_get_canonical_keys_whatever_they_were_read_with) {
   ASSERT_TRUE(d);
   test::bson_builder canonical_arr;
   canonical_arr.u8(0x10).cstr("0").i32(1).u8(0x10).cstr("1").i32(2);
-  EXPECT_EQ(encode_document(*d).to_vector(), test::document_of(test::bson_builder().u8(0x04).cstr("a").doc(canonical_arr)));
+  EXPECT_EQ(encode_document(*d).to_vector(),
+            test::document_of(test::bson_builder().u8(0x04).cstr("a").doc(canonical_arr)));
 }
 
 TEST(encode, long_arrays_number_their_keys) {

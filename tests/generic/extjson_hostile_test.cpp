@@ -6,8 +6,6 @@
 // This binary links the heap counter (tests/support/heap_counter.hpp), so the memory figures
 // include everything: simdjson's index, the padded copy, the output, messages.
 
-#include "bsongen/extjson.hpp"
-
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -16,6 +14,7 @@
 #include <string_view>
 
 #include "bsongen/detail/extjson_builder.hpp"
+#include "bsongen/extjson.hpp"
 #include "heap_counter.hpp"
 
 namespace bsongen {
@@ -46,7 +45,8 @@ TEST(hostile_extjson, non_ascii_regex_options_are_not_split_by_sorting) {
 }
 
 TEST(hostile_extjson, ascii_regex_options_are_still_sorted) {
-  auto bytes = extjson_to_bson(R"({"a": {"$regularExpression": {"pattern": "b", "options": "xmi"}}})");
+  auto bytes =
+      extjson_to_bson(R"({"a": {"$regularExpression": {"pattern": "b", "options": "xmi"}}})");
   ASSERT_TRUE(bytes);
   auto doc = decode_document(bytes->span());
   ASSERT_TRUE(doc);
@@ -289,7 +289,9 @@ TEST(extjson_hostile, key_bytes_in_messages_cannot_drive_a_terminal) {
       R"({"\u001b]0;title\u0007\u001b[2J\u202e": {"x\u009b1m": {"$numberInt": 7}}})");
   ASSERT_FALSE(r);
   // Raw for programs:
-  EXPECT_EQ(r.error().path, "\x1b]0;title\x07\x1b[2J\xe2\x80\xae.x\xc2\x9b" "1m");
+  EXPECT_EQ(r.error().path,
+            "\x1b]0;title\x07\x1b[2J\xe2\x80\xae.x\xc2\x9b"
+            "1m");
   const std::string shown = r.error().to_string();
   const std::string expected_start =
       "json_invalid at \\x1b]0;title\\x07\\x1b[2J\\u202e.x\\u009b1m (byte ";

@@ -90,11 +90,11 @@ TEST(extjson_writer, escapes_what_json_strings_cannot_hold) {
 }
 
 TEST(extjson_writer, view_and_document_write_the_same_text) {
-  const document d{
-      {"a", array{1, document{{"b", 2.5}}, javascript_with_scope{"f()", to_raw_document(document{{"x", 1}})}}},
-      {"c", db_pointer{"ns", object_id::from_hex("56e1fc72e0c917e9c4714161").value()}},
-      {"s", symbol{"sym"}},
-      {"js", javascript{"g()"}}};
+  const document d{{"a", array{1, document{{"b", 2.5}},
+                               javascript_with_scope{"f()", to_raw_document(document{{"x", 1}})}}},
+                   {"c", db_pointer{"ns", object_id::from_hex("56e1fc72e0c917e9c4714161").value()}},
+                   {"s", symbol{"sym"}},
+                   {"js", javascript{"g()"}}};
   const byte_buffer bytes = encode_document(d.ref());
   const auto view = document_view::from_bytes(bytes);
   ASSERT_TRUE(view);
@@ -499,8 +499,8 @@ TEST(extjson_errors, structural_errors_point_at_where_the_text_goes_wrong) {
     EXPECT_EQ(r.error().message, c.message) << r.error().to_string();
   }
   // An error before the break is the one reported, with its path.
-  const error first = expect_error(R"({"a": {"$numberInt": "x"}, "b": [1, 2)",
-                                   error_code::json_invalid, "a");
+  const error first =
+      expect_error(R"({"a": {"$numberInt": "x"}, "b": [1, 2)", error_code::json_invalid, "a");
   EXPECT_EQ(first.offset, 6u);
   EXPECT_EQ(expect_error(R"({"a": tru, "b": "\u00e9)", error_code::json_syntax, "a").offset, 6u);
   EXPECT_EQ(expect_error("{\"a\": 01, \"b\": \"\xff\"}", error_code::json_syntax, "a").offset, 6u);

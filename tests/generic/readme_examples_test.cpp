@@ -12,21 +12,27 @@
 namespace {
 
 int dynamic_documents_example() {
-  bsongen::document d{{"name", "ada"}, {"tags", bsongen::array{1, 2.5}},
-                      {"sub", bsongen::document{{"ok", true}}}};
+  bsongen::document d{
+      {"name", "ada"}, {"tags", bsongen::array{1, 2.5}}, {"sub", bsongen::document{{"ok", true}}}};
   bsongen::byte_buffer bytes = bsongen::encode_document(d);
   auto r = bsongen::decode_document(bytes);
-  if (!r) { std::cerr << r.error().to_string() << '\n'; return 1; }
+  if (!r) {
+    std::cerr << r.error().to_string() << '\n';
+    return 1;
+  }
   double x = (*r)["tags"][1].as_double();
   return x == 2.5 && *r == d ? 0 : 1;
 }
 
 int extended_json_example(std::ostream& out) {
   auto bytes = bsongen::extjson_to_bson(R"({"_id": {"$oid": "56e1fc72e0c917e9c4714161"}, "n": 1})");
-  if (!bytes) { std::cerr << bytes.error().to_string() << '\n'; return 1; }
+  if (!bytes) {
+    std::cerr << bytes.error().to_string() << '\n';
+    return 1;
+  }
   auto view = bsongen::document_view::from_bytes(*bytes);
   if (!view) return 1;
-  out << bsongen::to_extjson(*view) << '\n';                        // relaxed
+  out << bsongen::to_extjson(*view) << '\n';  // relaxed
   out << bsongen::to_extjson(*view, bsongen::extjson_mode::canonical) << '\n';
   return 0;
 }

@@ -3,13 +3,12 @@
 #include "bsongen/value.hpp"
 
 #include <gtest/gtest.h>
+#include <sys/mman.h>
 
 #include <cstdint>
 #include <limits>
 #include <string>
 #include <string_view>
-
-#include <sys/mman.h>
 
 #include "bsongen/document.hpp"
 
@@ -88,10 +87,11 @@ TEST(value, copies_are_deep_and_equal) {
 TEST(value, equality_follows_the_encoding) {
   EXPECT_EQ(value(1).ref(), value(1).ref());
   EXPECT_FALSE(value(1).ref() == value(std::int64_t{1}).ref());  // different types
-  EXPECT_FALSE(value(0.0).ref() == value(-0.0).ref());            // different bits
+  EXPECT_FALSE(value(0.0).ref() == value(-0.0).ref());           // different bits
   const double nan = std::numeric_limits<double>::quiet_NaN();
-  EXPECT_EQ(value(nan).ref(), value(nan).ref());                  // same bits
-  EXPECT_EQ(value(regex{"p", "mi"}).ref(), value(regex{"p", "im"}).ref());  // same canonical encoding
+  EXPECT_EQ(value(nan).ref(), value(nan).ref());  // same bits
+  EXPECT_EQ(value(regex{"p", "mi"}).ref(),
+            value(regex{"p", "im"}).ref());  // same canonical encoding
   // Array keys do not matter; document keys do.
   EXPECT_EQ(value(array{1, 2}).ref(), value(array{1, 2}).ref());
   EXPECT_FALSE(value(document{{"a", 1}}).ref() == value(document{{"b", 1}}).ref());

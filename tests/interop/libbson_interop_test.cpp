@@ -4,7 +4,6 @@
 // Also the other way: documents we build are valid to libbson and read back as built.
 
 #include <bson/bson.h>
-
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -31,7 +30,8 @@ bool libbson_rebuild(bson_iter_t* it, bson_t* out, bool is_array) {
     int key_len = static_cast<int>(bson_iter_key_len(it));
     if (is_array) {
       const char* written = nullptr;
-      key_len = static_cast<int>(bson_uint32_to_string(index, &written, index_key, sizeof index_key));
+      key_len =
+          static_cast<int>(bson_uint32_to_string(index, &written, index_key, sizeof index_key));
       key = written;
     }
     ++index;
@@ -41,11 +41,13 @@ bool libbson_rebuild(bson_iter_t* it, bson_t* out, bool is_array) {
       bson_t child;
       if (!bson_iter_recurse(it, &child_it)) return false;
       const bool doc = type == BSON_TYPE_DOCUMENT;
-      if (!(doc ? bson_append_document_begin(out, key, key_len, &child) : bson_append_array_begin(out, key, key_len, &child))) {
+      if (!(doc ? bson_append_document_begin(out, key, key_len, &child)
+                : bson_append_array_begin(out, key, key_len, &child))) {
         return false;
       }
       if (!libbson_rebuild(&child_it, &child, !doc)) return false;
-      if (!(doc ? bson_append_document_end(out, &child) : bson_append_array_end(out, &child))) return false;
+      if (!(doc ? bson_append_document_end(out, &child) : bson_append_array_end(out, &child)))
+        return false;
     } else if (!bson_append_value(out, key, key_len, bson_iter_value(it))) {
       return false;
     }
@@ -56,11 +58,13 @@ bool libbson_rebuild(bson_iter_t* it, bson_t* out, bool is_array) {
 std::vector<std::uint8_t> libbson_bytes(std::span<const std::uint8_t> bytes) {
   bson_t source;
   bson_iter_t it;
-  if (!bson_init_static(&source, bytes.data(), bytes.size()) || !bson_iter_init(&it, &source)) return {};
+  if (!bson_init_static(&source, bytes.data(), bytes.size()) || !bson_iter_init(&it, &source))
+    return {};
   bson_t out;
   bson_init(&out);
   std::vector<std::uint8_t> result;
-  if (libbson_rebuild(&it, &out, false)) result.assign(bson_get_data(&out), bson_get_data(&out) + out.len);
+  if (libbson_rebuild(&it, &out, false))
+    result.assign(bson_get_data(&out), bson_get_data(&out) + out.len);
   bson_destroy(&out);
   return result;
 }
@@ -71,7 +75,9 @@ std::string compare(document_ref doc, bson_iter_t* it, const std::string& path);
 
 std::string compare_value(value_ref v, bson_iter_t* it, const std::string& path) {
   const auto type = static_cast<bson_type>(bson_iter_type(it));
-  if (v.type() != type) return path + ": type " + std::string(type_name(v.type())) + " vs libbson " + std::string(type_name(type));
+  if (v.type() != type)
+    return path + ": type " + std::string(type_name(v.type())) + " vs libbson " +
+           std::string(type_name(type));
   auto text_equal = [](std::string_view ours, const char* theirs, std::uint32_t n) {
     return ours.size() == n && std::memcmp(ours.data(), theirs, n) == 0;
   };
@@ -96,7 +102,8 @@ std::string compare_value(value_ref v, bson_iter_t* it, const std::string& path)
       std::size_t i = 0;
       for (value_ref e : v.as_array()) {
         if (!bson_iter_next(&child)) return path + ": libbson has fewer array elements";
-        if (std::string d = compare_value(e, &child, path + "." + std::to_string(i)); !d.empty()) return d;
+        if (std::string d = compare_value(e, &child, path + "." + std::to_string(i)); !d.empty())
+          return d;
         ++i;
       }
       if (bson_iter_next(&child)) return path + ": libbson has more array elements";
@@ -115,13 +122,15 @@ std::string compare_value(value_ref v, bson_iter_t* it, const std::string& path)
       break;
     }
     case bson_type::object_id:
-      if (std::memcmp(v.as_object_id().data(), bson_iter_oid(it)->bytes, 12) != 0) return path + ": oid differs";
+      if (std::memcmp(v.as_object_id().data(), bson_iter_oid(it)->bytes, 12) != 0)
+        return path + ": oid differs";
       break;
     case bson_type::boolean:
       if (v.as_bool() != bson_iter_bool(it)) return path + ": bool differs";
       break;
     case bson_type::datetime:
-      if (v.as_datetime().time_since_epoch().count() != bson_iter_date_time(it)) return path + ": datetime differs";
+      if (v.as_datetime().time_since_epoch().count() != bson_iter_date_time(it))
+        return path + ": datetime differs";
       break;
     case bson_type::regex: {
       const char* options = nullptr;
@@ -140,7 +149,8 @@ std::string compare_value(value_ref v, bson_iter_t* it, const std::string& path)
       const char* ns = nullptr;
       const bson_oid_t* oid = nullptr;
       bson_iter_dbpointer(it, &n, &ns, &oid);
-      if (!text_equal(v.as_db_pointer().ns, ns, n) || std::memcmp(v.as_db_pointer().id.data(), oid->bytes, 12) != 0) {
+      if (!text_equal(v.as_db_pointer().ns, ns, n) ||
+          std::memcmp(v.as_db_pointer().id.data(), oid->bytes, 12) != 0) {
         return path + ": dbpointer differs";
       }
       break;
@@ -162,7 +172,8 @@ std::string compare_value(value_ref v, bson_iter_t* it, const std::string& path)
       std::uint32_t scope_len = 0;
       const std::uint8_t* scope = nullptr;
       const char* code = bson_iter_codewscope(it, &n, &scope_len, &scope);
-      if (!text_equal(v.as_javascript_with_scope_code(), code, n)) return path + ": code with scope code differs";
+      if (!text_equal(v.as_javascript_with_scope_code(), code, n))
+        return path + ": code with scope code differs";
       bson_t scope_doc;
       bson_iter_t child;
       if (!bson_init_static(&scope_doc, scope, scope_len) || !bson_iter_init(&child, &scope_doc)) {
@@ -200,9 +211,11 @@ std::string compare_value(value_ref v, bson_iter_t* it, const std::string& path)
 
 std::string compare(document_ref doc, bson_iter_t* it, const std::string& path) {
   for (element e : doc) {
-    const std::string here = path.empty() ? std::string(e.key()) : path + "." + std::string(e.key());
+    const std::string here =
+        path.empty() ? std::string(e.key()) : path + "." + std::string(e.key());
     if (!bson_iter_next(it)) return here + ": libbson has fewer elements";
-    if (bson_iter_key_len(it) != e.key().size() || std::memcmp(bson_iter_key(it), e.key().data(), e.key().size()) != 0) {
+    if (bson_iter_key_len(it) != e.key().size() ||
+        std::memcmp(bson_iter_key(it), e.key().data(), e.key().size()) != 0) {
       return here + ": key differs from libbson's " + bson_iter_key(it);
     }
     if (std::string d = compare_value(e, it, here); !d.empty()) return d;
@@ -214,7 +227,8 @@ std::string compare(document_ref doc, bson_iter_t* it, const std::string& path) 
 // True when `doc` holds JavaScript code (plain or with scope) containing a NUL byte, at any depth.
 bool has_code_with_nul(document_ref doc) {
   for (element e : doc) {
-    if (e.is(bson_type::javascript) && e.as_javascript().find('\0') != std::string_view::npos) return true;
+    if (e.is(bson_type::javascript) && e.as_javascript().find('\0') != std::string_view::npos)
+      return true;
     if (e.is(bson_type::javascript_with_scope) &&
         (e.as_javascript_with_scope_code().find('\0') != std::string_view::npos ||
          has_code_with_nul(e.as_javascript_with_scope_scope()))) {
@@ -230,7 +244,8 @@ bool has_code_with_nul(document_ref doc) {
 void check_against_libbson(std::span<const std::uint8_t> canonical) {
   result<document> ours = decode_document(canonical);
   ASSERT_TRUE(ours) << ours.error().to_string();
-  EXPECT_EQ(encode_document(*ours).to_vector(), std::vector<std::uint8_t>(canonical.begin(), canonical.end()));
+  EXPECT_EQ(encode_document(*ours).to_vector(),
+            std::vector<std::uint8_t>(canonical.begin(), canonical.end()));
   const std::vector<std::uint8_t> theirs = libbson_bytes(canonical);
   ASSERT_FALSE(theirs.empty()) << "libbson could not rebuild the document";
   if (has_code_with_nul(*ours)) {
@@ -241,7 +256,8 @@ void check_against_libbson(std::span<const std::uint8_t> canonical) {
     EXPECT_NE(theirs, std::vector<std::uint8_t>(canonical.begin(), canonical.end()));
     bson_t doc;
     bson_iter_t it;
-    ASSERT_TRUE(bson_init_static(&doc, canonical.data(), canonical.size()) && bson_iter_init(&it, &doc));
+    ASSERT_TRUE(bson_init_static(&doc, canonical.data(), canonical.size()) &&
+                bson_iter_init(&it, &doc));
     EXPECT_EQ(compare(*ours, &it, ""), "");
     return;
   }
@@ -267,7 +283,8 @@ std::vector<test::corpus_case> valid_cases() { return test::load_corpus({"valid"
 
 INSTANTIATE_TEST_SUITE_P(bson_corpus, corpus_valid, testing::ValuesIn(valid_cases()),
                          [](const testing::TestParamInfo<test::corpus_case>& param_info) {
-                           std::string name = param_info.param.file + "_" + std::to_string(param_info.param.index);
+                           std::string name =
+                               param_info.param.file + "_" + std::to_string(param_info.param.index);
                            for (char& c : name) {
                              if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
                            }
@@ -289,7 +306,8 @@ std::vector<std::uint8_t> bench_document(const std::string& name) {
   text << in.rdbuf();
   const std::string json = text.str();
   bson_error_t err;
-  bson_t* doc = bson_new_from_json(reinterpret_cast<const std::uint8_t*>(json.data()), static_cast<ssize_t>(json.size()), &err);
+  bson_t* doc = bson_new_from_json(reinterpret_cast<const std::uint8_t*>(json.data()),
+                                   static_cast<ssize_t>(json.size()), &err);
   if (doc == nullptr) {
     ADD_FAILURE() << "libbson cannot parse " << path << ": " << err.message;
     return {};
@@ -311,7 +329,8 @@ TEST_P(bench_data, matches_libbson) {
   EXPECT_EQ(encode_document(*d).to_vector(), bytes);
 }
 
-INSTANTIATE_TEST_SUITE_P(driver_documents, bench_data, testing::Values("flat_bson", "deep_bson", "full_bson"));
+INSTANTIATE_TEST_SUITE_P(driver_documents, bench_data,
+                         testing::Values("flat_bson", "deep_bson", "full_bson"));
 
 TEST(libbson_interop, documents_we_build_are_valid_to_libbson_and_read_back) {
   const document built{

@@ -2,14 +2,14 @@
 // decode -> encode reproduces its bytes exactly.
 
 #include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <string>
-#include <sys/wait.h>
-#include <unistd.h>
 #include <vector>
 
 #include "bsongen/document.hpp"
@@ -28,8 +28,8 @@ std::filesystem::path pymongo_output(std::string& why, bool& skip) {
   static std::string reason;
   static bool missing_package = false;
   static const std::filesystem::path dir = [] {
-    const std::filesystem::path out = std::filesystem::temp_directory_path() /
-                                      ("bsongen_pymongo_" + std::to_string(::getpid()));
+    const std::filesystem::path out =
+        std::filesystem::temp_directory_path() / ("bsongen_pymongo_" + std::to_string(::getpid()));
     const std::string command = std::string("/usr/bin/python3 ") + BSONGEN_PYMONGO_SCRIPT + " " +
                                 BSONGEN_BENCH_DATA_DIR + " " + out.string() + " > /dev/null";
     const int status = std::system(command.c_str());
@@ -65,7 +65,8 @@ TEST_P(pymongo_document, decode_encode_reproduces_pymongo_bytes) {
   EXPECT_GT(d->size(), 0u);
 }
 
-INSTANTIATE_TEST_SUITE_P(driver_documents, pymongo_document, testing::Values("flat_bson", "deep_bson", "full_bson"));
+INSTANTIATE_TEST_SUITE_P(driver_documents, pymongo_document,
+                         testing::Values("flat_bson", "deep_bson", "full_bson"));
 
 }  // namespace
 }  // namespace bsongen

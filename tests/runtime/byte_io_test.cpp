@@ -37,8 +37,8 @@ TEST(Endian, DoubleMatchesIeee754Bytes) {
 
 TEST(Endian, RoundTripsExtremes) {
   std::uint8_t buf[8];
-  for (std::int64_t v : {std::numeric_limits<std::int64_t>::min(), std::int64_t{-1}, std::int64_t{0},
-                         std::numeric_limits<std::int64_t>::max()}) {
+  for (std::int64_t v : {std::numeric_limits<std::int64_t>::min(), std::int64_t{-1},
+                         std::int64_t{0}, std::numeric_limits<std::int64_t>::max()}) {
     detail::store_i64_le(buf, v);
     EXPECT_EQ(detail::load_i64_le(buf), v);
   }

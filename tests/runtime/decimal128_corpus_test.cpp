@@ -14,8 +14,6 @@
 // A run of the whole binary ends with "decimal128 corpus: N passed, M failed", counting the cases
 // executed; ctest's decimal128_corpus_test_summary checks that line.
 
-#include "bsongen/decimal128.hpp"
-
 #include <gtest/gtest.h>
 
 #include <array>
@@ -28,6 +26,7 @@
 #include <utility>
 #include <vector>
 
+#include "bsongen/decimal128.hpp"
 #include "hex.hpp"
 
 namespace {
@@ -156,8 +155,8 @@ void check_valid(const corpus_case& c) {
 
 void check_parse_error(const corpus_case& c) {
   const auto parsed = bsongen::decimal128::from_string(c.parse_error_string);
-  ASSERT_FALSE(parsed.has_value()) << '"' << c.parse_error_string << "\" parsed as "
-                                   << parsed->to_string();
+  ASSERT_FALSE(parsed.has_value())
+      << '"' << c.parse_error_string << "\" parsed as " << parsed->to_string();
   const bool needs_rounding = c.description.find("Inexact") != std::string::npos ||
                               c.description.find("Overflow") != std::string::npos;
   EXPECT_EQ(parsed.error().code,

@@ -64,12 +64,34 @@ TEST(Decimal128, ParsesToKnownBits) {
 
 TEST(Decimal128, CanonicalStringsRoundTrip) {
   // Each string is already canonical: parsing and printing gives it back unchanged.
-  const std::string_view canonical[] = {
-      "0", "-0", "1", "-1", "12.50", "0.001", "0.000001", "1E-7", "1.23E-8", "123456789",
-      "1E+3", "1.0E+3", "0E+3", "0E-6176", "0E+6111", "0.00", "-0.00", "1E-6176",
-      "1234567890123456789012345678901234", "-1.234567890123456789012345678901234E-6143",
-      "9.999999999999999999999999999999999E+6144", "1.000000000000000000000000000000000E+6144",
-      "Infinity", "-Infinity", "NaN", "0.1000000", "-12345.6789", "5E-10"};
+  const std::string_view canonical[] = {"0",
+                                        "-0",
+                                        "1",
+                                        "-1",
+                                        "12.50",
+                                        "0.001",
+                                        "0.000001",
+                                        "1E-7",
+                                        "1.23E-8",
+                                        "123456789",
+                                        "1E+3",
+                                        "1.0E+3",
+                                        "0E+3",
+                                        "0E-6176",
+                                        "0E+6111",
+                                        "0.00",
+                                        "-0.00",
+                                        "1E-6176",
+                                        "1234567890123456789012345678901234",
+                                        "-1.234567890123456789012345678901234E-6143",
+                                        "9.999999999999999999999999999999999E+6144",
+                                        "1.000000000000000000000000000000000E+6144",
+                                        "Infinity",
+                                        "-Infinity",
+                                        "NaN",
+                                        "0.1000000",
+                                        "-12345.6789",
+                                        "5E-10"};
   for (std::string_view text : canonical) {
     const decimal128 d = parse(text);
     EXPECT_EQ(d.to_string(), text);
@@ -90,8 +112,8 @@ TEST(Decimal128, DegenerateStringsParseToCanonicalForm) {
       {"1e3", "1E+3"},
       {"1E+0", "1"},
       {"-0.0e-2", "-0.000"},
-      {"0E-9999", "0E-6176"},   // zero clamps to the smallest exponent
-      {"0E+9999", "0E+6111"},   // and to the largest
+      {"0E-9999", "0E-6176"},  // zero clamps to the smallest exponent
+      {"0E+9999", "0E+6111"},  // and to the largest
       {"1E+6144", "1.000000000000000000000000000000000E+6144"},  // padded into range
       {"10E-6177", "1E-6176"},  // a trailing zero dropped into range
       {"1.0000000000000000000000000000000000000", "1.000000000000000000000000000000000"},
@@ -141,7 +163,12 @@ TEST(Decimal128, NonCanonicalEncodingsReadAsZero) {
 }
 
 TEST(Decimal128, FromInt64IsExact) {
-  const std::int64_t values[] = {0, 1, -1, 42, -1000, std::numeric_limits<std::int64_t>::max(),
+  const std::int64_t values[] = {0,
+                                 1,
+                                 -1,
+                                 42,
+                                 -1000,
+                                 std::numeric_limits<std::int64_t>::max(),
                                  std::numeric_limits<std::int64_t>::min()};
   for (std::int64_t v : values) {
     const decimal128 d = decimal128::from_int64(v);
@@ -322,8 +349,8 @@ class random_decimal_strings {
   int pick(int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng_); }
 
   std::string special() {
-    static constexpr std::string_view words[] = {"inf", "infinity", "nan", "snan", "infinit", "na",
-                                                 "infinityy", "qnan"};
+    static constexpr std::string_view words[] = {"inf",     "infinity", "nan",       "snan",
+                                                 "infinit", "na",       "infinityy", "qnan"};
     std::string out;
     const int sign = pick(0, 2);
     if (sign == 1) out += '+';
@@ -363,14 +390,24 @@ class random_decimal_strings {
       out += pick(0, 1) ? 'e' : 'E';
       int exponent = 0;
       switch (pick(0, 3)) {
-        case 0: exponent = pick(-50, 50); break;
-        case 1: exponent = pick(6080, 6220); break;
-        case 2: exponent = -pick(6080, 6260); break;
-        default: exponent = pick(-9'999'999, 9'999'999); break;
+        case 0:
+          exponent = pick(-50, 50);
+          break;
+        case 1:
+          exponent = pick(6080, 6220);
+          break;
+        case 2:
+          exponent = -pick(6080, 6260);
+          break;
+        default:
+          exponent = pick(-9'999'999, 9'999'999);
+          break;
       }
       const int exponent_sign = pick(0, 2);
-      if (exponent < 0) out += '-';
-      else if (exponent_sign == 1) out += '+';
+      if (exponent < 0)
+        out += '-';
+      else if (exponent_sign == 1)
+        out += '+';
       out += std::to_string(exponent < 0 ? -exponent : exponent);
     }
     return out;
@@ -421,8 +458,8 @@ TEST(Decimal128, FromStringAgreesWithLibbson) {
       ++rewritten_for_libbson;
     }
     ASSERT_EQ(ours.has_value(), libbson_ok)
-        << '"' << text << "\": "
-        << (ours.has_value() ? ours->to_string() : ours.error().to_string());
+        << '"' << text
+        << "\": " << (ours.has_value() ? ours->to_string() : ours.error().to_string());
     if (!libbson_ok) {
       ++rejected;
       continue;

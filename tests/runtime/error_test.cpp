@@ -12,7 +12,8 @@ TEST(Error, ToStringNamesCodePathOffsetAndMessage) {
   e.prepend_path("3");
   e.prepend_path("orders");
   EXPECT_EQ(e.path, "orders.3.qty");
-  EXPECT_EQ(e.to_string(), "type_mismatch at orders.3.qty (byte 117): expected int32, found string");
+  EXPECT_EQ(e.to_string(),
+            "type_mismatch at orders.3.qty (byte 117): expected int32, found string");
 }
 
 TEST(Error, ToStringFallsBackToDescriptionWithoutMessage) {
@@ -24,12 +25,16 @@ TEST(Error, ToStringFallsBackToDescriptionWithoutMessage) {
 TEST(Error, ToStringEscapesWhatATerminalWouldInterpret) {
   bsongen::error e(bsongen::error_code::unknown_field, "key 'x\x1b]0;pwned\x07' is unknown", 9);
   e.prepend_path(std::string("k\x1b[2J\r\n", 7));
-  e.prepend_path("\xc2\x9b" "31m");  // U+009B, the C1 control sequence introducer
+  e.prepend_path(
+      "\xc2\x9b"
+      "31m");  // U+009B, the C1 control sequence introducer
   EXPECT_EQ(e.to_string(),
             "unknown_field at \\u009b31m.k\\x1b[2J\\r\\n (byte 9): key 'x\\x1b]0;pwned\\x07' is "
             "unknown");
   // The raw bytes stay available to programs.
-  EXPECT_EQ(e.path, "\xc2\x9b" "31m.k\x1b[2J\r\n");
+  EXPECT_EQ(e.path,
+            "\xc2\x9b"
+            "31m.k\x1b[2J\r\n");
 }
 
 TEST(Error, PrintableKeepsReadableUtf8AndEscapesEverythingElse) {
@@ -49,8 +54,12 @@ TEST(Error, PrintableKeepsReadableUtf8AndEscapesEverythingElse) {
   EXPECT_EQ(printable("\xf4\x90\x80\x80"), "\\xf4\\x90\\x80\\x80");
   // Valid but invisible or reordering: bidirectional override ("Trojan Source"), zero-width
   // space, line separator, BOM, a tag character.
-  EXPECT_EQ(printable("\xe2\x80\xae" "abc"), "\\u202eabc");
-  EXPECT_EQ(printable("a\xe2\x80\x8b" "b"), "a\\u200bb");
+  EXPECT_EQ(printable("\xe2\x80\xae"
+                      "abc"),
+            "\\u202eabc");
+  EXPECT_EQ(printable("a\xe2\x80\x8b"
+                      "b"),
+            "a\\u200bb");
   EXPECT_EQ(printable("\xe2\x80\xa8"), "\\u2028");
   EXPECT_EQ(printable("\xef\xbb\xbf"), "\\ufeff");
   EXPECT_EQ(printable("\xf3\xa0\x81\x81"), "\\U000e0041");

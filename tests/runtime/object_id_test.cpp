@@ -116,7 +116,8 @@ TEST(ObjectId, ChildAfterForkDrawsANewRandomValue) {
     ::close(pipe_fds[0]);
     for (int i = 0; i < per_process; ++i) {
       const object_id id = object_id::generate();
-      if (::write(pipe_fds[1], id.data(), object_id::size) != static_cast<ssize_t>(object_id::size)) {
+      if (::write(pipe_fds[1], id.data(), object_id::size) !=
+          static_cast<ssize_t>(object_id::size)) {
         ::_exit(2);
       }
     }

@@ -155,7 +155,8 @@ TEST(PoolResource, AlignmentUpToGranuleForSmallAndBeyondForLarge) {
 TEST(PoolResource, SmallAllocationsShareUpstreamBlocks) {
   counting_resource upstream;
   pool_resource pool(&upstream, {.initial_block_size = 4096, .max_block_size = 64 * 1024});
-  for (int i = 0; i < 1000; ++i) (void)pool.allocate(sizeof(bsongen::object_id), alignof(bsongen::object_id));
+  for (int i = 0; i < 1000; ++i)
+    (void)pool.allocate(sizeof(bsongen::object_id), alignof(bsongen::object_id));
   // 1000 x 16-byte chunks need 16000 bytes: blocks of 4 KiB then 8 KiB make three upstream calls.
   EXPECT_EQ(upstream.allocations, 3u);
   EXPECT_EQ(upstream.deallocations, 0u);
@@ -187,8 +188,10 @@ TEST(PoolResource, UsableAgainAfterRelease) {
   pool_resource pool(&upstream);
   for (int round = 0; round < 3; ++round) {
     std::pmr::vector<bsongen::decimal128> values(&pool);
-    for (int i = 0; i < 1000; ++i) values.push_back(bsongen::decimal128(1, static_cast<std::uint64_t>(i)));
-    for (int i = 0; i < 1000; ++i) ASSERT_EQ(values[static_cast<std::size_t>(i)].low_bits(), static_cast<std::uint64_t>(i));
+    for (int i = 0; i < 1000; ++i)
+      values.push_back(bsongen::decimal128(1, static_cast<std::uint64_t>(i)));
+    for (int i = 0; i < 1000; ++i)
+      ASSERT_EQ(values[static_cast<std::size_t>(i)].low_bits(), static_cast<std::uint64_t>(i));
     values.clear();
     values.shrink_to_fit();
     pool.release();

@@ -98,12 +98,14 @@ TEST_F(fixture_model, integers_map_by_width_and_signedness) {
 
 TEST_F(fixture_model, scalars_and_runtime_types_map_to_their_kinds) {
   const std::pair<const char*, const char*> expected[] = {
-      {"ratio", "double"},           {"flag", "bool"},         {"text", "string"},
-      {"id", "object_id"},           {"amount", "decimal128"}, {"blob", "binary"},
-      {"stamp", "timestamp"},        {"pattern", "regex"},     {"when_ms", "datetime"},
-      {"lowest", "min_key"},         {"highest", "max_key"},   {"nothing", "null"},
-      {"code", "javascript"},        {"uuid", "uuid"},         {"extra", "raw_document"},
-      {"scoped", "javascript_with_scope"},
+      {"ratio", "double"},       {"flag", "bool"},
+      {"text", "string"},        {"id", "object_id"},
+      {"amount", "decimal128"},  {"blob", "binary"},
+      {"stamp", "timestamp"},    {"pattern", "regex"},
+      {"when_ms", "datetime"},   {"lowest", "min_key"},
+      {"highest", "max_key"},    {"nothing", "null"},
+      {"code", "javascript"},    {"uuid", "uuid"},
+      {"extra", "raw_document"}, {"scoped", "javascript_with_scope"},
   };
   for (const auto& [member, kind] : expected) {
     EXPECT_EQ(type_of("scalars", member), json({{"kind", kind}})) << member;

@@ -57,8 +57,8 @@ TEST(scanned_definitions, a_target_whose_definitions_are_all_empty_scans) {
   EXPECT_EQ(back->text, "hi");
 }
 
-// scanned_flagged_codecs links nlohmann_json for the empty definitions it brings; using it keeps that
-// link from being dropped as unused.
+// scanned_flagged_codecs links nlohmann_json for the empty definitions it brings; using it keeps
+// that link from being dropped as unused.
 TEST(scanned_definitions, the_target_links_nlohmann_json) {
   EXPECT_EQ(nlohmann::json::parse("[1]").size(), 1U);
 }

@@ -72,7 +72,9 @@ class bson_builder {
 inline std::vector<std::uint8_t> document_of(std::span<const std::uint8_t> body) {
   return bson_builder().i32(static_cast<std::int32_t>(body.size() + 5)).append(body).u8(0).bytes();
 }
-inline std::vector<std::uint8_t> document_of(const bson_builder& body) { return document_of(body.bytes()); }
+inline std::vector<std::uint8_t> document_of(const bson_builder& body) {
+  return document_of(body.bytes());
+}
 
 // `depth` documents nested through key "a": {"a": {"a": ... {} ...}}; the outermost counts as 1.
 // Built inside out, so the whole thing is made in one buffer without recursion.

@@ -6,12 +6,11 @@
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "hex.hpp"
 
@@ -23,7 +22,8 @@ inline std::filesystem::path corpus_dir() { return BSONGEN_CORPUS_DIR; }
 inline std::string corpus_missing_message() {
   std::error_code ec;
   if (std::filesystem::is_directory(corpus_dir(), ec)) return {};
-  return "BSON corpus not found at " + corpus_dir().string() + " (set BSONGEN_CORPUS_DIR); skipping";
+  return "BSON corpus not found at " + corpus_dir().string() +
+         " (set BSONGEN_CORPUS_DIR); skipping";
 }
 
 struct corpus_case {
@@ -31,8 +31,8 @@ struct corpus_case {
   std::string section;  // "valid", "decodeErrors", "parseErrors"
   std::size_t index = 0;
   std::string description;
-  nlohmann::json spec;  // the case object as the corpus gives it
-  std::string test_key; // the file's test_key, when it names one
+  nlohmann::json spec;   // the case object as the corpus gives it
+  std::string test_key;  // the file's test_key, when it names one
 };
 
 // Every case of the given sections in every corpus file, in file-name order. Empty when the

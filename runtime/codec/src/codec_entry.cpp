@@ -15,7 +15,8 @@ namespace bsongen::detail {
 result<std::size_t> encoded_size(const void* obj, const document_functions& f) {
   encode_state es;
   const std::size_t n = f.size(obj, es);
-  if (es.failed) [[unlikely]] return std::move(es.err);
+  if (es.failed) [[unlikely]]
+    return std::move(es.err);
   if (n > static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max())) [[unlikely]] {
     return too_large_error(n);
   }
@@ -24,16 +25,19 @@ result<std::size_t> encoded_size(const void* obj, const document_functions& f) {
 
 result<void> encode(const void* obj, writer& out, const document_functions& f) {
   result<std::size_t> n = encoded_size(obj, f);
-  if (!n) [[unlikely]] return std::move(n).error();
+  if (!n) [[unlikely]]
+    return std::move(n).error();
   std::uint8_t* p = out.extend(*n);
-  if (p == nullptr) [[unlikely]] return buffer_too_small_error(*n);
+  if (p == nullptr) [[unlikely]]
+    return buffer_too_small_error(*n);
   f.write(obj, p);
   return {};
 }
 
 result<byte_buffer> encode(const void* obj, const document_functions& f) {
   result<std::size_t> n = encoded_size(obj, f);
-  if (!n) [[unlikely]] return std::move(n).error();
+  if (!n) [[unlikely]]
+    return std::move(n).error();
   result<byte_buffer> out(std::in_place);
   out->resize_uninitialized(*n);
   f.write(obj, out->data());
@@ -53,9 +57,11 @@ result<void> decode(std::span<const std::uint8_t> bytes, void* out, bool fresh,
       bytes.size() > options.max_size || bytes[bytes.size() - 1] != 0) [[unlikely]] {
     return envelope_error(bytes.data(), bytes.size(), options.max_size);
   }
-  const std::uint8_t* const end = f.decode(st, bytes.data(), bytes.data() + bytes.size(), out, fresh);
+  const std::uint8_t* const end =
+      f.decode(st, bytes.data(), bytes.data() + bytes.size(), out, fresh);
   release_value_memory(st);
-  if (end == nullptr) [[unlikely]] return std::move(st.err);
+  if (end == nullptr) [[unlikely]]
+    return std::move(st.err);
   return {};
 }
 

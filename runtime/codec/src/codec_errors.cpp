@@ -1,9 +1,9 @@
 // Error builders of generated codecs: cold and out of line, so the decoders' success paths stay
 // small.
 
-#include <string>
-
 #include "bsongen/detail/codec_errors.hpp"
+
+#include <string>
 
 namespace bsongen::detail {
 
@@ -48,7 +48,8 @@ std::nullptr_t fail_element_type(decode_state& st, const std::uint8_t* element,
   } else {
     static constexpr char digits[] = "0123456789abcdef";
     fail(st, error_code::invalid_type, element,
-         std::string("unknown element type byte 0x") + digits[*element >> 4] + digits[*element & 15]);
+         std::string("unknown element type byte 0x") + digits[*element >> 4] +
+             digits[*element & 15]);
   }
   st.error_located = true;
   st.err.prepend_path(key);
@@ -57,7 +58,8 @@ std::nullptr_t fail_element_type(decode_state& st, const std::uint8_t* element,
 
 std::nullptr_t fail_unknown_field(decode_state& st, const std::uint8_t* element,
                                   std::string_view key) {
-  fail(st, error_code::unknown_field, element, "the schema has no field \"" + std::string(key) + "\"");
+  fail(st, error_code::unknown_field, element,
+       "the schema has no field \"" + std::string(key) + "\"");
   st.error_located = true;
   st.err.prepend_path(key);
   return nullptr;
@@ -110,9 +112,9 @@ std::nullptr_t fail_array_length(decode_state& st, const std::uint8_t* p, std::s
     return fail(st, error_code::invalid_length, p,
                 "array holds more than " + std::to_string(expected) + " elements");
   }
-  return fail(st, error_code::invalid_length, p,
-              "array holds " + std::to_string(count) + " elements, expected " +
-                  std::to_string(expected));
+  return fail(
+      st, error_code::invalid_length, p,
+      "array holds " + std::to_string(count) + " elements, expected " + std::to_string(expected));
 }
 
 bsongen::error too_large_error(std::size_t size) {
@@ -124,8 +126,8 @@ bsongen::error buffer_too_small_error(std::size_t needed) {
 }
 
 bsongen::error over_size_limit_error(std::size_t declared, std::size_t limit) {
-  return {error_code::too_large, "document of " + std::to_string(declared) +
-                                     " bytes exceeds the " + std::to_string(limit) + "-byte limit"};
+  return {error_code::too_large, "document of " + std::to_string(declared) + " bytes exceeds the " +
+                                     std::to_string(limit) + "-byte limit"};
 }
 
 bsongen::error trailing_bytes_error(std::size_t input_size, std::size_t declared) {
@@ -164,8 +166,8 @@ void fail_encode_utf8(encode_state& es, std::string_view what) {
 }
 
 void fail_encode_regex(encode_state& es, std::string_view pattern, std::string_view options) {
-  const bool nul = pattern.find('\0') != std::string_view::npos ||
-                   options.find('\0') != std::string_view::npos;
+  const bool nul =
+      pattern.find('\0') != std::string_view::npos || options.find('\0') != std::string_view::npos;
   if (nul) {
     fail_encode(es, error_code::invalid_value, "regex pattern or options contain NUL");
   } else {

@@ -130,7 +130,8 @@ object_id object_id::generate() noexcept { return generate(current_seconds()); }
 
 object_id object_id::generate(std::uint32_t seconds) noexcept {
   std::uint64_t random = process_random.load(std::memory_order_relaxed);
-  if ((random & random_drawn_bit) == 0) [[unlikely]] random = draw_process_random();
+  if ((random & random_drawn_bit) == 0) [[unlikely]]
+    random = draw_process_random();
   const std::uint32_t count = counter.fetch_add(1, std::memory_order_relaxed);
 
   object_id id;

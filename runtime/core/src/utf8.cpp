@@ -39,7 +39,8 @@ bool is_valid_utf8_slow(const std::uint8_t* p, std::size_t n) noexcept {
       // F0 needs 90..BF (no overlong); F4 needs 80..8F (nothing above U+10FFFF).
       const std::uint8_t lo = b0 == 0xF0 ? 0x90 : 0x80;
       const std::uint8_t hi = b0 == 0xF4 ? 0x8F : 0xBF;
-      if (b1 < lo || b1 > hi || (p[i + 2] & 0xC0) != 0x80 || (p[i + 3] & 0xC0) != 0x80) return false;
+      if (b1 < lo || b1 > hi || (p[i + 2] & 0xC0) != 0x80 || (p[i + 3] & 0xC0) != 0x80)
+        return false;
       i += 4;
       continue;
     }

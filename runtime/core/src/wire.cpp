@@ -2,13 +2,15 @@
 
 namespace bsongen::detail {
 
-std::nullptr_t fail(decode_state& st, error_code code, const std::uint8_t* at, std::string message) {
+std::nullptr_t fail(decode_state& st, error_code code, const std::uint8_t* at,
+                    std::string message) {
   st.err = bsongen::error(code, std::move(message), st.offset(at));
   return nullptr;
 }
 
 std::nullptr_t fail_truncated(decode_state& st, const std::uint8_t* at, std::string_view what) {
-  return fail(st, error_code::truncated, at, std::string(what) + " runs past the end of its document");
+  return fail(st, error_code::truncated, at,
+              std::string(what) + " runs past the end of its document");
 }
 
 std::nullptr_t fail_length_past_end(decode_state& st, const std::uint8_t* at, std::string_view what,
@@ -54,10 +56,12 @@ error envelope_error(const std::uint8_t* p, std::size_t size, std::size_t max_si
   }
   if (length < size) {
     return error(error_code::trailing_bytes,
-                 std::to_string(size - length) + " bytes follow the document's declared end", length);
+                 std::to_string(size - length) + " bytes follow the document's declared end",
+                 length);
   }
   if (p[length - 1] != 0) {
-    return error(error_code::missing_terminator, "document does not end with a NUL byte", length - 1);
+    return error(error_code::missing_terminator, "document does not end with a NUL byte",
+                 length - 1);
   }
   return error();
 }
@@ -120,7 +124,8 @@ namespace {
 
 // On failure inside the document st.depth stays at its level (one above the caller's): skip_value
 // tells errors about a value from errors inside its nested elements that way.
-const std::uint8_t* skip_document(decode_state& st, const std::uint8_t* p, const std::uint8_t* end) {
+const std::uint8_t* skip_document(decode_state& st, const std::uint8_t* p,
+                                  const std::uint8_t* end) {
   const std::uint8_t* body;
   const std::uint8_t* doc_end;
   if (!open_document(st, p, end, body, doc_end)) return nullptr;
@@ -181,7 +186,8 @@ const std::uint8_t* skip_value_at(decode_state& st, std::uint8_t type, const std
   switch (rule.layout) {
     case value_layout::fixed:
       if (static_cast<std::size_t>(end - p) < rule.width) return fail_truncated(st, p, rule.name);
-      if (type == static_cast<std::uint8_t>(bson_type::boolean) && *p > 1) return fail_invalid_bool(st, p);
+      if (type == static_cast<std::uint8_t>(bson_type::boolean) && *p > 1)
+        return fail_invalid_bool(st, p);
       return p + rule.width;
     case value_layout::string:
       return read_string(st, p, end, text);
@@ -192,7 +198,8 @@ const std::uint8_t* skip_value_at(decode_state& st, std::uint8_t type, const std
       const std::int32_t length = load_i32_le(p);
       if (length < 0) return fail(st, error_code::invalid_length, p, "negative binary length");
       if (length > end - p - 5) return fail_length_past_end(st, p, "binary", length);
-      if (p[4] == static_cast<std::uint8_t>(binary_subtype::binary_old) && !old_binary_prefix_ok(p + 5, length)) {
+      if (p[4] == static_cast<std::uint8_t>(binary_subtype::binary_old) &&
+          !old_binary_prefix_ok(p + 5, length)) {
         return fail(st, error_code::invalid_length, p, "binary subtype 2 inner length disagrees");
       }
       return p + 5 + length;
@@ -224,7 +231,8 @@ const std::uint8_t* skip_value(decode_state& st, std::uint8_t type, const std::u
   const std::uint8_t* next = skip_value_at(st, type, p, end);
   // An error about this value (not inside a nested element, which left st.depth deeper) points
   // at its element (README, "Errors").
-  if (next == nullptr && element != nullptr && st.depth == depth) [[unlikely]] st.err.offset = st.offset(element);
+  if (next == nullptr && element != nullptr && st.depth == depth) [[unlikely]]
+    st.err.offset = st.offset(element);
   return next;
 }
 

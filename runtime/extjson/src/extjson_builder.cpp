@@ -141,8 +141,10 @@ bool beyond_double_max(std::string_view s) {
   if (i < s.size() && s[i] == '.') {
     for (++i; i < s.size() && s[i] >= '0' && s[i] <= '9'; ++i) {
       if (nonzero) continue;
-      if (s[i] != '0') nonzero = true;
-      else --scale;
+      if (s[i] != '0')
+        nonzero = true;
+      else
+        --scale;
     }
   }
   std::int64_t exponent = 0;
@@ -490,8 +492,7 @@ bool extjson_builder::key(std::string_view k, std::size_t offset) {
   // Inside a type wrapper the containers are no level, except $scope's value, a document at the
   // wrapper's level.
   const std::uint32_t level = parent.level + (parent.counts ? 1 : 0);
-  const bool counts =
-      parent.counts || parent.last_key == static_cast<std::uint8_t>(special::scope);
+  const bool counts = parent.counts || parent.last_key == static_cast<std::uint8_t>(special::scope);
   const bool over = counts && level > options_.max_depth;
   const std::size_t key_limit = over ? 0 : counts ? size_end_ : npos;
   frames_.push_back({element_start, out_.size(), offset, key_limit, 0, level, is_array, false,
@@ -564,10 +565,9 @@ bool extjson_builder::string_value(std::string_view s, std::size_t offset) {
   // becomes 8 bytes): those are checked when the wrapper has become its value.
   if (s.size() > 4096 && !frames_.empty() && frames_.back().counts &&
       frames_.back().last_key == 0 && out_.size() + s.size() + 5 > size_end_) [[unlikely]] {
-    return fail_value(error_code::too_large,
-                      "document grows past the limit of " + std::to_string(options_.max_size) +
-                          " bytes",
-                      offset);
+    return fail_value(
+        error_code::too_large,
+        "document grows past the limit of " + std::to_string(options_.max_size) + " bytes", offset);
   }
   if (begin_element(bson_type::string, offset) == npos) return false;
   out_.put_i32(static_cast<std::int32_t>(s.size() + 1));
@@ -620,10 +620,10 @@ bool extjson_builder::number_text(std::string_view raw, std::size_t offset) {
     case number_status::ok:
       return double_value(d, offset);
     case number_status::overflow:
-      return fail_value(error_code::inexact,
-                        "number " + quoted(raw) +
-                            " is beyond the range of a double (1.7976931348623157E+308)",
-                        offset);
+      return fail_value(
+          error_code::inexact,
+          "number " + quoted(raw) + " is beyond the range of a double (1.7976931348623157E+308)",
+          offset);
     case number_status::malformed:
       break;
   }

@@ -470,10 +470,9 @@ error stage1_error(simdjson::error_code code, std::string_view json,
     return error(error_code::too_large, "the text is longer than the parser's 4 GiB limit", 0);
   }
   if (code == simdjson::MEMALLOC) {
-    return error(error_code::too_large,
-                 "no memory for the parser's index of " + std::to_string(json.size()) +
-                     " bytes of text",
-                 0);
+    return error(
+        error_code::too_large,
+        "no memory for the parser's index of " + std::to_string(json.size()) + " bytes of text", 0);
   }
   // The byte at fault, when the kind of error names one.
   std::size_t bad = npos;

@@ -38,7 +38,9 @@ struct thread_cache {
 };
 thread_local thread_cache cache{};
 
-constexpr std::size_t class_bytes(std::size_t c) noexcept { return std::size_t{1} << (c + min_class_shift); }
+constexpr std::size_t class_bytes(std::size_t c) noexcept {
+  return std::size_t{1} << (c + min_class_shift);
+}
 // The smallest class holding `bytes`, or class_count when none does.
 std::size_t class_of(std::size_t bytes) noexcept {
   if (bytes <= class_bytes(0)) return 0;
@@ -52,7 +54,7 @@ struct cache_owner {
     for (std::size_t c = 0; c < class_count; ++c) {
       for (free_block* b = cache.heads[c]; b != nullptr;) {
         free_block* next = b->next;
-        ::operator delete(static_cast<void*>(b), std::align_val_t{block_alignment});
+        ::operator delete (static_cast<void*>(b), std::align_val_t{block_alignment});
         b = next;
       }
       cache.heads[c] = nullptr;
@@ -63,19 +65,19 @@ struct cache_owner {
 
 void* cached_allocate(std::size_t bytes) {
   const std::size_t c = class_of(bytes);
-  if (c == class_count) return ::operator new(bytes, std::align_val_t{block_alignment});
+  if (c == class_count) return ::operator new (bytes, std::align_val_t{block_alignment});
   if (free_block* b = cache.heads[c]) {
     cache.heads[c] = b->next;
     --cache.counts[c];
     return b;
   }
-  return ::operator new(class_bytes(c), std::align_val_t{block_alignment});
+  return ::operator new (class_bytes(c), std::align_val_t{block_alignment});
 }
 
 void cached_deallocate(void* p, std::size_t bytes) noexcept {
   const std::size_t c = class_of(bytes);
   if (c == class_count) {
-    ::operator delete(p, std::align_val_t{block_alignment});
+    ::operator delete (p, std::align_val_t{block_alignment});
     return;
   }
   if (cache.counts[c] < per_class && !cache.gone) {
@@ -88,17 +90,17 @@ void cached_deallocate(void* p, std::size_t bytes) noexcept {
     ++cache.counts[c];
     return;
   }
-  ::operator delete(p, std::align_val_t{block_alignment});
+  ::operator delete (p, std::align_val_t{block_alignment});
 }
 
 class block_cache_resource final : public std::pmr::memory_resource {
   void* do_allocate(std::size_t bytes, std::size_t alignment) override {
-    if (alignment > block_alignment) return ::operator new(bytes, std::align_val_t{alignment});
+    if (alignment > block_alignment) return ::operator new (bytes, std::align_val_t{alignment});
     return cached_allocate(bytes);
   }
   void do_deallocate(void* p, std::size_t bytes, std::size_t alignment) override {
     if (alignment > block_alignment) {
-      ::operator delete(p, std::align_val_t{alignment});
+      ::operator delete (p, std::align_val_t{alignment});
       return;
     }
     cached_deallocate(p, bytes);
@@ -143,7 +145,8 @@ std::pmr::memory_resource* default_block_resource() noexcept { return default_re
 
 namespace bsongen::detail {
 
-arena* arena::create(std::pmr::memory_resource* upstream, std::size_t first_block_bytes, bool pooled) {
+arena* arena::create(std::pmr::memory_resource* upstream, std::size_t first_block_bytes,
+                     bool pooled) {
   const std::size_t header = round_up(sizeof(arena), block_alignment);
   const std::size_t requested = header + (pooled ? std::max(first_block_bytes, min_block_size) : 0);
   const std::size_t total = usable_block_size(upstream, requested);
@@ -190,7 +193,8 @@ void* arena::allocate_slow(std::size_t n, std::size_t align) {
     blocks_ = ::new (raw) block_header{blocks_, total};
     return static_cast<std::byte*>(raw) + header;
   }
-  const std::size_t size = usable_block_size(upstream_, std::max(next_block_size_, header + n + align));
+  const std::size_t size =
+      usable_block_size(upstream_, std::max(next_block_size_, header + n + align));
   void* raw = upstream_allocate(upstream_, size);
   blocks_ = ::new (raw) block_header{blocks_, size};
   next_block_size_ = std::min(next_block_size_ * 2, max_growth_block_size);
@@ -203,4 +207,3 @@ void* arena::allocate_slow(std::size_t n, std::size_t align) {
 }
 
 }  // namespace bsongen::detail
-

@@ -9,15 +9,15 @@
 #include <algorithm>
 #include <bit>
 #include <cstring>
+#include <limits>
 #include <memory>
 #include <optional>
-#include <limits>
 #include <string>
 #include <vector>
 
 #include "bsongen/detail/unpooled_decode.hpp"
-#include "bsongen/detail/value_wire.hpp"
 #include "bsongen/detail/utf8.hpp"
+#include "bsongen/detail/value_wire.hpp"
 #include "bsongen/document.hpp"
 #include "bsongen/document_view.hpp"
 
@@ -118,12 +118,11 @@ class scratch_lease {
   decode_scratch& scratch_;
 };
 
-std::string count_text(std::size_t n, const char* unit) {
-  return std::to_string(n) + ' ' + unit;
-}
+std::string count_text(std::size_t n, const char* unit) { return std::to_string(n) + ' ' + unit; }
 
 // The outermost framing holds: what must be true before a byte is allocated or copied.
-inline bool envelope_ok(std::span<const std::uint8_t> bytes, const decode_options& options) noexcept {
+inline bool envelope_ok(std::span<const std::uint8_t> bytes,
+                        const decode_options& options) noexcept {
   if (bytes.size() < 5) return false;
   const std::int32_t declared = detail::load_i32_le(bytes.data());
   return declared >= 5 && static_cast<std::size_t>(declared) == bytes.size() &&
@@ -131,14 +130,16 @@ inline bool envelope_ok(std::span<const std::uint8_t> bytes, const decode_option
 }
 
 // Why envelope_ok is false (the same verdict the generated decoders give).
-[[gnu::noinline, gnu::cold]] result<void> check_envelope(std::span<const std::uint8_t> bytes, const decode_options& options) {
+[[gnu::noinline, gnu::cold]] result<void> check_envelope(std::span<const std::uint8_t> bytes,
+                                                         const decode_options& options) {
   return detail::envelope_error(bytes.data(), bytes.size(), options.max_size);
 }
 
 // The key's terminating NUL, searched 8 bytes at a time, or nullptr when the key runs into the
 // document's own terminator at `end` (the NUL at `end` is readable, so whole words up to it are).
 // Clears `ascii` when a key byte has its high bit set (then UTF-8 needs the full check).
-inline const std::uint8_t* find_key_end(const std::uint8_t* p, const std::uint8_t* end, bool& ascii) noexcept {
+inline const std::uint8_t* find_key_end(const std::uint8_t* p, const std::uint8_t* end,
+                                        bool& ascii) noexcept {
   constexpr std::uint64_t ones = 0x0101010101010101ULL;
   constexpr std::uint64_t highs = 0x8080808080808080ULL;
   const std::uint8_t* q = p;
@@ -170,11 +171,17 @@ class decoder {
   // on the copy's stores.
   // `origin` is where error offsets count from (the outermost input); `depth_base` the levels open
   // around `base` that the frame stack does not hold (see run_value).
-  decoder(const std::uint8_t* base, std::size_t size, const std::uint8_t* copy, const decode_options& options,
-          detail::arena* a, decode_scratch& scratch, const std::uint8_t* origin = nullptr,
-          std::size_t depth_base = 0)
-      : base_(base), copy_(copy), origin_(origin != nullptr ? origin : base), size_(size), options_(options),
-        arena_(a), scratch_(scratch), max_depth_(std::min(options.max_depth, max_depth_limit)),
+  decoder(const std::uint8_t* base, std::size_t size, const std::uint8_t* copy,
+          const decode_options& options, detail::arena* a, decode_scratch& scratch,
+          const std::uint8_t* origin = nullptr, std::size_t depth_base = 0)
+      : base_(base),
+        copy_(copy),
+        origin_(origin != nullptr ? origin : base),
+        size_(size),
+        options_(options),
+        arena_(a),
+        scratch_(scratch),
+        max_depth_(std::min(options.max_depth, max_depth_limit)),
         depth_base_(depth_base) {}
 
   // The document at base (size_ bytes, framing already checked) into *root. False when it is
@@ -193,7 +200,8 @@ class decoder {
   // point at `element` (its element's type byte); errors inside it at their own elements. Paths
   // are relative to the value ("x.3"). The frame stack's bottom stands for the enclosing document,
   // at depth depth_base_ + 1.
-  const std::uint8_t* run_value(std::uint8_t type, const std::uint8_t* element, const std::uint8_t* end, node* out) {
+  const std::uint8_t* run_value(std::uint8_t type, const std::uint8_t* element,
+                                const std::uint8_t* end, node* out) {
     path_from_ = 2;  // segment 1 is the value's own (empty) key: the caller names the value
     const std::uint8_t* next = walk<true>(nullptr, out, base_, end, type, element);
     if constexpr (Build) {
@@ -266,26 +274,30 @@ class decoder {
       }
       if (!is_bson_type(type)) [[unlikely]] {
         if (type == 0 && !(Single && first)) {
-          return stash(fail(error_code::invalid_length, "document ends (NUL type byte) before its declared length",
-                      element_start, {}));
+          return stash(fail(error_code::invalid_length,
+                            "document ends (NUL type byte) before its declared length",
+                            element_start, {}));
         }
-        return stash(fail(error_code::invalid_type, "unknown element type byte 0x" + hex(type), element_start, {}));
+        return stash(fail(error_code::invalid_type, "unknown element type byte 0x" + hex(type),
+                          element_start, {}));
       }
       if (!(Single && first)) {
         bool key_ascii = true;
         const std::uint8_t* const key_nul = find_key_end(p, end, key_ascii);
         if (key_nul == nullptr) [[unlikely]] {
-          return stash(fail(error_code::missing_terminator, "key has no NUL before the end of its document",
-                      element_start, {}));
+          return stash(fail(error_code::missing_terminator,
+                            "key has no NUL before the end of its document", element_start, {}));
         }
         key = reinterpret_cast<const char*>(p);
         key_size = static_cast<std::uint32_t>(key_nul - p);
         if (!key_ascii && check_utf8 && !detail::is_valid_utf8_slow(p, key_size)) [[unlikely]] {
-          return stash(fail(error_code::invalid_utf8, "key is not valid UTF-8", element_start, {key, key_size}));
+          return stash(fail(error_code::invalid_utf8, "key is not valid UTF-8", element_start,
+                            {key, key_size}));
         }
         p = key_nul + 1;
         if (reject_duplicates && frames.back().kind != frame_kind::array) [[unlikely]] {
-          const auto order = static_cast<std::uint32_t>(scratch_.keys.size() - frames.back().keys_base);
+          const auto order =
+              static_cast<std::uint32_t>(scratch_.keys.size() - frames.back().keys_base);
           scratch_.keys.push_back({reinterpret_cast<const std::uint8_t*>(key), key_size, order});
         }
       }
@@ -305,22 +317,26 @@ class decoder {
         case bson_type::timestamp:
           static_assert(width_of(bson_type::double_) == 8 && width_of(bson_type::datetime) == 8 &&
                         width_of(bson_type::int64) == 8 && width_of(bson_type::timestamp) == 8);
-          if (avail < 8) [[unlikely]] return stash(past_end(8, element_start, key_view));
+          if (avail < 8) [[unlikely]]
+            return stash(past_end(8, element_start, key_view));
           if constexpr (Build) set_payload(n, detail::load_u64_le(p), 0);
           p += 8;
           break;
         case bson_type::int32:
           static_assert(width_of(bson_type::int32) == 4);
-          if (avail < 4) [[unlikely]] return stash(past_end(4, element_start, key_view));
+          if (avail < 4) [[unlikely]]
+            return stash(past_end(4, element_start, key_view));
           if constexpr (Build) set_payload(n, detail::load_u32_le(p), 0);
           p += 4;
           break;
         case bson_type::boolean:
           static_assert(width_of(bson_type::boolean) == 1);
-          if (avail < 1) [[unlikely]] return stash(past_end(1, element_start, key_view));
+          if (avail < 1) [[unlikely]]
+            return stash(past_end(1, element_start, key_view));
           if (*p > 1) [[unlikely]] {
-            return stash(fail(error_code::invalid_bool, "boolean byte is 0x" + hex(*p) + ", not 0 or 1", element_start,
-                        key_view));
+            return stash(fail(error_code::invalid_bool,
+                              "boolean byte is 0x" + hex(*p) + ", not 0 or 1", element_start,
+                              key_view));
           }
           if constexpr (Build) set_payload(n, *p, 0);
           p += 1;
@@ -333,13 +349,15 @@ class decoder {
           break;
         case bson_type::object_id:
           static_assert(width_of(bson_type::object_id) == 12);
-          if (avail < 12) [[unlikely]] return stash(past_end(12, element_start, key_view));
+          if (avail < 12) [[unlikely]]
+            return stash(past_end(12, element_start, key_view));
           if constexpr (Build) set_payload(n, detail::load_u64_le(p), detail::load_u32_le(p + 8));
           p += 12;
           break;
         case bson_type::decimal128:
           static_assert(width_of(bson_type::decimal128) == 16);
-          if (avail < 16) [[unlikely]] return stash(past_end(16, element_start, key_view));
+          if (avail < 16) [[unlikely]]
+            return stash(past_end(16, element_start, key_view));
           if constexpr (Build) set_payload(n, detail::load_u64_le(p), detail::load_u64_le(p + 8));
           p += 16;
           break;
@@ -347,17 +365,20 @@ class decoder {
         case bson_type::javascript:
         case bson_type::symbol: {
           std::uint32_t text_size = 0;
-          if (!read_string(p, avail, text_size, check_utf8, element_start, key_view)) return nullptr;
+          if (!read_string(p, avail, text_size, check_utf8, element_start, key_view))
+            return nullptr;
           if constexpr (Build) set_text(n, in_copy(p + 4), text_size, 0);
           p += 4 + text_size + 1;
           break;
         }
         case bson_type::document:
         case bson_type::array: {
-          if (avail < 4) [[unlikely]] return stash(past_end(4, element_start, key_view));
+          if (avail < 4) [[unlikely]]
+            return stash(past_end(4, element_start, key_view));
           const std::int32_t length = detail::load_i32_le(p);
           if (!check_embedded(length, avail, p, element_start, key_view)) return nullptr;
-          if (depth_base_ + frames.size() >= max_depth_) [[unlikely]] return stash(too_deep(element_start, key_view));
+          if (depth_base_ + frames.size() >= max_depth_) [[unlikely]]
+            return stash(too_deep(element_start, key_view));
           std::uint32_t parent = no_parent;
           if constexpr (Build) {
             set_payload(n, 0, 0);
@@ -366,30 +387,36 @@ class decoder {
           end = p + length - 1;
           frames.push_back({end, key, key_size, Build ? stack_size() : 0, parent,
                             static_cast<std::uint32_t>(scratch_.keys.size()),
-                            type == static_cast<std::uint8_t>(bson_type::document) ? frame_kind::document : frame_kind::array});
+                            type == static_cast<std::uint8_t>(bson_type::document)
+                                ? frame_kind::document
+                                : frame_kind::array});
           p += 4;
           continue;
         }
         case bson_type::binary: {
           if (avail < std::size_t{min_size_of(bson_type::binary)}) [[unlikely]] {
-            return stash(past_end(std::size_t{min_size_of(bson_type::binary)}, element_start, key_view));
+            return stash(
+                past_end(std::size_t{min_size_of(bson_type::binary)}, element_start, key_view));
           }
           const std::int32_t length = detail::load_i32_le(p);
           if (length < 0) [[unlikely]] {
-            return stash(fail_n(error_code::invalid_length, "binary length ", length, " is negative", element_start, key_view));
+            return stash(fail_n(error_code::invalid_length, "binary length ", length,
+                                " is negative", element_start, key_view));
           }
           if (static_cast<std::size_t>(length) > avail - 5) [[unlikely]] {
-            return stash(fail_n(error_code::invalid_length, "binary length ", length, " runs past the end of its document", element_start, key_view));
+            return stash(fail_n(error_code::invalid_length, "binary length ", length,
+                                " runs past the end of its document", element_start, key_view));
           }
           const std::uint8_t subtype = p[4];
           const std::uint8_t* data = p + 5;
           auto data_size = static_cast<std::uint32_t>(length);
           if (subtype == static_cast<std::uint8_t>(binary_subtype::binary_old)) {
             if (!detail::old_binary_prefix_ok(data, length)) [[unlikely]] {
-              return stash(fail(error_code::invalid_length,
-                          "binary subtype 0x02 inner length disagrees with its outer length " +
-                              std::to_string(length),
-                          element_start, key_view));
+              return stash(
+                  fail(error_code::invalid_length,
+                       "binary subtype 0x02 inner length disagrees with its outer length " +
+                           std::to_string(length),
+                       element_start, key_view));
             }
             data += detail::binary_old_prefix;
             data_size -= detail::binary_old_prefix;
@@ -407,19 +434,22 @@ class decoder {
               pattern_nul == nullptr
                   ? nullptr
                   : std::memchr(static_cast<const std::uint8_t*>(pattern_nul) + 1, 0,
-                                static_cast<std::size_t>(end - (static_cast<const std::uint8_t*>(pattern_nul) + 1)));
+                                static_cast<std::size_t>(
+                                    end - (static_cast<const std::uint8_t*>(pattern_nul) + 1)));
           if (options_nul == nullptr) [[unlikely]] {
             return stash(fail(error_code::missing_terminator,
-                        "regex pattern or options lack a NUL before the end of the document", element_start,
-                        key_view));
+                              "regex pattern or options lack a NUL before the end of the document",
+                              element_start, key_view));
           }
-          const auto pattern_size = static_cast<std::uint32_t>(static_cast<const std::uint8_t*>(pattern_nul) - p);
+          const auto pattern_size =
+              static_cast<std::uint32_t>(static_cast<const std::uint8_t*>(pattern_nul) - p);
           const std::uint8_t* opts = p + pattern_size + 1;
           const auto options_size =
               static_cast<std::uint32_t>(static_cast<const std::uint8_t*>(options_nul) - opts);
-          if (check_utf8 && (!detail::is_valid_utf8(p, pattern_size) || !detail::is_valid_utf8(opts, options_size)))
-              [[unlikely]] {
-            return stash(fail(error_code::invalid_utf8, "regex is not valid UTF-8", element_start, key_view));
+          if (check_utf8 && (!detail::is_valid_utf8(p, pattern_size) ||
+                             !detail::is_valid_utf8(opts, options_size))) [[unlikely]] {
+            return stash(fail(error_code::invalid_utf8, "regex is not valid UTF-8", element_start,
+                              key_view));
           }
           if constexpr (Build) set_text(n, in_copy(p), pattern_size, options_size);
           p = opts + options_size + 1;
@@ -427,35 +457,44 @@ class decoder {
         }
         case bson_type::db_pointer: {
           std::uint32_t text_size = 0;
-          if (!read_string(p, avail, text_size, check_utf8, element_start, key_view)) return nullptr;
-          if (avail - 5 - text_size < 12) [[unlikely]] return stash(past_end(4 + text_size + 1 + 12, element_start, key_view));
+          if (!read_string(p, avail, text_size, check_utf8, element_start, key_view))
+            return nullptr;
+          if (avail - 5 - text_size < 12) [[unlikely]]
+            return stash(past_end(4 + text_size + 1 + 12, element_start, key_view));
           if constexpr (Build) set_text(n, in_copy(p + 4), text_size, 0);
           p += 4 + text_size + 1 + 12;
           break;
         }
         case bson_type::javascript_with_scope: {
-          if (avail < 4) [[unlikely]] return stash(past_end(4, element_start, key_view));
+          if (avail < 4) [[unlikely]]
+            return stash(past_end(4, element_start, key_view));
           const std::int32_t total = detail::load_i32_le(p);
           // int32 total, string (int32 length >= 1, bytes, NUL), document (>= 5 bytes).
-          if (total < min_size_of(bson_type::javascript_with_scope) || static_cast<std::size_t>(total) > avail)
-              [[unlikely]] {
-            return stash(fail_n(error_code::invalid_length, "code with scope length ", total, " is below 14 or past its document", element_start, key_view));
+          if (total < min_size_of(bson_type::javascript_with_scope) ||
+              static_cast<std::size_t>(total) > avail) [[unlikely]] {
+            return stash(fail_n(error_code::invalid_length, "code with scope length ", total,
+                                " is below 14 or past its document", element_start, key_view));
           }
           std::uint32_t code_size = 0;
-          if (!read_string(p + 4, static_cast<std::size_t>(total) - 4, code_size, check_utf8, element_start,
-                           key_view)) {
+          if (!read_string(p + 4, static_cast<std::size_t>(total) - 4, code_size, check_utf8,
+                           element_start, key_view)) {
             return nullptr;
           }
           const std::uint8_t* scope = p + 4 + 4 + code_size + 1;
           const auto scope_room = static_cast<std::size_t>(p + total - scope);
-          if (scope_room < 5 || detail::load_i32_le(scope) != static_cast<std::int64_t>(scope_room)) [[unlikely]] {
-            return stash(fail_n(error_code::invalid_length, "code with scope length ", total, " disagrees with its code and scope lengths", element_start, key_view));
+          if (scope_room < 5 || detail::load_i32_le(scope) != static_cast<std::int64_t>(scope_room))
+              [[unlikely]] {
+            return stash(fail_n(error_code::invalid_length, "code with scope length ", total,
+                                " disagrees with its code and scope lengths", element_start,
+                                key_view));
           }
           if (scope[scope_room - 1] != 0) [[unlikely]] {
-            return stash(fail(error_code::missing_terminator, "scope document does not end with a NUL byte",
-                        element_start, key_view));
+            return stash(fail(error_code::missing_terminator,
+                              "scope document does not end with a NUL byte", element_start,
+                              key_view));
           }
-          if (depth_base_ + frames.size() >= max_depth_) [[unlikely]] return stash(too_deep(element_start, key_view));
+          if (depth_base_ + frames.size() >= max_depth_) [[unlikely]]
+            return stash(too_deep(element_start, key_view));
           std::uint32_t parent = no_parent;
           if constexpr (Build) {
             auto* cws = arena_->template allocate_array<detail::code_with_scope>(1);
@@ -495,15 +534,17 @@ class decoder {
             (repeat == nullptr || it->order < repeat->order)) {
           // Sorted by order within equal keys: `it` is a later one; the group's second is the
           // first such `it` after the group's first entry.
-          if (it - 1 == first || (it - 2)->size != it->size || std::memcmp((it - 2)->key, it->key, it->size) != 0) {
+          if (it - 1 == first || (it - 2)->size != it->size ||
+              std::memcmp((it - 2)->key, it->key, it->size) != 0) {
             repeat = &*it;
           }
         }
       }
       if (repeat != nullptr) {
         const std::string_view key(reinterpret_cast<const char*>(repeat->key), repeat->size);
-        return stash(fail(error_code::duplicate_field, "key repeats an earlier element's key in its document",
-                          repeat->key - 1, key));
+        return stash(fail(error_code::duplicate_field,
+                          "key repeats an earlier element's key in its document", repeat->key - 1,
+                          key));
       }
     }
     keys.erase(first, last);
@@ -535,18 +576,23 @@ class decoder {
 
   // A BSON string at p: int32 length >= 1, that many bytes, the last one NUL. False (error_ set)
   // when it is not.
-  [[gnu::always_inline]] bool read_string(const std::uint8_t* p, std::size_t avail, std::uint32_t& text_size, bool check_utf8,
-                           const std::uint8_t* element_start, std::string_view key) {
-    if (avail < 4) [[unlikely]] return stash(past_end(4, element_start, key));
+  [[gnu::always_inline]] bool read_string(const std::uint8_t* p, std::size_t avail,
+                                          std::uint32_t& text_size, bool check_utf8,
+                                          const std::uint8_t* element_start, std::string_view key) {
+    if (avail < 4) [[unlikely]]
+      return stash(past_end(4, element_start, key));
     const std::int32_t length = detail::load_i32_le(p);
     if (length < min_size_of(bson_type::string) - 4) [[unlikely]] {
-      return stash(fail_n(error_code::invalid_length, "string length ", length, " is below 1", element_start, key));
+      return stash(fail_n(error_code::invalid_length, "string length ", length, " is below 1",
+                          element_start, key));
     }
     if (static_cast<std::size_t>(length) > avail - 4) [[unlikely]] {
-      return stash(fail_n(error_code::invalid_length, "string length ", length, " runs past the end of its document", element_start, key));
+      return stash(fail_n(error_code::invalid_length, "string length ", length,
+                          " runs past the end of its document", element_start, key));
     }
     if (p[4 + length - 1] != 0) [[unlikely]] {
-      return stash(fail(error_code::missing_terminator, "string does not end with a NUL byte", element_start, key));
+      return stash(fail(error_code::missing_terminator, "string does not end with a NUL byte",
+                        element_start, key));
     }
     text_size = static_cast<std::uint32_t>(length - 1);
     if (check_utf8 && !detail::is_valid_utf8(p + 4, text_size)) [[unlikely]] {
@@ -555,17 +601,21 @@ class decoder {
     return true;
   }
 
-  [[gnu::always_inline]] bool check_embedded(std::int32_t length, std::size_t avail, const std::uint8_t* p,
-                              const std::uint8_t* element_start, std::string_view key) {
+  [[gnu::always_inline]] bool check_embedded(std::int32_t length, std::size_t avail,
+                                             const std::uint8_t* p,
+                                             const std::uint8_t* element_start,
+                                             std::string_view key) {
     if (length < min_size_of(bson_type::document)) [[unlikely]] {
-      return stash(fail_n(error_code::invalid_length, "embedded document length ", length, " is below the minimum of 5", element_start, key));
+      return stash(fail_n(error_code::invalid_length, "embedded document length ", length,
+                          " is below the minimum of 5", element_start, key));
     }
     if (static_cast<std::size_t>(length) > avail) [[unlikely]] {
-      return stash(fail_n(error_code::invalid_length, "embedded document length ", length, " runs past the end of its parent", element_start, key));
+      return stash(fail_n(error_code::invalid_length, "embedded document length ", length,
+                          " runs past the end of its parent", element_start, key));
     }
     if (p[length - 1] != 0) [[unlikely]] {
-      return stash(fail(error_code::missing_terminator, "embedded document does not end with a NUL byte",
-                  element_start, key));
+      return stash(fail(error_code::missing_terminator,
+                        "embedded document does not end with a NUL byte", element_start, key));
     }
     return true;
   }
@@ -582,7 +632,8 @@ class decoder {
     std::memcpy(n.as.bytes, &low, 8);
     std::memcpy(n.as.bytes + 8, &high, 8);
   }
-  static void set_text(node& n, const char* data, std::uint32_t size, std::uint32_t extra) noexcept {
+  static void set_text(node& n, const char* data, std::uint32_t size,
+                       std::uint32_t extra) noexcept {
     set_payload(n, reinterpret_cast<std::uintptr_t>(data), size | std::uint64_t{extra} << 32);
   }
   static void copy_nodes(node* to, const node* from, std::uint32_t count) noexcept {
@@ -596,7 +647,8 @@ class decoder {
       std::uint64_t w;
       std::memcpy(&w, s + i * 8, 8);
       std::memcpy(d + i * 8, &w, 8);
-      asm volatile("" ::: "memory");  // keep word copies (a memcpy call would load 32 bytes at once)
+      asm volatile("" ::
+                       : "memory");  // keep word copies (a memcpy call would load 32 bytes at once)
     }
   }
 
@@ -620,26 +672,30 @@ class decoder {
   [[nodiscard]] error& failure() noexcept { return *error_; }
 
  private:
-
-  [[gnu::noinline, gnu::cold]] error past_end(std::size_t needed, const std::uint8_t* element_start, std::string_view key) {
+  [[gnu::noinline, gnu::cold]] error past_end(std::size_t needed, const std::uint8_t* element_start,
+                                              std::string_view key) {
     return fail(error_code::truncated,
-                "value needs " + count_text(needed, "bytes") + " but its document ends first", element_start, key);
+                "value needs " + count_text(needed, "bytes") + " but its document ends first",
+                element_start, key);
   }
 
-  [[gnu::noinline, gnu::cold]] error too_deep(const std::uint8_t* element_start, std::string_view key) {
+  [[gnu::noinline, gnu::cold]] error too_deep(const std::uint8_t* element_start,
+                                              std::string_view key) {
     return fail(error_code::too_deep,
-                "nesting exceeds the depth limit of " + std::to_string(max_depth_), element_start, key);
+                "nesting exceeds the depth limit of " + std::to_string(max_depth_), element_start,
+                key);
   }
 
   // fail() with the message `prefix` + number + `suffix`, built only here, off the hot path.
-  [[gnu::noinline, gnu::cold]] error fail_n(error_code code, const char* prefix, std::int64_t number,
-                                            const char* suffix, const std::uint8_t* where, std::string_view key) {
+  [[gnu::noinline, gnu::cold]] error fail_n(error_code code, const char* prefix,
+                                            std::int64_t number, const char* suffix,
+                                            const std::uint8_t* where, std::string_view key) {
     return fail(code, prefix + std::to_string(number) + suffix, where, key);
   }
 
   // The error at `where`, with the path of open frames plus the current element's key.
-  [[gnu::noinline, gnu::cold]] error fail(error_code code, std::string message, const std::uint8_t* where,
-                               std::string_view key) {
+  [[gnu::noinline, gnu::cold]] error fail(error_code code, std::string message,
+                                          const std::uint8_t* where, std::string_view key) {
     error e(code, std::move(message), static_cast<std::size_t>(where - origin_));
     // Joined front to back: prepending one segment per level is quadratic in the depth, seconds
     // at 100,000 levels when max_depth is raised. Same result as prepend_path from the inside
@@ -674,7 +730,7 @@ class decoder {
   decode_scratch& scratch_;
   std::size_t max_depth_;  // options_.max_depth within max_depth_limit
   std::size_t depth_base_;
-  std::size_t path_from_ = 1;  // first frame whose key is a path segment (the root has none)
+  std::size_t path_from_ = 1;   // first frame whose key is a path segment (the root has none)
   std::optional<error> error_;  // what stash() kept from a failed check
 };
 
@@ -683,7 +739,8 @@ class decoder {
 namespace detail {
 
 struct document_adopter {
-  static void adopt(document& out, arena_ptr a, const container& root, std::size_t source_size) noexcept {
+  static void adopt(document& out, arena_ptr a, const container& root,
+                    std::size_t source_size) noexcept {
     out.arena_ = std::move(a);
     out.root_ = root;
     out.source_size_ = source_size;
@@ -691,7 +748,8 @@ struct document_adopter {
 };
 
 const std::uint8_t* decode_value(decode_state& st, const std::uint8_t* element, std::uint8_t type,
-                                 const std::uint8_t* p, const std::uint8_t* end, arena& a, node& out) {
+                                 const std::uint8_t* p, const std::uint8_t* end, arena& a,
+                                 node& out) {
   decode_options options;
   options.validate_utf8 = st.validate_utf8;
   options.max_depth = st.max_depth;
@@ -706,16 +764,19 @@ const std::uint8_t* decode_value(decode_state& st, const std::uint8_t* element, 
     if (d.run_value(type, element, end, nullptr) == nullptr) {
       st.err = std::move(d.failure());
     } else {
-      st.err = error(error_code::invalid_length, "value's length fields disagree", st.offset(element));
+      st.err =
+          error(error_code::invalid_length, "value's length fields disagree", st.offset(element));
     }
     return nullptr;
   }
   // The nodes point into one copy of the value's bytes, as a decoded document's into its input's.
   auto* copy = static_cast<std::uint8_t*>(a.allocate(static_cast<std::size_t>(size), 8));
   if (size != 0) std::memcpy(copy, p, static_cast<std::size_t>(size));
-  decoder<true> d(p, static_cast<std::size_t>(size), copy, options, &a, scratch.get(), st.origin, depth_base);
+  decoder<true> d(p, static_cast<std::size_t>(size), copy, options, &a, scratch.get(), st.origin,
+                  depth_base);
   const std::uint8_t* next = d.run_value(type, element, end, &out);
-  if (next == nullptr) [[unlikely]] st.err = std::move(d.failure());
+  if (next == nullptr) [[unlikely]]
+    st.err = std::move(d.failure());
   return next;
 }
 
@@ -723,9 +784,12 @@ const std::uint8_t* decode_value(decode_state& st, const std::uint8_t* element, 
 
 namespace {
 
-result<document> decode_into_arena(std::span<const std::uint8_t> bytes, const decode_options& options, bool pooled) {
-  if (!envelope_ok(bytes, options)) [[unlikely]] return check_envelope(bytes, options).error();
-  std::pmr::memory_resource* upstream = options.memory != nullptr ? options.memory : detail::default_block_resource();
+result<document> decode_into_arena(std::span<const std::uint8_t> bytes,
+                                   const decode_options& options, bool pooled) {
+  if (!envelope_ok(bytes, options)) [[unlikely]]
+    return check_envelope(bytes, options).error();
+  std::pmr::memory_resource* upstream =
+      options.memory != nullptr ? options.memory : detail::default_block_resource();
   // Room for the input copy plus the nodes of a typical document (32 bytes per element of usually
   // 8-20 encoded bytes); the arena grows in blocks when a document has smaller elements.
   detail::arena_ptr a(detail::arena::create(upstream, bytes.size() * 4 + 64, pooled));
@@ -735,7 +799,8 @@ result<document> decode_into_arena(std::span<const std::uint8_t> bytes, const de
   container root{};
   scratch_lease scratch;
   decoder<true> d(bytes.data(), bytes.size(), copy, options, a.get(), scratch.get());
-  if (!d.run(&root)) [[unlikely]] return std::move(d.failure());
+  if (!d.run(&root)) [[unlikely]]
+    return std::move(d.failure());
   document out;
   detail::document_adopter::adopt(out, std::move(a), root, bytes.size());
   return out;
@@ -743,23 +808,27 @@ result<document> decode_into_arena(std::span<const std::uint8_t> bytes, const de
 
 }  // namespace
 
-result<document> decode_document(std::span<const std::uint8_t> bytes, const decode_options& options) {
+result<document> decode_document(std::span<const std::uint8_t> bytes,
+                                 const decode_options& options) {
   return decode_into_arena(bytes, options, true);
 }
 
-result<document> detail::decode_document_unpooled(std::span<const std::uint8_t> bytes, const decode_options& options) {
+result<document> detail::decode_document_unpooled(std::span<const std::uint8_t> bytes,
+                                                  const decode_options& options) {
   return decode_into_arena(bytes, options, false);
 }
 
 result<void> validate_document(std::span<const std::uint8_t> bytes, const decode_options& options) {
-  if (!envelope_ok(bytes, options)) [[unlikely]] return check_envelope(bytes, options);
+  if (!envelope_ok(bytes, options)) [[unlikely]]
+    return check_envelope(bytes, options);
   scratch_lease scratch;
   decoder<false> d(bytes.data(), bytes.size(), nullptr, options, nullptr, scratch.get());
   if (!d.run(nullptr)) return std::move(d.failure());
   return {};
 }
 
-result<document_view> document_view::from_bytes(std::span<const std::uint8_t> bytes, const decode_options& options) {
+result<document_view> document_view::from_bytes(std::span<const std::uint8_t> bytes,
+                                                const decode_options& options) {
   if (auto r = validate_document(bytes, options); !r) return std::move(r).error();
   return document_view(bytes);
 }

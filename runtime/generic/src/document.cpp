@@ -1,5 +1,7 @@
 // Building, copying and comparing generic documents and values.
 
+#include "bsongen/document.hpp"
+
 #include <algorithm>
 #include <array>
 #include <cstring>
@@ -7,7 +9,6 @@
 #include <string>
 
 #include "bsongen/detail/regex_options.hpp"
-#include "bsongen/document.hpp"
 #include "small_stack.hpp"
 
 namespace bsongen {
@@ -22,8 +23,9 @@ constexpr std::size_t default_build_block = 256;
 // See value.hpp, "Sizes". Checked before anything is copied, so a huge view costs nothing.
 void check_part_size(std::size_t n, const char* what) {
   if (n > max_part_size) [[unlikely]] {
-    throw exception(error(error_code::too_large, std::string(what) + " of " + std::to_string(n) +
-                                                     " bytes is longer than BSON's int32 sizes allow"));
+    throw exception(
+        error(error_code::too_large, std::string(what) + " of " + std::to_string(n) +
+                                         " bytes is longer than BSON's int32 sizes allow"));
   }
 }
 
@@ -76,7 +78,8 @@ clone_frame clone_shallow(const node& src, node& dst, arena& a) {
     case bson_type::regex:
     case bson_type::db_pointer: {
       // Both keep a second part right after the first's NUL (see node.hpp).
-      const std::size_t tail = src.type == bson_type::regex ? src.as.text.extra + 1 : object_id::size;
+      const std::size_t tail =
+          src.type == bson_type::regex ? src.as.text.extra + 1 : object_id::size;
       const std::size_t total = src.as.text.size + 1 + tail;
       auto* copy = static_cast<char*>(a.allocate(total, 1));
       std::memcpy(copy, src.as.text.data, total);
@@ -278,7 +281,8 @@ void throw_type_mismatch(bson_type expected, const node* actual) {
 }
 
 void throw_integer_out_of_range() {
-  throw exception(error(error_code::inexact, "an unsigned integer above INT64_MAX has no BSON type"));
+  throw exception(
+      error(error_code::inexact, "an unsigned integer above INT64_MAX has no BSON type"));
 }
 
 namespace {
@@ -327,7 +331,8 @@ bool shallow_equal(const node& a, const node& b, equal_frame& child) {
                          object_id::size) == 0;
     case bson_type::javascript_with_scope:
       if (a.as.cws->code_size != b.as.cws->code_size ||
-          (a.as.cws->code_size != 0 && std::memcmp(a.as.cws->code, b.as.cws->code, a.as.cws->code_size) != 0)) {
+          (a.as.cws->code_size != 0 &&
+           std::memcmp(a.as.cws->code, b.as.cws->code, a.as.cws->code_size) != 0)) {
         return false;
       }
       child = {&a.as.cws->scope, &b.as.cws->scope, 0, true};
@@ -411,7 +416,8 @@ value::value(const binary& b) {
 
 value::value(const regex& r) {
   if (r.pattern.find('\0') != std::string::npos || r.options.find('\0') != std::string::npos) {
-    throw exception(error(error_code::invalid_value, "a regex pattern or options cannot contain NUL"));
+    throw exception(
+        error(error_code::invalid_value, "a regex pattern or options cannot contain NUL"));
   }
   detail::check_part_size(r.pattern.size() + r.options.size(), "a regex");
   set_type(bson_type::regex);
@@ -423,7 +429,9 @@ value::value(const regex& r) {
                    static_cast<std::uint32_t>(r.options.size())};
 }
 
-value::value(const javascript& code) : value(std::string_view(code.code)) { node_.type = bson_type::javascript; }
+value::value(const javascript& code) : value(std::string_view(code.code)) {
+  node_.type = bson_type::javascript;
+}
 
 value::value(const symbol& s) : value(std::string_view(s.text)) { node_.type = bson_type::symbol; }
 
@@ -459,7 +467,8 @@ value::value(const javascript_with_scope& c) {
 value::value(const document& d) {
   set_type(bson_type::document);
   node_.as.doc = {};
-  if (d.root_.size != 0) detail::clone_container(d.root_, node_.as.doc, own_arena(detail::default_build_block), true);
+  if (d.root_.size != 0)
+    detail::clone_container(d.root_, node_.as.doc, own_arena(detail::default_build_block), true);
 }
 
 value::value(document&& d) noexcept : arena_(std::move(d.arena_)) {
@@ -471,7 +480,8 @@ value::value(document&& d) noexcept : arena_(std::move(d.arena_)) {
 value::value(const array& a) {
   set_type(bson_type::array);
   node_.as.doc = {};
-  if (a.root_.size != 0) detail::clone_container(a.root_, node_.as.doc, own_arena(detail::default_build_block), false);
+  if (a.root_.size != 0)
+    detail::clone_container(a.root_, node_.as.doc, own_arena(detail::default_build_block), false);
 }
 
 value::value(array&& a) noexcept : arena_(std::move(a.arena_)) {
@@ -546,7 +556,8 @@ document& document::set(std::string_view key, value v) {
   // many times set() runs.
   dead_bytes_ += detail::parts_footprint(slot);
   detail::place_value(v.arena_, v.node_, slot, *arena_);
-  if (dead_bytes_ > compact_at_) [[unlikely]] compact();
+  if (dead_bytes_ > compact_at_) [[unlikely]]
+    compact();
   return *this;
 }
 

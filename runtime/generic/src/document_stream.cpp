@@ -80,8 +80,8 @@ result<bool> document_stream_reader::next(document_view& doc) {
     const std::size_t arrived = read_some(buffer_.data() + have, chunk);
     have += arrived;
     if (source_failed_) {
-      return fail(error(error_code::io_error, "reading " + document_label(index_, start) + " failed",
-                        start));
+      return fail(error(error_code::io_error,
+                        "reading " + document_label(index_, start) + " failed", start));
     }
     if (arrived < chunk) {
       return fail(error(error_code::truncated,

@@ -14,7 +14,8 @@ std::size_t trusted_value_size(bson_type t, const std::uint8_t* v) noexcept {
 }
 
 void throw_view_type_mismatch(bson_type expected, bool missing, bson_type actual) {
-  if (missing) throw exception(error(error_code::missing_field, "no element there (missing key or index)"));
+  if (missing)
+    throw exception(error(error_code::missing_field, "no element there (missing key or index)"));
   std::string message = "expected ";
   message += type_name(expected);
   message += ", found ";
@@ -51,7 +52,8 @@ db_pointer_view view_element::as_db_pointer() const {
 document_view view_element::as_javascript_with_scope_scope() const {
   const std::uint8_t* v = expect(bson_type::javascript_with_scope);
   const std::uint8_t* scope = v + 4 + 4 + static_cast<std::size_t>(detail::load_i32_le(v + 4));
-  return document_view::from_trusted_bytes({scope, static_cast<std::size_t>(detail::load_i32_le(scope))});
+  return document_view::from_trusted_bytes(
+      {scope, static_cast<std::size_t>(detail::load_i32_le(scope))});
 }
 
 std::size_t document_view::count() const noexcept {

@@ -7,9 +7,9 @@
 
 #include <algorithm>
 #include <array>
-#include <vector>
 #include <cstring>
 #include <limits>
+#include <vector>
 
 #include "bsongen/detail/regex_options.hpp"
 #include "bsongen/detail/value_wire.hpp"
@@ -202,7 +202,8 @@ std::uint8_t* write_text(std::uint8_t* p, const char* data, std::uint32_t size) 
     }
     case bson_type::document:
     case bson_type::array:
-      child = {n.as.doc.elements, n.as.doc.elements + n.as.doc.size, p, nullptr, 0, n.type == bson_type::array};
+      child = {n.as.doc.elements,         n.as.doc.elements + n.as.doc.size, p, nullptr, 0,
+               n.type == bson_type::array};
       return p + 4;
   }
   return p;
@@ -216,7 +217,8 @@ std::uint8_t* write_walk(std::uint8_t* p, walk_frame f) {
     if (f.next == f.last) {
       *p++ = 0;
       detail::store_u32_le(f.start, static_cast<std::uint32_t>(p - f.start));
-      if (f.cws_start != nullptr) detail::store_u32_le(f.cws_start, static_cast<std::uint32_t>(p - f.cws_start));
+      if (f.cws_start != nullptr)
+        detail::store_u32_le(f.cws_start, static_cast<std::uint32_t>(p - f.cws_start));
       if (stack.empty()) return p;
       f = stack.top();
       stack.pop();
@@ -252,13 +254,14 @@ std::size_t encoded_size(document_ref doc) { return document_size(doc.root()); }
 result<void> encode_document(document_ref doc, writer& out) {
   const std::size_t size = document_size(doc.root());
   if (size > static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max())) {
-    return error(error_code::too_large, "encoding needs " + std::to_string(size) + " bytes, above BSON's 2 GiB limit");
+    return error(error_code::too_large,
+                 "encoding needs " + std::to_string(size) + " bytes, above BSON's 2 GiB limit");
   }
   std::uint8_t* p = out.extend(size);
   if (p == nullptr) {
-    return error(error_code::buffer_too_small,
-                 "encoding needs " + std::to_string(size) + " bytes, the output buffer has " +
-                     std::to_string(out.capacity() - out.size()));
+    return error(error_code::buffer_too_small, "encoding needs " + std::to_string(size) +
+                                                   " bytes, the output buffer has " +
+                                                   std::to_string(out.capacity() - out.size()));
   }
   write_document(p, doc.root());
   return {};
@@ -279,7 +282,9 @@ std::uint8_t* write_value(const value& v, std::uint8_t* out) noexcept {
   return child.start != nullptr ? write_walk(out, child) : out;
 }
 
-std::uint8_t type_byte_of(const value& v) noexcept { return static_cast<std::uint8_t>(v.node_ptr()->type); }
+std::uint8_t type_byte_of(const value& v) noexcept {
+  return static_cast<std::uint8_t>(v.node_ptr()->type);
+}
 
 }  // namespace detail
 

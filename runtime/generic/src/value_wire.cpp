@@ -33,7 +33,7 @@ struct value_memory final : std::pmr::memory_resource {
   ~value_memory() override {
     for (chunk* c = chunks_; c != nullptr;) {
       chunk* next = c->next;
-      ::operator delete(static_cast<void*>(c), std::align_val_t{alignof(std::max_align_t)});
+      ::operator delete (static_cast<void*>(c), std::align_val_t{alignof(std::max_align_t)});
       c = next;
     }
   }
@@ -49,11 +49,12 @@ struct value_memory final : std::pmr::memory_resource {
   static constexpr std::size_t header = (sizeof(chunk) + 15) & ~std::size_t{15};
 
   void* do_allocate(std::size_t bytes, std::size_t align) override {
-    auto at = (reinterpret_cast<std::uintptr_t>(cursor_) + (align - 1)) & ~(std::uintptr_t{align} - 1);
+    auto at =
+        (reinterpret_cast<std::uintptr_t>(cursor_) + (align - 1)) & ~(std::uintptr_t{align} - 1);
     if (cursor_ == nullptr || at + bytes > reinterpret_cast<std::uintptr_t>(end_)) {
       const std::size_t size = std::max(next_chunk_, header + bytes + align);
       next_chunk_ = std::min(next_chunk_ * 2, max_chunk);
-      void* raw = ::operator new(size, std::align_val_t{alignof(std::max_align_t)});
+      void* raw = ::operator new (size, std::align_val_t{alignof(std::max_align_t)});
       chunks_ = ::new (raw) chunk{chunks_};
       cursor_ = static_cast<std::byte*>(raw) + header;
       end_ = static_cast<std::byte*>(raw) + size;
@@ -105,14 +106,14 @@ arena_ptr value_arena(decode_state& st) {
   if (avail < 4) return fail_truncated(st, p, "document");
   const std::int32_t length = load_i32_le(p);
   if (length < 5) {
-    return fail(st, error_code::invalid_length,
-                p, "embedded document length " + std::to_string(length) +
-                       " is below the minimum of 5");
+    return fail(
+        st, error_code::invalid_length, p,
+        "embedded document length " + std::to_string(length) + " is below the minimum of 5");
   }
   if (length > avail) {
-    return fail(st, error_code::invalid_length, p,
-                "embedded document length " + std::to_string(length) +
-                    " runs past the end of its parent");
+    return fail(
+        st, error_code::invalid_length, p,
+        "embedded document length " + std::to_string(length) + " runs past the end of its parent");
   }
   if (p[length - 1] != 0) {
     return fail(st, error_code::missing_terminator, p,
@@ -150,7 +151,8 @@ const std::uint8_t* decode_any_value(decode_state& st, std::uint8_t type, const 
   const auto t = static_cast<bson_type>(type);
   if (t == bson_type::document || t == bson_type::array) {
     // The framing checks the generic decoder makes before it enters a level.
-    if (avail < 5) [[unlikely]] return fail_embedded(st, p, avail);
+    if (avail < 5) [[unlikely]]
+      return fail_embedded(st, p, avail);
     const std::int32_t length = load_i32_le(p);
     if (length < 5 || length > avail || p[length - 1] != 0 || st.depth >= st.max_depth)
         [[unlikely]] {
@@ -245,8 +247,8 @@ const std::uint8_t* decode_any_value(decode_state& st, std::uint8_t type, const 
       parts = std::move(value_adopter::arena_of(scope_value));
       if (!parts) parts = value_arena(st);
       auto* cws = parts->allocate_array<code_with_scope>(1);
-      cws->code = parts->copy_string(
-          std::string_view(reinterpret_cast<const char*>(p + 8), code_size));
+      cws->code =
+          parts->copy_string(std::string_view(reinterpret_cast<const char*>(p + 8), code_size));
       cws->code_size = static_cast<std::uint32_t>(code_size);
       cws->scope = value_adopter::node_of(scope_value).as.doc;
       n.as.cws = cws;

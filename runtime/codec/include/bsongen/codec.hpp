@@ -43,7 +43,10 @@ struct codec;
 
 // A struct bsongen generated a document codec for.
 template <class T>
-concept generated_document = requires { codec<T>::is_document; } && codec<T>::is_document;
+concept generated_document = requires {
+  codec<T>::is_document;
+}
+&&codec<T>::is_document;
 
 namespace detail {
 

@@ -22,8 +22,8 @@ enum class bson_type : std::uint8_t {
   regex = 0x0B,
   db_pointer = 0x0C,  // deprecated
   javascript = 0x0D,
-  symbol = 0x0E,                  // deprecated
-  javascript_with_scope = 0x0F,   // deprecated
+  symbol = 0x0E,                 // deprecated
+  javascript_with_scope = 0x0F,  // deprecated
   int32 = 0x10,
   timestamp = 0x11,
   int64 = 0x12,
@@ -89,7 +89,9 @@ inline constexpr std::int32_t binary_old_prefix = 4;
 }
 inline constexpr std::array<value_rule, 256> value_rules = make_value_rules();
 
-[[nodiscard]] constexpr const value_rule& rule_of(std::uint8_t type) noexcept { return value_rules[type]; }
+[[nodiscard]] constexpr const value_rule& rule_of(std::uint8_t type) noexcept {
+  return value_rules[type];
+}
 [[nodiscard]] constexpr const value_rule& rule_of(bson_type type) noexcept {
   return value_rules[static_cast<std::uint8_t>(type)];
 }
@@ -121,7 +123,9 @@ static_assert(is_bson_type_matches_the_table(), "is_bson_type disagrees with val
 }
 
 // The spec's name of a type, e.g. "double", "objectId", "javascriptWithScope".
-[[nodiscard]] constexpr std::string_view type_name(bson_type t) noexcept { return detail::rule_of(t).name; }
+[[nodiscard]] constexpr std::string_view type_name(bson_type t) noexcept {
+  return detail::rule_of(t).name;
+}
 
 // Binary subtypes the spec names.
 enum class binary_subtype : std::uint8_t {

@@ -20,26 +20,26 @@
 namespace bsongen {
 
 enum class error_code : std::uint8_t {
-  ok = 0,             // no error
-  truncated,          // the input ends before the declared length or the element does
-  invalid_length,     // a length field is negative, too small, or disagrees with its contents
-  missing_terminator, // a document, string or key lacks its closing NUL byte
-  invalid_type,       // an element type byte that BSON does not define
-  invalid_utf8,       // a string or key is not valid UTF-8
-  invalid_bool,       // a boolean byte other than 0 or 1
-  invalid_value,      // a value outside what its type allows (bad hex, bad decimal string, ...)
-  inexact,            // a conversion would lose digits or range (Decimal128 rounding, int overflow)
-  too_deep,           // nesting beyond the configured depth limit
-  too_large,          // a document beyond the configured size limit
-  trailing_bytes,     // bytes left after the outermost document
-  type_mismatch,      // an element whose BSON type the target field cannot hold
-  missing_field,      // a required field is absent
-  unknown_field,      // a field the schema does not know, under the 'reject' policy
-  duplicate_field,    // a key seen twice, under the 'reject' policy
-  buffer_too_small,   // a caller-supplied output buffer cannot hold the encoding
-  json_syntax,        // Extended JSON text that is not well-formed JSON
-  json_invalid,       // well-formed JSON that is not valid Extended JSON
-  io_error,           // reading or writing a file or stream failed
+  ok = 0,              // no error
+  truncated,           // the input ends before the declared length or the element does
+  invalid_length,      // a length field is negative, too small, or disagrees with its contents
+  missing_terminator,  // a document, string or key lacks its closing NUL byte
+  invalid_type,        // an element type byte that BSON does not define
+  invalid_utf8,        // a string or key is not valid UTF-8
+  invalid_bool,        // a boolean byte other than 0 or 1
+  invalid_value,       // a value outside what its type allows (bad hex, bad decimal string, ...)
+  inexact,           // a conversion would lose digits or range (Decimal128 rounding, int overflow)
+  too_deep,          // nesting beyond the configured depth limit
+  too_large,         // a document beyond the configured size limit
+  trailing_bytes,    // bytes left after the outermost document
+  type_mismatch,     // an element whose BSON type the target field cannot hold
+  missing_field,     // a required field is absent
+  unknown_field,     // a field the schema does not know, under the 'reject' policy
+  duplicate_field,   // a key seen twice, under the 'reject' policy
+  buffer_too_small,  // a caller-supplied output buffer cannot hold the encoding
+  json_syntax,       // Extended JSON text that is not well-formed JSON
+  json_invalid,      // well-formed JSON that is not valid Extended JSON
+  io_error,          // reading or writing a file or stream failed
 };
 
 // A one-line description of an error code, e.g. "input ends before the declared length".
@@ -58,8 +58,8 @@ void append_printable(std::string& out, std::string_view text);
 
 struct error {
   error_code code = error_code::ok;
-  std::string message;  // what is wrong, specific to this occurrence
-  std::string path;     // element path from the outermost document: "orders.3.items.0.qty"
+  std::string message;     // what is wrong, specific to this occurrence
+  std::string path;        // element path from the outermost document: "orders.3.items.0.qty"
   std::size_t offset = 0;  // byte offset from the start of the outermost input
 
   error() = default;
@@ -91,8 +91,8 @@ class [[nodiscard]] result {
  public:
   using value_type = T;
 
-  result(const T& v) : state_(std::in_place_index<0>, v) {}             // NOLINT: implicit by design
-  result(T&& v) : state_(std::in_place_index<0>, std::move(v)) {}        // NOLINT
+  result(const T& v) : state_(std::in_place_index<0>, v) {}        // NOLINT: implicit by design
+  result(T&& v) : state_(std::in_place_index<0>, std::move(v)) {}  // NOLINT
   result(bsongen::error e) : state_(std::in_place_index<1>, std::move(e)) {}  // NOLINT
   template <class... Args>
   explicit result(std::in_place_t, Args&&... args)
@@ -102,9 +102,18 @@ class [[nodiscard]] result {
   explicit operator bool() const noexcept { return has_value(); }
 
   // Throws bsongen::exception when this holds an error.
-  T& value() & { check(); return *std::get_if<0>(&state_); }
-  const T& value() const& { check(); return *std::get_if<0>(&state_); }
-  T&& value() && { check(); return std::move(*std::get_if<0>(&state_)); }
+  T& value() & {
+    check();
+    return *std::get_if<0>(&state_);
+  }
+  const T& value() const& {
+    check();
+    return *std::get_if<0>(&state_);
+  }
+  T&& value() && {
+    check();
+    return std::move(*std::get_if<0>(&state_));
+  }
 
   // Precondition: has_value().
   T& operator*() & noexcept { return *std::get_if<0>(&state_); }

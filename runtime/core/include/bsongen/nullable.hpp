@@ -28,20 +28,19 @@ class nullable {
   constexpr nullable(std::nullptr_t) noexcept {}  // NOLINT: implicit by design
   // A value: anything T is constructible from, as for std::optional<T>.
   template <class U = T>
-    requires(std::is_constructible_v<T, U &&> &&
-             !std::is_same_v<std::remove_cvref_t<U>, nullable> &&
-             !std::is_same_v<std::remove_cvref_t<U>, std::nullptr_t>)
-  constexpr nullable(U&& v) : value_(std::in_place, std::forward<U>(v)) {}  // NOLINT
+  requires(std::is_constructible_v<T, U&&> && !std::is_same_v<std::remove_cvref_t<U>, nullable> &&
+           !std::is_same_v<std::remove_cvref_t<U>, std::nullptr_t>) constexpr nullable(U&& v)
+      : value_(std::in_place, std::forward<U>(v)) {}  // NOLINT
 
   constexpr nullable& operator=(std::nullptr_t) noexcept {
     value_.reset();
     return *this;
   }
   template <class U = T>
-    requires(std::is_constructible_v<T, U &&> && std::is_assignable_v<T&, U &&> &&
-             !std::is_same_v<std::remove_cvref_t<U>, nullable> &&
-             !std::is_same_v<std::remove_cvref_t<U>, std::nullptr_t>)
-  constexpr nullable& operator=(U&& v) {
+  requires(std::is_constructible_v<T, U&&>&& std::is_assignable_v<T&, U&&> &&
+           !std::is_same_v<std::remove_cvref_t<U>, nullable> &&
+           !std::is_same_v<std::remove_cvref_t<U>, std::nullptr_t>) constexpr nullable&
+  operator=(U&& v) {
     value_ = std::forward<U>(v);
     return *this;
   }
@@ -73,15 +72,17 @@ class nullable {
 
   // Two nulls are equal; a null equals no value.
   friend constexpr bool operator==(const nullable&, const nullable&) = default;
-  friend constexpr bool operator==(const nullable& a, std::nullptr_t) noexcept { return a.is_null(); }
+  friend constexpr bool operator==(const nullable& a, std::nullptr_t) noexcept {
+    return a.is_null();
+  }
   // Compares with a value of T (or of a type converting to T, e.g. a string literal): false when
   // null. (Constrained by convertibility, not by `*a == b` being valid: this friend is found for
   // every type that names nullable<T> in its template arguments, and a constraint that asks for
   // `==` again would recurse.)
   template <class U>
-    requires(!std::is_same_v<U, nullable> && !std::is_same_v<U, std::nullptr_t> &&
-             std::is_convertible_v<const U&, T>)
-  friend constexpr bool operator==(const nullable& a, const U& b) {
+  requires(!std::is_same_v<U, nullable> && !std::is_same_v<U, std::nullptr_t> &&
+           std::is_convertible_v<const U&, T>) friend constexpr bool
+  operator==(const nullable& a, const U& b) {
     return a.has_value() && static_cast<bool>(*a == b);
   }
 

@@ -24,8 +24,7 @@
 namespace bsongen {
 
 template <class T>
-  requires(std::same_as<T, std::int64_t> || std::same_as<T, double>)
-class number {
+requires(std::same_as<T, std::int64_t> || std::same_as<T, double>) class number {
  public:
   using value_type = T;
   // T's own BSON type: what a new number is written as.
@@ -36,7 +35,8 @@ class number {
   constexpr number(T v) noexcept : value_(v) {}  // NOLINT: implicit by design
   // A value with a remembered type: int32 or int64 for number<int64>, also double for
   // number<double>; any other type counts as T's own.
-  constexpr number(T v, bson_type wire) noexcept : value_(v), wire_(allowed(wire) ? wire : own_type) {}
+  constexpr number(T v, bson_type wire) noexcept
+      : value_(v), wire_(allowed(wire) ? wire : own_type) {}
 
   // Assigning a value keeps the remembered type (encode falls back to T's own when it no longer
   // fits).
@@ -57,8 +57,8 @@ class number {
   }
   // With a plain number: compares the values exactly (2.5 is not 2).
   template <class U>
-    requires(std::integral<U> || std::floating_point<U>)
-  friend constexpr bool operator==(const number& a, U b) noexcept {
+  requires(std::integral<U> || std::floating_point<U>) friend constexpr bool operator==(
+      const number& a, U b) noexcept {
     if constexpr (std::floating_point<T> || std::floating_point<U>) {
       return static_cast<long double>(a.value_) == static_cast<long double>(b);  // exact for int64
     } else if constexpr (std::is_signed_v<U>) {

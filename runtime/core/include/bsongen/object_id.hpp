@@ -66,7 +66,9 @@ class object_id {
   [[nodiscard]] const std::uint8_t* data() const noexcept { return bytes_.data(); }
 
   // Seconds since the Unix epoch stored in the first four bytes.
-  [[nodiscard]] std::uint32_t timestamp() const noexcept { return detail::load_u32_be(bytes_.data()); }
+  [[nodiscard]] std::uint32_t timestamp() const noexcept {
+    return detail::load_u32_be(bytes_.data());
+  }
   [[nodiscard]] std::chrono::system_clock::time_point time() const noexcept {
     return std::chrono::system_clock::time_point(std::chrono::seconds(timestamp()));
   }

@@ -8,8 +8,8 @@
 // handed out again; release() returns every block and every large allocation to the upstream in
 // one step, so a decode can drop everything it built without visiting each node.
 //
-//   bsongen::pool_resource arena;                      // upstream: std::pmr::get_default_resource()
-//   std::pmr::vector<bsongen::object_id> ids(&arena);
+//   bsongen::pool_resource arena;                      // upstream:
+//   std::pmr::get_default_resource() std::pmr::vector<bsongen::object_id> ids(&arena);
 //   ...
 //   arena.release();                                   // every pointer into the arena now dangles
 //
@@ -49,7 +49,8 @@ class pool_resource final : public std::pmr::memory_resource {
   static constexpr std::size_t granule = 16;
   static constexpr std::size_t max_small_size = 256;
   static constexpr std::size_t class_count = max_small_size / granule;
-  static_assert(granule >= alignof(std::max_align_t), "small chunks must suit any fundamental type");
+  static_assert(granule >= alignof(std::max_align_t),
+                "small chunks must suit any fundamental type");
 
   pool_resource() noexcept : pool_resource(std::pmr::get_default_resource()) {}
   // `upstream` must outlive the pool.

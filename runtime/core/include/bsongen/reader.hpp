@@ -23,8 +23,12 @@ class reader {
   explicit reader(std::span<const std::uint8_t> bytes) noexcept
       : origin_(bytes.data()), pos_(bytes.data()), end_(bytes.data() + bytes.size()) {}
 
-  [[nodiscard]] std::size_t offset() const noexcept { return static_cast<std::size_t>(pos_ - origin_); }
-  [[nodiscard]] std::size_t remaining() const noexcept { return static_cast<std::size_t>(end_ - pos_); }
+  [[nodiscard]] std::size_t offset() const noexcept {
+    return static_cast<std::size_t>(pos_ - origin_);
+  }
+  [[nodiscard]] std::size_t remaining() const noexcept {
+    return static_cast<std::size_t>(end_ - pos_);
+  }
   [[nodiscard]] bool at_end() const noexcept { return pos_ == end_; }
   [[nodiscard]] const std::uint8_t* position() const noexcept { return pos_; }
   [[nodiscard]] const std::uint8_t* end() const noexcept { return end_; }

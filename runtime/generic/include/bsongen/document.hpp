@@ -45,8 +45,8 @@ struct document_adopter;  // hands a decoded tree and its arena to a document (d
 // One key/value pair of a document initializer list: `{"key", value}`.
 struct field {
   template <class T>
-    requires std::constructible_from<value, T&&>
-  field(std::string_view k, T&& v) : key(k), val(std::forward<T>(v)) {}  // NOLINT: braced use
+  requires std::constructible_from<value, T&&> field(std::string_view k, T&& v)
+      : key(k), val(std::forward<T>(v)) {}  // NOLINT: braced use
   std::string_view key;
   mutable value val;  // mutable: the document moves it out of the const initializer_list
 };
@@ -60,7 +60,8 @@ class document : public detail::document_access<document> {
   document(const document& other) : document(document_ref(other)) {}
   document& operator=(const document& other);
   document(document&& other) noexcept
-      : arena_(std::move(other.arena_)), root_(std::exchange(other.root_, {})),
+      : arena_(std::move(other.arena_)),
+        root_(std::exchange(other.root_, {})),
         source_size_(std::exchange(other.source_size_, 0)),
         dead_bytes_(std::exchange(other.dead_bytes_, 0)),
         compact_at_(std::exchange(other.compact_at_, initial_compact_at)) {}
@@ -68,15 +69,17 @@ class document : public detail::document_access<document> {
   ~document() = default;
 
   [[nodiscard]] const detail::container& root() const noexcept { return root_; }
-  operator document_ref() const noexcept { return document_ref(&root_); }  // NOLINT: borrowing is free
+  operator document_ref() const noexcept {
+    return document_ref(&root_);
+  }  // NOLINT: borrowing is free
   [[nodiscard]] document_ref ref() const noexcept { return document_ref(&root_); }
 
   // Appends an element (a key already present is kept: BSON allows duplicates). Keys must not
   // contain NUL (throws invalid_value). Documents and arrays passed by rvalue are moved in.
   document& append(std::string_view key, value v);
-  // Replaces the last element with this key (the one find() returns), or appends when there is none.
-  // Memory stays bounded over any number of calls: once replaced values outweigh the live ones,
-  // the document moves to a fresh arena, which invalidates everything borrowed from it.
+  // Replaces the last element with this key (the one find() returns), or appends when there is
+  // none. Memory stays bounded over any number of calls: once replaced values outweigh the live
+  // ones, the document moves to a fresh arena, which invalidates everything borrowed from it.
   document& set(std::string_view key, value v);
   void clear() noexcept;
 
@@ -106,8 +109,8 @@ class array : public detail::array_access<array> {
   // An initializer-list item: lets `array{1, "x", 2.5}` move its values in.
   struct item {
     template <class T>
-      requires std::constructible_from<value, T&&>
-    item(T&& v) : val(std::forward<T>(v)) {}  // NOLINT: braced use
+    requires std::constructible_from<value, T&&> item(T&& v)
+        : val(std::forward<T>(v)) {}  // NOLINT: braced use
     mutable value val;
   };
 
@@ -117,7 +120,8 @@ class array : public detail::array_access<array> {
 
   array(const array& other) : array(array_ref(other)) {}
   array& operator=(const array& other);
-  array(array&& other) noexcept : arena_(std::move(other.arena_)), root_(std::exchange(other.root_, {})) {}
+  array(array&& other) noexcept
+      : arena_(std::move(other.arena_)), root_(std::exchange(other.root_, {})) {}
   array& operator=(array&& other) noexcept;
   ~array() = default;
 

@@ -16,8 +16,8 @@
 // Each document's declared length is checked against decode_options::max_size before its bytes
 // are read, and the buffer grows with the bytes that actually arrive, so a corrupt length cannot
 // make the reader allocate more than a small multiple of the input (plus one 64 KiB chunk); the
-// reader keeps that one buffer, grown to the largest document seen. Every document is validated like
-// document_view::from_bytes. Errors give the document's index (0-based) in the message and the
+// reader keeps that one buffer, grown to the largest document seen. Every document is validated
+// like document_view::from_bytes. Errors give the document's index (0-based) in the message and the
 // byte offset from the start of the stream in error::offset; the documents before a bad one have
 // already been delivered. After an error the reader stays failed and repeats it.
 

@@ -48,7 +48,9 @@ class view_element {
   // Precondition: `type_byte` points at an element of validated BSON.
   explicit view_element(const std::uint8_t* type_byte) noexcept
       : start_(type_byte),
-        key_size_(static_cast<std::uint32_t>(std::strlen(reinterpret_cast<const char*>(type_byte + 1)))) {}
+        key_size_(
+            static_cast<std::uint32_t>(std::strlen(reinterpret_cast<const char*>(type_byte + 1)))) {
+  }
 
   [[nodiscard]] bool exists() const noexcept { return start_ != nullptr; }
   explicit operator bool() const noexcept { return exists(); }
@@ -60,17 +62,29 @@ class view_element {
     if (start_ == nullptr) detail::throw_view_type_mismatch(bson_type::null, true, bson_type::null);
     return static_cast<bson_type>(*start_);
   }
-  [[nodiscard]] bool is(bson_type t) const noexcept { return start_ != nullptr && *start_ == static_cast<std::uint8_t>(t); }
+  [[nodiscard]] bool is(bson_type t) const noexcept {
+    return start_ != nullptr && *start_ == static_cast<std::uint8_t>(t);
+  }
 
   [[nodiscard]] double as_double() const { return detail::load_f64_le(expect(bson_type::double_)); }
-  [[nodiscard]] std::int32_t as_int32() const { return detail::load_i32_le(expect(bson_type::int32)); }
-  [[nodiscard]] std::int64_t as_int64() const { return detail::load_i64_le(expect(bson_type::int64)); }
+  [[nodiscard]] std::int32_t as_int32() const {
+    return detail::load_i32_le(expect(bson_type::int32));
+  }
+  [[nodiscard]] std::int64_t as_int64() const {
+    return detail::load_i64_le(expect(bson_type::int64));
+  }
   [[nodiscard]] bool as_bool() const { return *expect(bson_type::boolean) != 0; }
   [[nodiscard]] std::string_view as_string() const { return text(expect(bson_type::string)); }
-  [[nodiscard]] std::string_view as_javascript() const { return text(expect(bson_type::javascript)); }
+  [[nodiscard]] std::string_view as_javascript() const {
+    return text(expect(bson_type::javascript));
+  }
   [[nodiscard]] std::string_view as_symbol() const { return text(expect(bson_type::symbol)); }
-  [[nodiscard]] object_id as_object_id() const { return object_id::from_bytes(expect(bson_type::object_id)); }
-  [[nodiscard]] decimal128 as_decimal128() const { return decimal128::from_bytes(expect(bson_type::decimal128)); }
+  [[nodiscard]] object_id as_object_id() const {
+    return object_id::from_bytes(expect(bson_type::object_id));
+  }
+  [[nodiscard]] decimal128 as_decimal128() const {
+    return decimal128::from_bytes(expect(bson_type::decimal128));
+  }
   [[nodiscard]] datetime as_datetime() const {
     return datetime(std::chrono::milliseconds(detail::load_i64_le(expect(bson_type::datetime))));
   }
@@ -90,24 +104,28 @@ class view_element {
 
   // The encoded value (what follows the key).
   [[nodiscard]] std::span<const std::uint8_t> value_bytes() const noexcept {
-    return {value_start(), detail::trusted_value_size(static_cast<bson_type>(*start_), value_start())};
+    return {value_start(),
+            detail::trusted_value_size(static_cast<bson_type>(*start_), value_start())};
   }
   // The next element's type byte (or the terminator).
   [[nodiscard]] const std::uint8_t* next() const noexcept {
-    return value_start() + detail::trusted_value_size(static_cast<bson_type>(*start_), value_start());
+    return value_start() +
+           detail::trusted_value_size(static_cast<bson_type>(*start_), value_start());
   }
 
  private:
   [[nodiscard]] const std::uint8_t* value_start() const noexcept { return start_ + key_size_ + 2; }
   [[nodiscard]] const std::uint8_t* expect(bson_type t) const {
     if (!is(t)) [[unlikely]] {
-      detail::throw_view_type_mismatch(t, start_ == nullptr,
-                                       start_ == nullptr ? bson_type::null : static_cast<bson_type>(*start_));
+      detail::throw_view_type_mismatch(
+          t, start_ == nullptr,
+          start_ == nullptr ? bson_type::null : static_cast<bson_type>(*start_));
     }
     return value_start();
   }
   [[nodiscard]] static std::string_view text(const std::uint8_t* v) noexcept {
-    return {reinterpret_cast<const char*>(v + 4), static_cast<std::size_t>(detail::load_i32_le(v) - 1)};
+    return {reinterpret_cast<const char*>(v + 4),
+            static_cast<std::size_t>(detail::load_i32_le(v) - 1)};
   }
 
   const std::uint8_t* start_ = nullptr;
@@ -153,13 +171,16 @@ class document_view {
                                                         const decode_options& options = {});
   // No checks. Precondition: `bytes` is one valid BSON document (e.g. encode_document output, or
   // a sub-document of a validated view).
-  [[nodiscard]] static document_view from_trusted_bytes(std::span<const std::uint8_t> bytes) noexcept {
+  [[nodiscard]] static document_view from_trusted_bytes(
+      std::span<const std::uint8_t> bytes) noexcept {
     return document_view(bytes);
   }
 
   [[nodiscard]] std::span<const std::uint8_t> bytes() const noexcept { return bytes_; }
   [[nodiscard]] iterator begin() const noexcept { return iterator(bytes_.data() + 4); }
-  [[nodiscard]] iterator end() const noexcept { return iterator(bytes_.data() + bytes_.size() - 1); }
+  [[nodiscard]] iterator end() const noexcept {
+    return iterator(bytes_.data() + bytes_.size() - 1);
+  }
   [[nodiscard]] bool empty() const noexcept { return bytes_.size() == 5; }
   // Linear: counts the elements.
   [[nodiscard]] std::size_t count() const noexcept;
@@ -202,7 +223,8 @@ inline document_view view_element::as_document() const {
 }
 inline array_view view_element::as_array() const {
   const std::uint8_t* v = expect(bson_type::array);
-  return array_view(document_view::from_trusted_bytes({v, static_cast<std::size_t>(detail::load_i32_le(v))}));
+  return array_view(
+      document_view::from_trusted_bytes({v, static_cast<std::size_t>(detail::load_i32_le(v))}));
 }
 
 }  // namespace bsongen

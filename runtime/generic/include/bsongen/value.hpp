@@ -83,7 +83,8 @@ struct db_pointer_view {
 
 // The longest part a value can hold (see "Sizes" above): an int32 length less the 5 bytes of the
 // smallest document around it.
-inline constexpr std::size_t max_part_size = static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max()) - 5;
+inline constexpr std::size_t max_part_size =
+    static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max()) - 5;
 
 namespace detail {
 
@@ -106,16 +107,38 @@ class node_iterator {
   explicit node_iterator(const node* n) noexcept : node_(n) {}
   Ref operator*() const noexcept { return Ref(node_); }
   Ref operator[](difference_type i) const noexcept { return Ref(node_ + i); }
-  node_iterator& operator++() noexcept { ++node_; return *this; }
-  node_iterator operator++(int) noexcept { auto old = *this; ++node_; return old; }
-  node_iterator& operator--() noexcept { --node_; return *this; }
-  node_iterator operator--(int) noexcept { auto old = *this; --node_; return old; }
-  node_iterator& operator+=(difference_type d) noexcept { node_ += d; return *this; }
-  node_iterator& operator-=(difference_type d) noexcept { node_ -= d; return *this; }
+  node_iterator& operator++() noexcept {
+    ++node_;
+    return *this;
+  }
+  node_iterator operator++(int) noexcept {
+    auto old = *this;
+    ++node_;
+    return old;
+  }
+  node_iterator& operator--() noexcept {
+    --node_;
+    return *this;
+  }
+  node_iterator operator--(int) noexcept {
+    auto old = *this;
+    --node_;
+    return old;
+  }
+  node_iterator& operator+=(difference_type d) noexcept {
+    node_ += d;
+    return *this;
+  }
+  node_iterator& operator-=(difference_type d) noexcept {
+    node_ -= d;
+    return *this;
+  }
   friend node_iterator operator+(node_iterator it, difference_type d) noexcept { return it += d; }
   friend node_iterator operator+(difference_type d, node_iterator it) noexcept { return it += d; }
   friend node_iterator operator-(node_iterator it, difference_type d) noexcept { return it -= d; }
-  friend difference_type operator-(node_iterator a, node_iterator b) noexcept { return a.node_ - b.node_; }
+  friend difference_type operator-(node_iterator a, node_iterator b) noexcept {
+    return a.node_ - b.node_;
+  }
   friend bool operator==(node_iterator a, node_iterator b) noexcept { return a.node_ == b.node_; }
   friend auto operator<=>(node_iterator a, node_iterator b) noexcept { return a.node_ <=> b.node_; }
 
@@ -184,12 +207,14 @@ class value_access {
   }
   [[nodiscard]] regex_view as_regex() const {
     const node* v = expect(bson_type::regex);
-    return {{v->as.text.data, v->as.text.size}, {v->as.text.data + v->as.text.size + 1, v->as.text.extra}};
+    return {{v->as.text.data, v->as.text.size},
+            {v->as.text.data + v->as.text.size + 1, v->as.text.extra}};
   }
   [[nodiscard]] db_pointer_view as_db_pointer() const {
     const node* v = expect(bson_type::db_pointer);
     return {{v->as.text.data, v->as.text.size},
-            object_id::from_bytes(reinterpret_cast<const std::uint8_t*>(v->as.text.data + v->as.text.size + 1))};
+            object_id::from_bytes(
+                reinterpret_cast<const std::uint8_t*>(v->as.text.data + v->as.text.size + 1))};
   }
   // Code, then its scope document.
   [[nodiscard]] std::string_view as_javascript_with_scope_code() const {
@@ -209,15 +234,19 @@ class value_access {
   [[nodiscard]] value_ref operator[](int index) const;
 
  private:
-  [[nodiscard]] const node* n() const noexcept { return static_cast<const Derived&>(*this).node_ptr(); }
+  [[nodiscard]] const node* n() const noexcept {
+    return static_cast<const Derived&>(*this).node_ptr();
+  }
   [[nodiscard]] const node* checked() const {
     const node* v = n();
-    if (v == nullptr) [[unlikely]] throw_type_mismatch(bson_type::null, nullptr);
+    if (v == nullptr) [[unlikely]]
+      throw_type_mismatch(bson_type::null, nullptr);
     return v;
   }
   [[nodiscard]] const node* expect(bson_type t) const {
     const node* v = n();
-    if (v == nullptr || v->type != t) [[unlikely]] throw_type_mismatch(t, v);
+    if (v == nullptr || v->type != t) [[unlikely]]
+      throw_type_mismatch(t, v);
     return v;
   }
   [[nodiscard]] std::string_view text(bson_type t) const {
@@ -243,13 +272,16 @@ class element : public value_ref {
   element() noexcept = default;
   explicit element(const detail::node* n) noexcept : value_ref(n) {}
   // The key as read or built. Precondition: exists().
-  [[nodiscard]] std::string_view key() const noexcept { return {node_ptr()->key, node_ptr()->key_size}; }
+  [[nodiscard]] std::string_view key() const noexcept {
+    return {node_ptr()->key, node_ptr()->key_size};
+  }
   [[nodiscard]] value_ref value() const noexcept { return value_ref(node_ptr()); }
 };
 
 namespace detail {
 
-// Read access shared by document_ref and document. Derived provides `const container& root() const`.
+// Read access shared by document_ref and document. Derived provides `const container& root()
+// const`.
 template <class Derived>
 class document_access {
  public:
@@ -267,7 +299,8 @@ class document_access {
     const container& c = r();
     for (const node* e = c.elements + c.size; e != c.elements;) {
       --e;
-      if (e->key_size == key.size() && (key.empty() || std::memcmp(e->key, key.data(), key.size()) == 0)) {
+      if (e->key_size == key.size() &&
+          (key.empty() || std::memcmp(e->key, key.data(), key.size()) == 0)) {
         return element(e);
       }
     }
@@ -279,7 +312,9 @@ class document_access {
   [[nodiscard]] element at(std::size_t i) const noexcept { return element(r().elements + i); }
 
  private:
-  [[nodiscard]] const container& r() const noexcept { return static_cast<const Derived&>(*this).root(); }
+  [[nodiscard]] const container& r() const noexcept {
+    return static_cast<const Derived&>(*this).root();
+  }
 };
 
 // Read access shared by array_ref and array. Derived provides `const container& root() const`.
@@ -301,7 +336,9 @@ class array_access {
   }
 
  private:
-  [[nodiscard]] const container& r() const noexcept { return static_cast<const Derived&>(*this).root(); }
+  [[nodiscard]] const container& r() const noexcept {
+    return static_cast<const Derived&>(*this).root();
+  }
 };
 
 }  // namespace detail
@@ -397,8 +434,14 @@ class value : public detail::value_access<value> {
  public:
   value() noexcept : value(nullptr) {}
   value(std::nullptr_t) noexcept { set_type(bson_type::null); }  // NOLINT: implicit by design
-  value(bool v) noexcept { set_type(bson_type::boolean); node_.as.boolean = v; }  // NOLINT
-  value(double v) noexcept { set_type(bson_type::double_); node_.as.f64 = v; }    // NOLINT
+  value(bool v) noexcept {
+    set_type(bson_type::boolean);
+    node_.as.boolean = v;
+  }  // NOLINT
+  value(double v) noexcept {
+    set_type(bson_type::double_);
+    node_.as.f64 = v;
+  }  // NOLINT
   template <detail::bson_integer T>
   value(T v) {  // NOLINT
     if constexpr (std::is_signed_v<T> && sizeof(T) <= 4) {
@@ -409,38 +452,48 @@ class value : public detail::value_access<value> {
       node_.as.i32 = static_cast<std::int32_t>(v);
     } else {
       if constexpr (std::is_unsigned_v<T> && sizeof(T) >= 8) {
-        if (v > static_cast<T>(std::numeric_limits<std::int64_t>::max())) detail::throw_integer_out_of_range();
+        if (v > static_cast<T>(std::numeric_limits<std::int64_t>::max()))
+          detail::throw_integer_out_of_range();
       }
       set_type(bson_type::int64);
       node_.as.i64 = static_cast<std::int64_t>(v);
     }
   }
-  value(const char* s) : value(std::string_view(s)) {}  // NOLINT
+  value(const char* s) : value(std::string_view(s)) {}         // NOLINT
   value(const std::string& s) : value(std::string_view(s)) {}  // NOLINT
-  value(std::string_view s);  // NOLINT
-  value(object_id id) noexcept { set_type(bson_type::object_id); std::memcpy(node_.as.bytes, id.data(), 12); }  // NOLINT
-  value(decimal128 d) noexcept { set_type(bson_type::decimal128); d.to_bytes(node_.as.bytes); }  // NOLINT
-  value(datetime t) noexcept { set_type(bson_type::datetime); node_.as.i64 = t.time_since_epoch().count(); }  // NOLINT
+  value(std::string_view s);                                   // NOLINT
+  value(object_id id) noexcept {
+    set_type(bson_type::object_id);
+    std::memcpy(node_.as.bytes, id.data(), 12);
+  }  // NOLINT
+  value(decimal128 d) noexcept {
+    set_type(bson_type::decimal128);
+    d.to_bytes(node_.as.bytes);
+  }  // NOLINT
+  value(datetime t) noexcept {
+    set_type(bson_type::datetime);
+    node_.as.i64 = t.time_since_epoch().count();
+  }                              // NOLINT
   value(timestamp t) noexcept {  // NOLINT
     set_type(bson_type::timestamp);
     node_.as.u64 = static_cast<std::uint64_t>(t.seconds) << 32 | t.increment;
   }
-  value(const binary& b);             // NOLINT
-  value(const regex& r);              // NOLINT
-  value(min_key) noexcept { set_type(bson_type::min_key); }  // NOLINT
-  value(max_key) noexcept { set_type(bson_type::max_key); }  // NOLINT
+  value(const binary& b);                                        // NOLINT
+  value(const regex& r);                                         // NOLINT
+  value(min_key) noexcept { set_type(bson_type::min_key); }      // NOLINT
+  value(max_key) noexcept { set_type(bson_type::max_key); }      // NOLINT
   value(undefined) noexcept { set_type(bson_type::undefined); }  // NOLINT
-  value(const javascript& code);      // NOLINT
-  value(const symbol& s);             // NOLINT
-  value(const db_pointer& p);         // NOLINT
+  value(const javascript& code);                                 // NOLINT
+  value(const symbol& s);                                        // NOLINT
+  value(const db_pointer& p);                                    // NOLINT
   // The scope is decoded from its bytes; throws bsongen::exception when they are not a valid
   // document (raw_document's precondition).
-  value(const javascript_with_scope& c);  // NOLINT
-  value(const document& d);           // NOLINT
-  value(document&& d) noexcept;       // NOLINT
-  value(const array& a);              // NOLINT
-  value(array&& a) noexcept;          // NOLINT
-  value(value_ref v);                 // NOLINT: a deep copy
+  value(const javascript_with_scope& c);                         // NOLINT
+  value(const document& d);                                      // NOLINT
+  value(document&& d) noexcept;                                  // NOLINT
+  value(const array& a);                                         // NOLINT
+  value(array&& a) noexcept;                                     // NOLINT
+  value(value_ref v);                                            // NOLINT: a deep copy
   value(const element& e) : value(static_cast<value_ref>(e)) {}  // NOLINT
 
   value(const value& other) : value(value_ref(&other.node_)) {}

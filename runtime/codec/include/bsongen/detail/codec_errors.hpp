@@ -63,6 +63,7 @@ namespace bsongen::detail {
 // A member value its BSON type cannot hold exactly (a narrowed `cpp:` member); `target` names
 // the BSON type.
 [[gnu::cold]] void fail_encode_range(encode_state& es, std::int64_t value, std::string_view target);
-[[gnu::cold]] void fail_encode_range(encode_state& es, std::uint64_t value, std::string_view target);
+[[gnu::cold]] void fail_encode_range(encode_state& es, std::uint64_t value,
+                                     std::string_view target);
 
 }  // namespace bsongen::detail

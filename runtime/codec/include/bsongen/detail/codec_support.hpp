@@ -67,8 +67,8 @@ template <std::size_t N>
     if constexpr (N % 8 != 0) diff |= load_u64_le(p + N - 8) ^ load_u64_le(q + N - 8);
     return diff == 0;
   } else if constexpr (N >= 4) {
-    return ((load_u32_le(p) ^ load_u32_le(q)) | (load_u32_le(p + N - 4) ^ load_u32_le(q + N - 4))) ==
-           0;
+    return ((load_u32_le(p) ^ load_u32_le(q)) |
+            (load_u32_le(p + N - 4) ^ load_u32_le(q + N - 4))) == 0;
   } else {
     std::uint32_t diff = 0;
     for (std::size_t i = 0; i < N; ++i) diff |= static_cast<std::uint32_t>(p[i] ^ q[i]);
@@ -154,12 +154,12 @@ struct field_slot {
 
 // One struct's fields for the runtime loops below; a constant the generated source defines.
 struct struct_table {
-  const std::string_view* keys;     // by field index
-  const field_key* sorted;          // by key
-  const std::uint64_t* required;    // bit i: field i is required; (field_count + 63) / 64 words
+  const std::string_view* keys;   // by field index
+  const field_key* sorted;        // by key
+  const std::uint64_t* required;  // bit i: field i is required; (field_count + 63) / 64 words
   std::uint32_t field_count;
   unknown_policy unknown;
-  bool reject_duplicates;           // the schema's duplicate_keys: reject
+  bool reject_duplicates;  // the schema's duplicate_keys: reject
   // Decodes the type-t value at p into field `index` of *obj; `fresh`: that member is as
   // value-initialized. A value codec's contract otherwise (errors at p, nullptr on failure).
   const std::uint8_t* (*decode_field)(decode_state& st, std::uint32_t index, std::uint8_t t,
@@ -175,8 +175,9 @@ struct struct_table {
 // The index of `key`, or `none` when the struct has no such field.
 [[nodiscard]] inline std::size_t find_field(std::span<const field_key> sorted, std::string_view key,
                                             std::size_t none) noexcept {
-  const auto it = std::lower_bound(sorted.begin(), sorted.end(), key,
-                                   [](const field_key& f, std::string_view k) { return f.key < k; });
+  const auto it =
+      std::lower_bound(sorted.begin(), sorted.end(), key,
+                       [](const field_key& f, std::string_view k) { return f.key < k; });
   return it != sorted.end() && it->key == key ? it->index : none;
 }
 
@@ -213,7 +214,9 @@ void reset_absent(void* obj, const struct_table& table, const std::uint64_t* see
 
 // Calls a member's codec: document codecs take `fresh`, the others do not need it.
 template <class Codec>
-inline constexpr bool is_document_codec = requires { Codec::is_document; };
+inline constexpr bool is_document_codec = requires {
+  Codec::is_document;
+};
 
 template <class Codec, class V>
 [[gnu::always_inline]] inline const std::uint8_t* decode_member(decode_state& st, std::uint8_t t,
@@ -406,8 +409,8 @@ class index_keys {
   const auto avail = static_cast<std::size_t>(doc_end - p);
   if (!keys.fits() || avail <= keys.size()) return false;
   if (avail > 8) {
-    const std::uint64_t mask = keys.size() == 8 ? ~std::uint64_t{0}
-                                                : (std::uint64_t{1} << (8 * keys.size())) - 1;
+    const std::uint64_t mask =
+        keys.size() == 8 ? ~std::uint64_t{0} : (std::uint64_t{1} << (8 * keys.size())) - 1;
     return ((load_u64_le(p + 1) ^ keys.word()) & mask) == 0;
   }
   for (std::uint32_t i = 0; i < keys.size(); ++i) {
@@ -427,10 +430,12 @@ template <class Elem>
 // Decimal128, timestamps, int32 enums): arrays of them have a layout fixed by their length.
 template <class Elem>
 [[nodiscard]] constexpr bool is_plain_fixed_codec() noexcept {
-  if constexpr (requires { Elem::fixed_size; Elem::type; }) {
-    return Elem::fixed_size > 0 &&
-           fixed_value_size(static_cast<bson_type>(Elem::type)) ==
-               static_cast<int>(Elem::fixed_size);
+  if constexpr (requires {
+                  Elem::fixed_size;
+                  Elem::type;
+                }) {
+    return Elem::fixed_size > 0 && fixed_value_size(static_cast<bson_type>(Elem::type)) ==
+                                       static_cast<int>(Elem::fixed_size);
   } else {
     return false;
   }
@@ -581,10 +586,9 @@ const std::uint8_t* decode_array_elements(decode_state& st, const std::uint8_t* 
   if constexpr (is_plain_fixed_codec<Elem>()) {
     // A canonical array of fixed-width values: its length gives the count; resize once, then
     // one pass checks every header and loads every value.
-    const std::size_t n = canonical_array_count(static_cast<std::size_t>(doc_end + 1 - p),
-                                                Elem::fixed_size);
-    if (n != std::string_view::npos && n != 0 && n <= max_count &&
-        (growable || n == max_count)) {
+    const std::size_t n =
+        canonical_array_count(static_cast<std::size_t>(doc_end + 1 - p), Elem::fixed_size);
+    if (n != std::string_view::npos && n != 0 && n <= max_count && (growable || n == max_count)) {
       if constexpr (growable) out.resize(n);
       if (load_canonical_array<Elem>(body, n, out)) {
         count = n;
@@ -642,8 +646,8 @@ const std::uint8_t* decode_array_elements(decode_state& st, const std::uint8_t* 
           // first element rather than moving it.
           const std::int32_t length = load_i32_le(body);
           if (length >= 5 && length <= doc_end - body) {
-            const auto first = static_cast<std::size_t>(body - element) +
-                               static_cast<std::size_t>(length);
+            const auto first =
+                static_cast<std::size_t>(body - element) + static_cast<std::size_t>(length);
             out.reserve(static_cast<std::size_t>(doc_end - element) / first);
           }
         }
@@ -767,7 +771,8 @@ std::uint8_t* write_array(const Container& v, std::uint8_t* out) noexcept {
     const std::size_t n = std::min(std::size(v), skeleton::count);
     std::memcpy(out, skeleton::bytes.data(), skeleton::prefix_size(n));
     std::size_t i = 0;
-    if constexpr (std::is_same_v<Container, std::vector<bool>> && std::is_same_v<Elem, bool_codec>) {
+    if constexpr (std::is_same_v<Container, std::vector<bool>> &&
+                  std::is_same_v<Elem, bool_codec>) {
 #if defined(__GLIBCXX__)
       // libstdc++ keeps a vector<bool>'s bits in 64-bit words from begin()._M_p: eight values
       // at a time from a byte of them, spread to bytes by a table.
@@ -888,8 +893,7 @@ struct array_codec {
 
 // Fixed arrays of fixed-width elements have a fixed shape themselves.
 template <class Elem, std::size_t N>
-  requires(is_fixed_codec<Elem>())
-struct array_codec<Elem, N> {
+requires(is_fixed_codec<Elem>()) struct array_codec<Elem, N> {
   static constexpr std::uint8_t type = static_cast<std::uint8_t>(bson_type::array);
   static constexpr std::size_t fixed_size = 5 + index_keys_size(N) + N * (1 + Elem::fixed_size);
   template <class V>

@@ -54,7 +54,8 @@ namespace bsongen::detail {
     } else if (n != 0) {
       high = static_cast<std::uint64_t>(p[0] | p[n / 2] | p[n - 1]);
     }
-    if ((high & 0x8080808080808080ULL) == 0) [[likely]] return true;
+    if ((high & 0x8080808080808080ULL) == 0) [[likely]]
+      return true;
   }
   return is_valid_utf8_slow(p, n);
 }
@@ -150,13 +151,14 @@ template <class V>
 // Doubles, held as double (or float, an integral type: see the conversions above).
 struct double_codec : fixed_width_codec_base<bson_type::double_, 8> {
   template <class V>
-  static constexpr bool checks_on_encode = std::is_integral_v<V> && !std::is_same_v<V, bool> &&
-                                           std::numeric_limits<V>::digits >
-                                               std::numeric_limits<double>::digits;
+  static constexpr bool checks_on_encode =
+      std::is_integral_v<V> && !std::is_same_v<V, bool> &&
+      std::numeric_limits<V>::digits > std::numeric_limits<double>::digits;
   template <class V>
   static std::size_t size([[maybe_unused]] const V& v, [[maybe_unused]] encode_state& es) noexcept {
     if constexpr (checks_on_encode<V>) {
-      if (!integer_fits_double(v)) [[unlikely]] fail_encode_integer(es, v, "double");
+      if (!integer_fits_double(v)) [[unlikely]]
+        fail_encode_integer(es, v, "double");
     }
     return 8;
   }
@@ -174,7 +176,8 @@ struct double_codec : fixed_width_codec_base<bson_type::double_, 8> {
     if constexpr (std::is_integral_v<V>) {
       if (!double_fits_integer<V>(d)) return false;
     } else if constexpr (std::is_same_v<V, float>) {
-      if (std::isfinite(d) && std::fabs(d) > static_cast<double>(std::numeric_limits<float>::max())) {
+      if (std::isfinite(d) &&
+          std::fabs(d) > static_cast<double>(std::numeric_limits<float>::max())) {
         return false;  // would overflow to infinity (undefined behaviour, in fact)
       }
     }
@@ -220,7 +223,8 @@ struct integer_codec : fixed_width_codec_base<Type, sizeof(Wire)> {
   template <class V>
   static std::size_t size([[maybe_unused]] const V& v, [[maybe_unused]] encode_state& es) noexcept {
     if constexpr (checks_on_encode<V>) {
-      if (!integer_fits<Wire>(v)) [[unlikely]] fail_encode_integer(es, v, type_name(Type));
+      if (!integer_fits<Wire>(v)) [[unlikely]]
+        fail_encode_integer(es, v, type_name(Type));
     }
     return sizeof(Wire);
   }
@@ -265,7 +269,8 @@ struct integer_codec : fixed_width_codec_base<Type, sizeof(Wire)> {
     bool fits = false;
     const std::uint8_t* next = nullptr;
     if (t == type) [[likely]] {
-      if (end - p < static_cast<std::ptrdiff_t>(sizeof(Wire))) return fail_truncated(st, p, type_name(Type));
+      if (end - p < static_cast<std::ptrdiff_t>(sizeof(Wire)))
+        return fail_truncated(st, p, type_name(Type));
       fits = load_fixed(p, out);
       next = p + sizeof(Wire);
     } else if (sizeof(Wire) == 8 && t == static_cast<std::uint8_t>(bson_type::int32)) {
@@ -499,7 +504,8 @@ using max_key_codec = unit_codec<bson_type::max_key>;
     if (n <= 16) return ((load_u64_le(p) | load_u64_le(p + n - 8)) & high) == 0;
     if (n <= 32) {
       return ((load_u64_le(p) | load_u64_le(p + 8) | load_u64_le(p + n - 16) |
-               load_u64_le(p + n - 8)) & high) == 0;
+               load_u64_le(p + n - 8)) &
+              high) == 0;
     }
     std::uint64_t bits = 0;
     std::size_t i = 0;
@@ -690,7 +696,8 @@ struct raw_document_codec {
 struct javascript_with_scope_codec {
   static constexpr std::uint8_t type = static_cast<std::uint8_t>(bson_type::javascript_with_scope);
   static std::size_t size(const javascript_with_scope& v, encode_state& es) noexcept {
-    if (!is_utf8_text(v.code)) [[unlikely]] fail_encode_utf8(es, "javascriptWithScope code");
+    if (!is_utf8_text(v.code)) [[unlikely]]
+      fail_encode_utf8(es, "javascriptWithScope code");
     return 4 + 5 + v.code.size() + v.scope.size();
   }
   static std::uint8_t* write(const javascript_with_scope& v, std::uint8_t* out) noexcept {
@@ -728,7 +735,6 @@ struct any_codec {
     return decode_any_value(st, t, p, end, out);
   }
 };
-
 
 // Enums stored as int32: E's codec supplies is_valid(std::int32_t).
 template <class E, class Traits>

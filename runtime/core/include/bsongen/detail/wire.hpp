@@ -71,7 +71,8 @@ struct encode_state {
 // Why the outermost document, `size` bytes at p, is not one whole document of at most `max_size`
 // bytes (code ok when it is): the framing checks both decoders make before reading elements, with
 // one message and offset each (README, "Errors": the byte where the framing breaks).
-[[gnu::cold]] bsongen::error envelope_error(const std::uint8_t* p, std::size_t size, std::size_t max_size);
+[[gnu::cold]] bsongen::error envelope_error(const std::uint8_t* p, std::size_t size,
+                                            std::size_t max_size);
 [[gnu::cold]] std::nullptr_t fail_string(decode_state& st, const std::uint8_t* p,
                                          const std::uint8_t* end);
 [[gnu::cold]] std::nullptr_t fail_invalid_bool(decode_state& st, const std::uint8_t* p);
@@ -97,18 +98,25 @@ struct encode_state {
 
 // Subtype 2 (old binary) of outer length `length` whose payload starts at `payload`: the payload
 // opens with an int32 that must equal length - 4. Precondition: `length` bytes are readable.
-[[nodiscard]] inline bool old_binary_prefix_ok(const std::uint8_t* payload, std::int32_t length) noexcept {
+[[nodiscard]] inline bool old_binary_prefix_ok(const std::uint8_t* payload,
+                                               std::int32_t length) noexcept {
   return length >= binary_old_prefix && load_i32_le(payload) == length - binary_old_prefix;
 }
 
 // Encoded sizes of the variable-length layouts, from their parts.
-[[nodiscard]] constexpr std::size_t string_value_size(std::size_t text_size) noexcept { return 4 + text_size + 1; }
-// `payload_size` without subtype 2's prefix (the encoder writes it).
-[[nodiscard]] constexpr std::size_t binary_value_size(std::size_t payload_size, std::uint8_t subtype) noexcept {
-  return 5 + payload_size +
-         (subtype == static_cast<std::uint8_t>(binary_subtype::binary_old) ? std::size_t{binary_old_prefix} : 0);
+[[nodiscard]] constexpr std::size_t string_value_size(std::size_t text_size) noexcept {
+  return 4 + text_size + 1;
 }
-[[nodiscard]] constexpr std::size_t regex_value_size(std::size_t pattern_size, std::size_t options_size) noexcept {
+// `payload_size` without subtype 2's prefix (the encoder writes it).
+[[nodiscard]] constexpr std::size_t binary_value_size(std::size_t payload_size,
+                                                      std::uint8_t subtype) noexcept {
+  return 5 + payload_size +
+         (subtype == static_cast<std::uint8_t>(binary_subtype::binary_old)
+              ? std::size_t{binary_old_prefix}
+              : 0);
+}
+[[nodiscard]] constexpr std::size_t regex_value_size(std::size_t pattern_size,
+                                                     std::size_t options_size) noexcept {
   return pattern_size + 1 + options_size + 1;
 }
 [[nodiscard]] constexpr std::size_t db_pointer_value_size(std::size_t ns_size) noexcept {
@@ -132,26 +140,35 @@ struct encode_state {
       return rule.width;
     case value_layout::string: {
       const std::int64_t n = load_i32_le(p);
-      return n >= 1 && n <= static_cast<std::int64_t>(avail - 4) ? static_cast<std::ptrdiff_t>(4 + n) : -1;
+      return n >= 1 && n <= static_cast<std::int64_t>(avail - 4)
+                 ? static_cast<std::ptrdiff_t>(4 + n)
+                 : -1;
     }
     case value_layout::db_pointer: {
       const std::int64_t n = load_i32_le(p);
-      return n >= 1 && n <= static_cast<std::int64_t>(avail - 4 - 12) ? static_cast<std::ptrdiff_t>(4 + n + 12) : -1;
+      return n >= 1 && n <= static_cast<std::int64_t>(avail - 4 - 12)
+                 ? static_cast<std::ptrdiff_t>(4 + n + 12)
+                 : -1;
     }
     case value_layout::binary: {
       const std::int64_t n = load_i32_le(p);
-      return n >= 0 && n <= static_cast<std::int64_t>(avail - 5) ? static_cast<std::ptrdiff_t>(5 + n) : -1;
+      return n >= 0 && n <= static_cast<std::int64_t>(avail - 5)
+                 ? static_cast<std::ptrdiff_t>(5 + n)
+                 : -1;
     }
     case value_layout::document:
     case value_layout::code_with_scope: {
       const std::int64_t n = load_i32_le(p);
-      return n >= rule.width && n <= static_cast<std::int64_t>(avail) ? static_cast<std::ptrdiff_t>(n) : -1;
+      return n >= rule.width && n <= static_cast<std::int64_t>(avail)
+                 ? static_cast<std::ptrdiff_t>(n)
+                 : -1;
     }
     case value_layout::regex: {
       const void* pattern_end = std::memchr(p, 0, avail);
       if (pattern_end == nullptr) return -1;
       const auto* options = static_cast<const std::uint8_t*>(pattern_end) + 1;
-      const void* options_end = std::memchr(options, 0, avail - static_cast<std::size_t>(options - p));
+      const void* options_end =
+          std::memchr(options, 0, avail - static_cast<std::size_t>(options - p));
       if (options_end == nullptr) return -1;
       return static_cast<const std::uint8_t*>(options_end) + 1 - p;
     }
@@ -162,7 +179,8 @@ struct encode_state {
 }
 
 // Bytes of the type-`type` value at v. Precondition: v is a value of validated BSON.
-[[nodiscard]] inline std::size_t trusted_value_size(std::uint8_t type, const std::uint8_t* v) noexcept {
+[[nodiscard]] inline std::size_t trusted_value_size(std::uint8_t type,
+                                                    const std::uint8_t* v) noexcept {
   const value_rule& rule = rule_of(type);
   switch (rule.layout) {
     case value_layout::string:
@@ -195,7 +213,8 @@ struct encode_state {
                                         const std::uint8_t*& doc_end) {
   constexpr std::int32_t min_size = rule_of(bson_type::document).width;
   const std::ptrdiff_t available = limit - p;
-  if (available < min_size) [[unlikely]] return fail_document(st, p, -1, available), false;
+  if (available < min_size) [[unlikely]]
+    return fail_document(st, p, -1, available), false;
   const std::int32_t length = load_i32_le(p);
   if (length < min_size || length > available || p[length - 1] != 0 || st.depth >= st.max_depth)
       [[unlikely]] {
@@ -226,10 +245,10 @@ struct encode_state {
   const std::uint8_t* k = p + 1;
   const std::uint8_t* terminator = find_nul(k, doc_end);
   if (terminator == nullptr) [[unlikely]] {
-    return fail(st, error_code::missing_terminator, p, "element key is not NUL-terminated"),
-           false;
+    return fail(st, error_code::missing_terminator, p, "element key is not NUL-terminated"), false;
   }
-  key = std::string_view(reinterpret_cast<const char*>(k), static_cast<std::size_t>(terminator - k));
+  key =
+      std::string_view(reinterpret_cast<const char*>(k), static_cast<std::size_t>(terminator - k));
   // Every key, also the unknown ones a decoder skips, as the generic decoder checks them.
   if (st.validate_utf8 && !is_valid_utf8(k, key.size())) [[unlikely]] {
     return fail(st, error_code::invalid_utf8, p, "element key is not valid UTF-8"), false;
@@ -264,14 +283,16 @@ struct encode_state {
 [[nodiscard]] inline const std::uint8_t* read_string(decode_state& st, const std::uint8_t* p,
                                                      const std::uint8_t* end,
                                                      std::string_view& out) {
-  if (end - p < 5) [[unlikely]] return fail_string(st, p, end);
+  if (end - p < 5) [[unlikely]]
+    return fail_string(st, p, end);
   const std::int32_t length = load_i32_le(p);
   const std::uint8_t* bytes = p + 4;
   if (length < 1 || length > end - bytes || bytes[length - 1] != 0) [[unlikely]] {
     return fail_string(st, p, end);
   }
   const auto n = static_cast<std::size_t>(length - 1);
-  if (st.validate_utf8 && !is_valid_utf8_text(bytes, n)) [[unlikely]] return fail_string(st, p, end);
+  if (st.validate_utf8 && !is_valid_utf8_text(bytes, n)) [[unlikely]]
+    return fail_string(st, p, end);
   out = std::string_view(reinterpret_cast<const char*>(bytes), n);
   return bytes + length;
 }
@@ -288,7 +309,8 @@ inline std::uint8_t* write_string(std::string_view s, std::uint8_t* out) noexcep
                                                       const std::uint8_t* end,
                                                       std::string_view& out) {
   const std::uint8_t* terminator = find_nul(p, end);
-  if (terminator == nullptr) return fail(st, error_code::missing_terminator, p, "C string lacks its NUL");
+  if (terminator == nullptr)
+    return fail(st, error_code::missing_terminator, p, "C string lacks its NUL");
   const auto n = static_cast<std::size_t>(terminator - p);
   if (st.validate_utf8 && !is_valid_utf8(p, n)) {
     return fail(st, error_code::invalid_utf8, p, "C string is not valid UTF-8");

@@ -22,9 +22,9 @@
 //
 // Size: the BSON being built is checked against max_size as it grows, at each key and array
 // element and before a string over 4 KiB is copied, so text that converts to too much fails near
-// max_size bytes rather than after building all of it. Type wrappers are first written in their larger document form, so that
-// check allows wrapper_slack bytes beyond max_size; the exact limit is checked when a container
-// closes.
+// max_size bytes rather than after building all of it. Type wrappers are first written in their
+// larger document form, so that check allows wrapper_slack bytes beyond max_size; the exact limit
+// is checked when a container closes.
 //
 // Every call returns false once the input is rejected; failure() then says why. Not thread-safe;
 // one builder per parse (it may be reused after reset()).
@@ -102,8 +102,8 @@ class extjson_builder {
     // check); 0 when the container is over the depth limit (an ordinary key makes it too deep);
     // npos inside a type wrapper (its keys are not part of the BSON).
     std::size_t key_limit;
-    std::uint32_t count;        // elements so far (the next array index)
-    std::uint32_t level;        // its BSON depth if it stays a container (the outermost is 1)
+    std::uint32_t count;  // elements so far (the next array index)
+    std::uint32_t level;  // its BSON depth if it stays a container (the outermost is 1)
     bool is_array;
     bool has_dollar_key;       // worth checking for a type wrapper when it closes
     bool date_is_bare_number;  // "$date": <number>, which Extended JSON v2 rejects

@@ -33,8 +33,8 @@ class arena {
  public:
   // Creates an arena whose first block has room for at least `first_block_bytes` bytes.
   // Throws std::bad_alloc when the upstream resource does.
-  [[nodiscard]] static arena* create(std::pmr::memory_resource* upstream, std::size_t first_block_bytes,
-                                     bool pooled = true);
+  [[nodiscard]] static arena* create(std::pmr::memory_resource* upstream,
+                                     std::size_t first_block_bytes, bool pooled = true);
   // Frees every block, every unpooled allocation and every adopted arena, then the arena itself.
   static void destroy(arena* a) noexcept;
 
@@ -44,7 +44,8 @@ class arena {
   // Uninitialized storage for n bytes aligned to `align` (a power of two, at most 16).
   [[nodiscard]] void* allocate(std::size_t n, std::size_t align = 8) {
     if (pooled_) [[likely]] {
-      auto p = (reinterpret_cast<std::uintptr_t>(cursor_) + (align - 1)) & ~(std::uintptr_t{align} - 1);
+      auto p =
+          (reinterpret_cast<std::uintptr_t>(cursor_) + (align - 1)) & ~(std::uintptr_t{align} - 1);
       auto* aligned = reinterpret_cast<std::byte*>(p);
       if (aligned <= end_ && static_cast<std::size_t>(end_ - aligned) >= n) {
         cursor_ = aligned + n;
@@ -82,7 +83,8 @@ class arena {
     std::size_t size;  // bytes of the whole block, header included
   };
 
-  arena(std::pmr::memory_resource* upstream, bool pooled) noexcept : upstream_(upstream), pooled_(pooled) {}
+  arena(std::pmr::memory_resource* upstream, bool pooled) noexcept
+      : upstream_(upstream), pooled_(pooled) {}
   void* allocate_slow(std::size_t n, std::size_t align);
 
   std::byte* cursor_ = nullptr;

@@ -10,7 +10,8 @@
 // Layout contracts the encoder and decoder rely on:
 //  * string, javascript, symbol: text.data/text.size, the bytes followed by a NUL;
 //  * binary: text.data/text.size are the payload bytes (for subtype 0x02 without its inner length);
-//  * regex: text is the pattern; the options follow the pattern's NUL and are text.extra bytes long;
+//  * regex: text is the pattern; the options follow the pattern's NUL and are text.extra bytes
+//  long;
 //  * db_pointer: text is the namespace; the 12 ObjectId bytes follow its NUL;
 //  * javascript_with_scope: scope points at a code_with_scope in the arena.
 // Array elements keep the key they were read with (arrays are encoded with canonical keys).
