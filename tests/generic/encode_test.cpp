@@ -151,5 +151,27 @@ TEST(encode, deep_documents_encode_without_recursion) {
   EXPECT_EQ(r.error().offset, 4 + 7 * (max_depth_limit - 1));
 }
 
+// Issue 11 item 5: what decoding would reject is refused before a byte is written, with the path.
+TEST(encode_hostile, text_decoding_would_reject_is_refused_with_its_path) {
+  auto refused = [](const document& doc, error_code code, std::string_view path) {
+    writer out;
+    out.put_u8(7);  // earlier contents stay as they were
+    auto r = encode_document(doc, out);
+    ASSERT_FALSE(r) << "encoded";
+    EXPECT_EQ(r.error().code, code) << r.error().to_string();
+    EXPECT_EQ(r.error().path, path) << r.error().to_string();
+    EXPECT_EQ(out.size(), 1U);
+  };
+  refused(document{{"a", document{{"b", array{"ok", std::string_view("\xFF")}}}}},
+          error_code::invalid_utf8, "a.b.1");
+  refused(document{{"x", 1}, {std::string_view("k\xC3"), 2}}, error_code::invalid_utf8, "k\xC3");
+  refused(document{{"r", regex{"a", "\xFF"}}}, error_code::invalid_utf8, "r");
+  refused(document{{"c", javascript{"\xE2\x82"}}}, error_code::invalid_utf8, "c");
+  // Valid UTF-8 beyond ASCII, and a NUL inside a string (length-prefixed), are fine.
+  writer out;
+  EXPECT_TRUE(
+      encode_document(document{{"caf\xC3\xA9", std::string_view("a\0\xF0\x9F\x98\x80", 6)}}, out));
+}
+
 }  // namespace
 }  // namespace bsongen

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "bsongen/detail/regex_options.hpp"
+#include "bsongen/detail/utf8.hpp"
 #include "bsongen/detail/value_wire.hpp"
 #include "bsongen/document.hpp"
 #include "small_stack.hpp"
@@ -251,12 +252,86 @@ std::uint8_t* write_document(std::uint8_t* p, const container& root) {
 
 std::size_t encoded_size(document_ref doc) { return document_size(doc.root()); }
 
+namespace {
+
+// Encode refuses what decoding would reject (issue 11 item 5): keys, text values and a regex's
+// pattern and options must be UTF-8. Building a document refuses a NUL in keys and regex parts but
+// takes any other bytes, and decoded documents are valid already, so this walk runs once per
+// encode, before anything is written, with its own explicit stack; the error's path names the
+// element.
+struct check_frame {
+  const node* next;
+  const node* last;
+  std::uint32_t index;
+  bool is_array;
+};
+
+// What keeps `n` itself from being written (its nested documents aside), or nullptr.
+const char* unwritable(const node& n, bool is_array_element) noexcept {
+  if (!is_array_element && !detail::is_valid_utf8(n.key, n.key_size)) return "key is not UTF-8";
+  switch (n.type) {
+    case bson_type::string:
+    case bson_type::javascript:
+    case bson_type::symbol:
+    case bson_type::db_pointer:
+      return detail::is_valid_utf8(n.as.text.data, n.as.text.size) ? nullptr
+                                                                   : "string is not valid UTF-8";
+    case bson_type::regex: {
+      const char* pattern = n.as.text.data;
+      const bool ok = detail::is_valid_utf8(pattern, n.as.text.size) &&
+                      detail::is_valid_utf8(pattern + n.as.text.size + 1, n.as.text.extra);
+      return ok ? nullptr : "regex pattern or options are not UTF-8";
+    }
+    case bson_type::javascript_with_scope:
+      return detail::is_valid_utf8(n.as.cws->code, n.as.cws->code_size) ? nullptr
+                                                                        : "code is not valid UTF-8";
+    default:
+      return nullptr;
+  }
+}
+
+std::string path_segment(const node& n, bool is_array_element, std::uint32_t index) {
+  return is_array_element ? std::to_string(index) : std::string(n.key, n.key_size);
+}
+
+result<void> check_encodable(const container& root) {
+  small_stack<check_frame, 32> stack;
+  check_frame f{root.elements, root.elements + root.size, 0, false};
+  while (true) {
+    if (f.next == f.last) {
+      if (stack.empty()) return {};
+      f = stack.top();
+      stack.pop();
+      continue;
+    }
+    const node& n = *f.next++;
+    const std::uint32_t i = f.index++;
+    if (const char* problem = unwritable(n, f.is_array)) [[unlikely]] {
+      error e(error_code::invalid_utf8, std::string("cannot encode: ") + problem);
+      e.prepend_path(path_segment(n, f.is_array, i));
+      for (; !stack.empty(); stack.pop()) {
+        const check_frame& up = stack.top();
+        e.prepend_path(path_segment(*(up.next - 1), up.is_array, up.index - 1));
+      }
+      return e;
+    }
+    bool child_is_array = false;
+    if (const container* child = nested_container(n, child_is_array)) {
+      stack.push(f);
+      f = {child->elements, child->elements + child->size, 0, child_is_array};
+    }
+  }
+}
+
+}  // namespace
+
 result<void> encode_document(document_ref doc, writer& out) {
   const std::size_t size = document_size(doc.root());
   if (size > static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max())) {
     return error(error_code::too_large,
                  "encoding needs " + std::to_string(size) + " bytes, above BSON's 2 GiB limit");
   }
+  if (auto checked = check_encodable(doc.root()); !checked) return std::move(checked).error();
   std::uint8_t* p = out.extend(size);
   if (p == nullptr) {
     return error(error_code::buffer_too_small, "encoding needs " + std::to_string(size) +
