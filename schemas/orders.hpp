@@ -7,7 +7,7 @@
 // Build integration:
 //   bsongen_generate(TARGET app HEADERS schemas/orders.hpp)   // app: #include "orders.bsongen.hpp"
 // By hand:
-//   bsongen-scan schemas/orders.hpp -I runtime/include -I schemas -o orders.model.json
+//   bsongen-scan schemas/orders.hpp -I build/include -I schemas -o orders.model.json
 //   generator/bsongen generate --model orders.model.json --out build/gen
 //
 // The namespace differs from the YAML's `shop` only so a program (the test) can hold both.
@@ -24,6 +24,7 @@
 #include "bsongen/codec.hpp"
 #include "bsongen/decimal128.hpp"
 #include "bsongen/object_id.hpp"
+#include "bsongen/raw_document.hpp"
 #include "bsongen/types.hpp"
 
 namespace shop_header {
