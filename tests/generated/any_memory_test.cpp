@@ -1,13 +1,12 @@
 // Memory of `any` values (issue 11 item 2): a 3.8 MiB vector<any> once reached 2 GiB of RSS, each
-// value holding a 1 KiB arena block of its own. This executable counts every byte the global
-// allocator hands out, so the peak of one decode can be bounded by a multiple of its input.
+// value holding a 1 KiB arena block of its own. This executable links bsongen_test_heap_counter,
+// which counts every byte the global allocator hands out, so the peak of one decode can be bounded
+// by a multiple of its input.
 
 #include <gtest/gtest.h>
 
-#include <atomic>
 #include <cstdint>
-#include <cstdlib>
-#include <new>
+#include <cstdio>
 #include <span>
 #include <string>
 #include <vector>
@@ -15,68 +14,7 @@
 #include "any_fields.bsongen.hpp"
 #include "bsongen/codec.hpp"
 #include "bsongen/document.hpp"
-
-namespace {
-
-std::atomic<std::size_t> live_bytes{0};
-std::atomic<std::size_t> peak_bytes{0};
-
-// Each block carries its size and header width just below the pointer handed out.
-void* counted_allocate(std::size_t n, std::size_t align) {
-  const std::size_t header = align > 16 ? align : 16;
-  const std::size_t total = (header + n + header - 1) / header * header;
-  auto* raw = static_cast<unsigned char*>(std::aligned_alloc(header, total));
-  if (raw == nullptr) throw std::bad_alloc();
-  auto* user = raw + header;
-  reinterpret_cast<std::size_t*>(user)[-1] = header;
-  reinterpret_cast<std::size_t*>(user)[-2] = n;
-  const std::size_t now = live_bytes.fetch_add(n, std::memory_order_relaxed) + n;
-  std::size_t peak = peak_bytes.load(std::memory_order_relaxed);
-  while (now > peak && !peak_bytes.compare_exchange_weak(peak, now, std::memory_order_relaxed)) {
-  }
-  return user;
-}
-
-void counted_free(void* p) noexcept {
-  if (p == nullptr) return;
-  auto* user = static_cast<unsigned char*>(p);
-  const std::size_t header = reinterpret_cast<std::size_t*>(user)[-1];
-  live_bytes.fetch_sub(reinterpret_cast<std::size_t*>(user)[-2], std::memory_order_relaxed);
-  std::free(user - header);
-}
-
-}  // namespace
-
-void* operator new(std::size_t n) { return counted_allocate(n, 16); }
-void* operator new[](std::size_t n) { return counted_allocate(n, 16); }
-void* operator new(std::size_t n, std::align_val_t a) {
-  return counted_allocate(n, static_cast<std::size_t>(a));
-}
-void* operator new[](std::size_t n, std::align_val_t a) {
-  return counted_allocate(n, static_cast<std::size_t>(a));
-}
-void* operator new(std::size_t n, const std::nothrow_t&) noexcept {
-  try {
-    return counted_allocate(n, 16);
-  } catch (...) {
-    return nullptr;
-  }
-}
-void* operator new[](std::size_t n, const std::nothrow_t&) noexcept {
-  try {
-    return counted_allocate(n, 16);
-  } catch (...) {
-    return nullptr;
-  }
-}
-void operator delete(void* p) noexcept { counted_free(p); }
-void operator delete[](void* p) noexcept { counted_free(p); }
-void operator delete(void* p, std::size_t) noexcept { counted_free(p); }
-void operator delete[](void* p, std::size_t) noexcept { counted_free(p); }
-void operator delete(void* p, std::align_val_t) noexcept { counted_free(p); }
-void operator delete[](void* p, std::align_val_t) noexcept { counted_free(p); }
-void operator delete(void* p, std::size_t, std::align_val_t) noexcept { counted_free(p); }
-void operator delete[](void* p, std::size_t, std::align_val_t) noexcept { counted_free(p); }
+#include "heap_counter.hpp"
 
 namespace {
 
@@ -118,13 +56,12 @@ std::vector<std::uint8_t> many_small_values() {
   return {b.data(), b.data() + b.size()};
 }
 
+namespace heap = bsongen::test::heap;
+
 // Peak bytes live during f(), above what was live before it.
 template <class F>
 std::size_t peak_during(F&& f) {
-  const std::size_t before = live_bytes.load();
-  peak_bytes.store(before);
-  f();
-  return peak_bytes.load() - before;
+  return heap::measure(static_cast<F&&>(f)).peak;
 }
 
 TEST(any_codec_hostile, many_small_values_cost_a_small_multiple_of_their_input) {
@@ -139,7 +76,7 @@ TEST(any_codec_hostile, many_small_values_cost_a_small_multiple_of_their_input) 
     generated = peak_during([&] { r = bsongen::decode<any_test::containers>(input); });
     ASSERT_TRUE(r) << r.error().to_string();
     ASSERT_EQ(r->values.size(), 175'000u);
-    kept = live_bytes.load();
+    kept = heap::live_bytes();
   }
   const std::size_t generic = peak_during([&] {
     auto d = bsongen::decode_document(input);
@@ -154,7 +91,7 @@ TEST(any_codec_hostile, many_small_values_cost_a_small_multiple_of_their_input) 
   EXPECT_LT(generated, 2 * generic) << "any values cost far more than the generic path's decode";
   EXPECT_GT(kept, 0u);
   // Everything goes when the struct goes: the shared memory is returned with the last value.
-  EXPECT_LT(live_bytes.load(), kept);
+  EXPECT_LT(heap::live_bytes(), kept);
 }
 
 TEST(any_codec_hostile, values_outlive_the_rest_of_their_decode) {
