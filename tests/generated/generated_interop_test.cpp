@@ -12,26 +12,13 @@
 #include "all_types.bsongen.hpp"
 #include "bsongen/codec.hpp"
 #include "bsongen/document.hpp"
+#include "codec_helpers.hpp"
 #include "oid_string.bsongen.hpp"
 #include "orders.bsongen.hpp"
 
 namespace {
 
-std::vector<std::vector<std::uint8_t>> read_documents(const char* path) {
-  std::ifstream in(path, std::ios::binary);
-  std::vector<std::uint8_t> all((std::istreambuf_iterator<char>(in)),
-                                std::istreambuf_iterator<char>());
-  std::vector<std::vector<std::uint8_t>> docs;
-  std::size_t at = 0;
-  while (at + 4 <= all.size()) {
-    const auto n = static_cast<std::size_t>(bsongen::detail::load_i32_le(all.data() + at));
-    if (n < 5 || at + n > all.size()) break;
-    docs.emplace_back(all.begin() + static_cast<std::ptrdiff_t>(at),
-                      all.begin() + static_cast<std::ptrdiff_t>(at + n));
-    at += n;
-  }
-  return docs;
-}
+using bsongen::test::read_documents;
 
 TEST(generated_interop, pymongo_orders_decode) {
   const auto docs = read_documents(BSONGEN_PYMONGO_DOCUMENTS);

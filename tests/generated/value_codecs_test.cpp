@@ -20,6 +20,7 @@
 
 #include "bsongen/codec.hpp"
 #include "bsongen/document.hpp"
+#include "codec_helpers.hpp"
 #include "value_codecs.bsongen.hpp"
 
 namespace {
@@ -30,63 +31,21 @@ using bsongen::binary_subtype;
 using bsongen::document;
 using bsongen::error_code;
 
-bytes to_bytes(const bsongen::byte_buffer& b) { return {b.data(), b.data() + b.size()}; }
+using bsongen::test::decode_error;
+using bsongen::test::decode_generic;
+using bsongen::test::decode_ok;
+using bsongen::test::encode_error;
+using bsongen::test::encode_ok;
+using bsongen::test::generic_encoding;
+using bsongen::test::read_documents;
+using bsongen::test::to_bytes;
+
 bytes to_bytes(const bson_t* b) {
   const std::uint8_t* p = bson_get_data(b);
   return {p, p + b->len};
 }
-bytes generic_encoding(const document& d) { return to_bytes(bsongen::encode_document(d)); }
-
-template <class T>
-bytes encode_ok(const T& v) {
-  auto r = bsongen::encode(v);
-  EXPECT_TRUE(r) << r.error().to_string();
-  return r ? to_bytes(*r) : bytes{};
-}
-
-template <class T>
-T decode_ok(const bytes& b) {
-  auto r = bsongen::decode<T>(b);
-  EXPECT_TRUE(r) << r.error().to_string();
-  return r ? *r : T{};
-}
-
-template <class T>
-bsongen::error encode_error(const T& v) {
-  auto r = bsongen::encode(v);
-  EXPECT_FALSE(r) << "encoded although an error was expected";
-  return r ? bsongen::error{} : r.error();
-}
-
-template <class T>
-bsongen::error decode_error(const bytes& b) {
-  auto r = bsongen::decode<T>(b);
-  EXPECT_FALSE(r) << "decoded although an error was expected";
-  return r ? bsongen::error{} : r.error();
-}
-
-document decode_generic(const bytes& b) {
-  auto r = bsongen::decode_document(b);
-  EXPECT_TRUE(r) << r.error().to_string();
-  return r ? std::move(*r) : document{};
-}
 
 bytes text_bytes(std::string_view s) { return {s.begin(), s.end()}; }
-
-std::vector<bytes> read_documents(const char* path) {
-  std::ifstream in(path, std::ios::binary);
-  const bytes all((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  std::vector<bytes> docs;
-  std::size_t at = 0;
-  while (at + 4 <= all.size()) {
-    const auto n = static_cast<std::size_t>(bsongen::detail::load_i32_le(all.data() + at));
-    if (n < 5 || at + n > all.size()) break;
-    docs.emplace_back(all.begin() + static_cast<std::ptrdiff_t>(at),
-                      all.begin() + static_cast<std::ptrdiff_t>(at + n));
-    at += n;
-  }
-  return docs;
-}
 
 // --- Binary subtype 2: `bytes` is the payload without the inner length, on both paths. ---
 

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "codec_helpers.hpp"
 #include "scanned_all_types.bsongen.hpp"
 
 namespace {
@@ -32,27 +33,9 @@ struct bson_doc {
   [[nodiscard]] bytes data() const { return to_bytes(doc); }
 };
 
-template <class T>
-bytes encode_ok(const T& v) {
-  auto r = bsongen::encode(v);
-  EXPECT_TRUE(r) << r.error().to_string();
-  if (!r) return {};
-  return {r->data(), r->data() + r->size()};
-}
-
-template <class T>
-T decode_ok(const bytes& b) {
-  auto r = bsongen::decode<T>(b);
-  EXPECT_TRUE(r) << r.error().to_string();
-  return r ? *r : T{};
-}
-
-template <class T>
-bsongen::error decode_error(const bytes& b) {
-  auto r = bsongen::decode<T>(b);
-  EXPECT_FALSE(r) << "decoded although an error was expected";
-  return r ? bsongen::error{} : r.error();
-}
+using bsongen::test::decode_error;
+using bsongen::test::decode_ok;
+using bsongen::test::encode_ok;
 
 scan_fixture::options sample_options() {
   scan_fixture::options o;

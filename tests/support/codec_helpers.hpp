@@ -7,10 +7,13 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <fstream>
+#include <iterator>
 #include <span>
 #include <vector>
 
 #include "bsongen/codec.hpp"
+#include "bsongen/detail/wire.hpp"
 #include "bsongen/document.hpp"
 
 namespace bsongen::test {
@@ -31,6 +34,13 @@ bytes encode_ok(const T& v) {
 }
 
 template <class T>
+error encode_error(const T& v) {
+  auto r = bsongen::encode(v);
+  EXPECT_FALSE(r) << "encoded although an error was expected";
+  return r ? error{} : r.error();
+}
+
+template <class T>
 T decode_ok(std::span<const std::uint8_t> b, const decode_options& options = {}) {
   auto r = bsongen::decode<T>(b, options);
   EXPECT_TRUE(r) << r.error().to_string();
@@ -42,6 +52,30 @@ error decode_error(std::span<const std::uint8_t> b, const decode_options& option
   auto r = bsongen::decode<T>(b, options);
   EXPECT_FALSE(r) << "decoded although an error was expected";
   return r ? error{} : r.error();
+}
+
+// The generic path's decoding of `b`, expecting success.
+inline document decode_generic(std::span<const std::uint8_t> b) {
+  auto r = decode_document(b);
+  EXPECT_TRUE(r) << r.error().to_string();
+  return r ? std::move(*r) : document{};
+}
+
+// The documents of a BSON stream file (a mongodump, or what a peer wrote), up to the first one
+// whose length does not fit.
+inline std::vector<bytes> read_documents(const char* path) {
+  std::ifstream in(path, std::ios::binary);
+  const bytes all((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::vector<bytes> docs;
+  std::size_t at = 0;
+  while (at + 4 <= all.size()) {
+    const auto n = static_cast<std::size_t>(detail::load_i32_le(all.data() + at));
+    if (n < 5 || at + n > all.size()) break;
+    docs.emplace_back(all.begin() + static_cast<std::ptrdiff_t>(at),
+                      all.begin() + static_cast<std::ptrdiff_t>(at + n));
+    at += n;
+  }
+  return docs;
 }
 
 // Encodes, decodes, re-encodes: the value and the bytes survive.
