@@ -12,34 +12,53 @@
 
 namespace bsongen::detail {
 
-result<std::size_t> encoded_size(const void* obj, const document_functions& f) {
+namespace {
+
+// obj's encoded size, or 0 with `err` set when obj cannot be encoded. The entry points share it
+// and build a result only on failure (a result<std::size_t> per call showed in 1-field rows).
+std::size_t checked_size(const void* obj, const document_functions& f, bsongen::error& err) {
   encode_state es;
   const std::size_t n = f.size(obj, es);
-  if (es.failed) [[unlikely]]
-    return std::move(es.err);
+  if (es.failed) [[unlikely]] {
+    err = std::move(es.err);
+    return 0;
+  }
   if (n > static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max())) [[unlikely]] {
-    return too_large_error(n);
+    err = too_large_error(n);
+    return 0;
   }
   return n;
 }
 
+}  // namespace
+
+result<std::size_t> encoded_size(const void* obj, const document_functions& f) {
+  bsongen::error err;
+  const std::size_t n = checked_size(obj, f, err);
+  if (n == 0) [[unlikely]]
+    return err;
+  return n;
+}
+
 result<void> encode(const void* obj, writer& out, const document_functions& f) {
-  result<std::size_t> n = encoded_size(obj, f);
-  if (!n) [[unlikely]]
-    return std::move(n).error();
-  std::uint8_t* p = out.extend(*n);
+  bsongen::error err;
+  const std::size_t n = checked_size(obj, f, err);
+  if (n == 0) [[unlikely]]
+    return err;
+  std::uint8_t* p = out.extend(n);
   if (p == nullptr) [[unlikely]]
-    return buffer_too_small_error(*n);
+    return buffer_too_small_error(n);
   f.write(obj, p);
   return {};
 }
 
 result<byte_buffer> encode(const void* obj, const document_functions& f) {
-  result<std::size_t> n = encoded_size(obj, f);
-  if (!n) [[unlikely]]
-    return std::move(n).error();
+  bsongen::error err;
+  const std::size_t n = checked_size(obj, f, err);
+  if (n == 0) [[unlikely]]
+    return err;
   result<byte_buffer> out(std::in_place);
-  out->resize_uninitialized(*n);
+  out->resize_uninitialized(n);
   f.write(obj, out->data());
   return out;
 }
