@@ -150,6 +150,7 @@ class FixedView:
     depth: int
     skeleton_lines: list[bytes]
     value_runs: list
+    checked: bool               # encode must check values (see layout.Fixed)
 
 
 @dataclass
@@ -269,7 +270,7 @@ def _fixed_view(starts: list[int], fixed: Fixed) -> FixedView:
     # One literal line per element, for a reviewable diff.
     bounds = [0, *starts, fixed.width - 1, fixed.width]
     lines = [fixed.skeleton[a:b] for a, b in zip(bounds, bounds[1:])]
-    return FixedView(fixed.width, fixed.depth, lines, fixed.value_runs)
+    return FixedView(fixed.width, fixed.depth, lines, fixed.value_runs, fixed.checked)
 
 
 def view(model: Model, header_only: bool = False) -> ModelView:

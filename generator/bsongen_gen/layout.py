@@ -8,6 +8,7 @@ offsets. This module computes those skeletons from a linked model and the catalo
 
 from __future__ import annotations
 
+import dataclasses
 import struct as binary_struct
 from dataclasses import dataclass, field
 from typing import Optional
@@ -20,11 +21,14 @@ from .model import Enum, Model, Struct, TypeRef
 class Fixed:
     """The encoding of every value of a fixed-width type: `skeleton` holds the bytes of a zero
     value; `value_runs` the (offset, length) ranges that vary with the value; `depth` the
-    documents and arrays the value opens (0 for scalars)."""
+    documents and arrays the value opens (0 for scalars); `checked` whether encoding must check a
+    value before writing it (an enum value may name no enumerator, a `cpp:` member may hold what
+    the BSON type cannot), so only unchecked layouts encode without a size pass."""
     width: int
     skeleton: bytes
     value_runs: list = field(default_factory=list)
     depth: int = 0
+    checked: bool = False
 
 
 @dataclass
@@ -42,6 +46,13 @@ class Layouts:
 
     def fixed(self, t: TypeRef) -> Optional[Fixed]:
         """The fixed layout of a value of type t, or None when its size depends on the value."""
+        out = self._fixed(t)
+        if out is not None and t.cpp is not None:
+            # A `cpp:` spelling may narrow, and narrowed members are checked both ways.
+            out = dataclasses.replace(out, checked=True)
+        return out
+
+    def _fixed(self, t: TypeRef) -> Optional[Fixed]:
         if t.kind in catalog.SCALARS:
             k = catalog.SCALARS[t.kind]
             if k.fixed_width is None or k.bson_type is None:
@@ -55,7 +66,7 @@ class Layouts:
                          _runs(i for i in range(k.fixed_width) if i not in constant))
         if t.kind == "enum" and isinstance(t.definition, Enum):
             width = catalog.ENUM_STORAGES[t.definition.storage].fixed_width
-            return None if width is None else Fixed(width, bytes(width), [(0, width)])
+            return None if width is None else Fixed(width, bytes(width), [(0, width)], checked=True)
         if t.kind == "struct" and isinstance(t.definition, Struct):
             laid_out = self.structs.get(t.definition.name)
             return laid_out.fixed if laid_out else None
@@ -71,7 +82,7 @@ class Layouts:
                 runs += [(4 + len(body) + o, n) for o, n in e.value_runs]
                 body += e.skeleton
             skeleton = _document(body)
-            return Fixed(len(skeleton), skeleton, _merge(runs), 1 + e.depth)
+            return Fixed(len(skeleton), skeleton, _merge(runs), 1 + e.depth, e.checked)
         return None
 
     def _struct(self, s: Struct) -> StructLayout:
@@ -88,6 +99,7 @@ class Layouts:
         body = bytearray()
         runs = []
         depth = 0
+        checked = False
         for f, bson_type, fixed in parts:
             out.element_starts.append(4 + len(body))
             body += bytes([catalog.BSON_TYPES[bson_type]]) + f.key.encode() + b"\0"
@@ -95,8 +107,9 @@ class Layouts:
             runs += [(out.offsets[f.index] + o, n) for o, n in fixed.value_runs]
             body += fixed.skeleton
             depth = max(depth, fixed.depth)
+            checked = checked or fixed.checked
         skeleton = _document(body)
-        out.fixed = Fixed(len(skeleton), skeleton, _merge(runs), 1 + depth)
+        out.fixed = Fixed(len(skeleton), skeleton, _merge(runs), 1 + depth, checked)
         return out
 
 

@@ -547,6 +547,40 @@ TEST(generated_codec, caller_buffer_and_reused_writer) {
   EXPECT_EQ(w.size(), 2 * bsongen::codec<gen_test::point>::fixed_size);
 }
 
+// Fixed-shape structs whose values cannot fail to encode (no enum, no narrowed member) encode
+// and decode through shortcuts in bsongen/codec.hpp: same bytes, same options, same errors.
+static_assert(bsongen::codec<gen_test::point>::encode_always_succeeds);
+static_assert(!bsongen::codec<gen_test::fixed_shape>::encode_always_succeeds);  // an enum member
+
+TEST(generated_codec, fixed_shape_shortcuts_keep_the_general_paths_contract) {
+  const gen_test::point p{1.5, -2, 7};
+  const bytes b = encode_ok(p);
+  EXPECT_EQ(b.size(), bsongen::codec<gen_test::point>::fixed_size);
+  EXPECT_EQ(*bsongen::encoded_size(p), b.size());
+  auto one_buffer = bsongen::encode(p);
+  ASSERT_TRUE(one_buffer);
+  EXPECT_EQ(to_bytes(*one_buffer), b);
+  EXPECT_EQ(decode_ok<gen_test::point>(b), p);
+
+  bsongen::decode_options small;
+  small.max_size = b.size() - 1;
+  EXPECT_EQ(decode_error<gen_test::point>(b, small).code, bsongen::error_code::too_large);
+  bsongen::decode_options flat;
+  flat.max_depth = 0;
+  EXPECT_EQ(decode_error<gen_test::point>(b, flat).code, bsongen::error_code::too_deep);
+
+  // Into a reused object: the shortcut overwrites every member.
+  gen_test::point reused{9, 9, 9};
+  ASSERT_TRUE(bsongen::decode(std::span<const std::uint8_t>(b), reused));
+  EXPECT_EQ(reused, p);
+  // Bytes of another shape (the int32 written as a double) take the general decoder, which
+  // reports the element.
+  bytes other = b;
+  other[b.size() - 1 - 4 - 3] = static_cast<std::uint8_t>(bsongen::bson_type::double_);
+  const auto e = decode_error<gen_test::point>(other);
+  EXPECT_EQ(e.path, "t");
+}
+
 TEST(generated_codec, map_key_with_nul_cannot_be_encoded) {
   gen_test::containers c;
   c.by_name[std::string("a\0b", 3)] = 1;

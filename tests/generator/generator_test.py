@@ -296,6 +296,30 @@ class ModelTest(SchemaCase):
         m = linker.link(schema_reader.read_schema(path))
         self.assertEqual(layout.Layouts(m).structs["outer"].fixed.depth, 3)
 
+    def test_only_fixed_structs_without_checked_values_encode_without_a_size_pass(self):
+        # encode() of a struct whose header says encode_always_succeeds skips size(), where
+        # enums and narrowed members are checked: those must keep it false, also when nested.
+        path = self.write("""\
+            enums:
+              e: {storage: int32, values: {a: 1}}
+            structs:
+              plain: {fields: {x: double, y: int64, when: datetime}}
+              with_enum: {fields: {x: double, k: e}}
+              narrowed: {fields: {x: {type: int32, cpp: std::int64_t}}}
+              narrowed_array: {fields: {x: {type: "array<int32, 2>", cpp: "std::array<std::uint32_t, 2>"}}}
+              enum_array: {fields: {x: "array<e, 2>"}}
+              holds_plain: {fields: {p: plain, ps: "array<plain, 2>"}}
+              holds_enum: {fields: {p: plain, w: with_enum}}
+            """)
+        m = linker.link(schema_reader.read_schema(path))
+        checked = {name: s.fixed.checked for name, s in layout.Layouts(m).structs.items()}
+        self.assertEqual(checked, {"plain": False, "with_enum": True, "narrowed": True,
+                                   "narrowed_array": True, "enum_array": True,
+                                   "holds_plain": False, "holds_enum": True})
+        header = render.render(m)["s.bsongen.hpp"]
+        self.assertEqual(header.count("encode_always_succeeds = true;"), 2)
+        self.assertEqual(header.count("encode_always_succeeds = false;"), 5)
+
     def test_structs_are_ordered_by_dependency(self):
         path = self.write("""\
             structs:

@@ -76,6 +76,38 @@ inline constexpr document_functions functions_of = {
     },
 };
 
+// A document codec whose values all encode to codec<T>::fixed_size bytes and cannot fail: encode
+// skips the size pass and the type-erased entry point (for small documents those cost more than
+// the stores). The generator says so only when no member is checked on encode (enums, narrowed
+// `cpp:` members).
+template <class T>
+concept always_fixed_size = requires {
+  codec<T>::fixed_size;
+  requires codec<T>::encode_always_succeeds;
+};
+
+// A document codec whose values all encode to codec<T>::fixed_size bytes in one shape: decode
+// tries codec<T>::decode_fixed (one call, no decode state) before the general decoder.
+template <class T>
+concept fixed_shape_document = requires(const std::uint8_t* p, T& out) {
+  codec<T>::fixed_size;
+  codec<T>::fixed_depth;
+  codec<T>::decode_fixed(p, out);
+};
+
+// True when `bytes` holds one fixed-shape T that `options` allow, read into out; false leaves out
+// unspecified (decode it the general way, not as a fresh object).
+template <fixed_shape_document T>
+[[nodiscard]] inline bool decode_fixed(std::span<const std::uint8_t> bytes, T& out,
+                                       const decode_options& options) noexcept {
+  constexpr std::size_t depth = codec<T>::fixed_depth;
+  return bytes.size() == codec<T>::fixed_size && codec<T>::fixed_size <= options.max_size &&
+         depth <= options.max_depth && depth <= max_depth_limit &&
+         codec<T>::decode_fixed(bytes.data(), out);
+}
+
+[[gnu::cold]] bsongen::error buffer_too_small_error(std::size_t needed);
+
 [[nodiscard]] result<std::size_t> encoded_size(const void* obj, const document_functions& f);
 [[nodiscard]] result<void> encode(const void* obj, writer& out, const document_functions& f);
 [[nodiscard]] result<byte_buffer> encode(const void* obj, const document_functions& f);
@@ -89,7 +121,11 @@ inline constexpr document_functions functions_of = {
 // the member's path ("items.3.status").
 template <generated_document T>
 [[nodiscard]] result<std::size_t> encoded_size(const T& obj) {
-  return detail::encoded_size(&obj, detail::functions_of<T>);
+  if constexpr (detail::always_fixed_size<T>) {
+    return codec<T>::fixed_size;
+  } else {
+    return detail::encoded_size(&obj, detail::functions_of<T>);
+  }
 }
 
 // Appends obj's encoding to `out`: one size computation, one writer::extend, then raw stores.
@@ -97,13 +133,28 @@ template <generated_document T>
 // was before the call: same size, same bytes, same overflowed() (see writer.hpp).
 template <generated_document T>
 [[nodiscard]] result<void> encode(const T& obj, writer& out) {
-  return detail::encode(&obj, out, detail::functions_of<T>);
+  if constexpr (detail::always_fixed_size<T>) {
+    std::uint8_t* p = out.extend(codec<T>::fixed_size);
+    if (p == nullptr) [[unlikely]]
+      return detail::buffer_too_small_error(codec<T>::fixed_size);
+    codec<T>::write(obj, p);
+    return {};
+  } else {
+    return detail::encode(&obj, out, detail::functions_of<T>);
+  }
 }
 
 // obj's encoding in a new buffer of exactly the right size.
 template <generated_document T>
 [[nodiscard]] result<byte_buffer> encode(const T& obj) {
-  return detail::encode(&obj, detail::functions_of<T>);
+  if constexpr (detail::always_fixed_size<T>) {
+    result<byte_buffer> out(std::in_place);
+    out->resize_uninitialized(codec<T>::fixed_size);
+    codec<T>::write(obj, out->data());
+    return out;
+  } else {
+    return detail::encode(&obj, detail::functions_of<T>);
+  }
 }
 
 // Decodes one document that fills `bytes` exactly into `out`. Fields present in the input are
@@ -113,6 +164,9 @@ template <generated_document T>
 template <generated_document T>
 [[nodiscard]] result<void> decode(std::span<const std::uint8_t> bytes, T& out,
                                   const decode_options& options = {}) {
+  if constexpr (detail::fixed_shape_document<T>) {
+    if (detail::decode_fixed(bytes, out, options)) return {};
+  }
   return detail::decode(bytes, &out, false, options, detail::functions_of<T>);
 }
 
@@ -124,7 +178,12 @@ template <generated_document T>
 [[nodiscard]] result<T> decode(std::span<const std::uint8_t> bytes,
                                const decode_options& options = {}) {
   result<T> out(std::in_place);
-  if (result<void> r = detail::decode(bytes, &*out, true, options, detail::functions_of<T>); !r) {
+  bool fresh = true;
+  if constexpr (detail::fixed_shape_document<T>) {
+    if (detail::decode_fixed(bytes, *out, options)) return out;
+    fresh = false;  // the fast path may have assigned members
+  }
+  if (result<void> r = detail::decode(bytes, &*out, fresh, options, detail::functions_of<T>); !r) {
     out = std::move(r).error();
   }
   return out;

@@ -9,6 +9,7 @@
 #include <span>
 #include <string_view>
 
+#include "bsongen/codec.hpp"
 #include "bsongen/detail/wire.hpp"
 #include "bsongen/error.hpp"
 
@@ -47,9 +48,9 @@ namespace bsongen::detail {
                                              std::string_view text, std::string_view enum_name);
 [[gnu::cold]] std::nullptr_t fail_enum_value(decode_state& st, const std::uint8_t* p,
                                              std::int64_t value, std::string_view enum_name);
-// Errors of the top-level entry points in bsongen/codec.hpp.
+// Errors of the top-level entry points in bsongen/codec.hpp (which declares
+// buffer_too_small_error: its inline fixed-size encode needs it).
 [[gnu::cold]] bsongen::error too_large_error(std::size_t size);
-[[gnu::cold]] bsongen::error buffer_too_small_error(std::size_t needed);
 [[gnu::cold]] bsongen::error over_size_limit_error(std::size_t declared, std::size_t limit);
 [[gnu::cold]] bsongen::error trailing_bytes_error(std::size_t input_size, std::size_t declared);
 [[gnu::cold]] void fail_encode_enum(encode_state& es, std::int64_t value,
