@@ -123,7 +123,8 @@ struct codec_impl<::shop::address> {
   static constexpr ::bsongen::detail::field_slot slots[] = {{0, 0}, {0, 1}, {0, 2}, {0, 3}};
 
   static std::size_t size(const value_type& v, ::bsongen::detail::encode_state& es) noexcept;
-  static std::uint8_t* write(const value_type& v, std::uint8_t* out) noexcept;
+  static std::uint8_t* write(const value_type& v, std::uint8_t* out,
+                             ::bsongen::detail::text_bits& text) noexcept;
   static const std::uint8_t* decode(::bsongen::detail::decode_state& st, std::uint8_t t,
                                     const std::uint8_t* p, const std::uint8_t* end, value_type& out,
                                     bool fresh);
@@ -172,7 +173,8 @@ struct codec_impl<::shop::customer> {
   static constexpr ::bsongen::detail::field_slot slots[] = {{0, 0}, {1, 0}, {2, 0}, {3, 0}, {4, 0}};
 
   static std::size_t size(const value_type& v, ::bsongen::detail::encode_state& es) noexcept;
-  static std::uint8_t* write(const value_type& v, std::uint8_t* out) noexcept;
+  static std::uint8_t* write(const value_type& v, std::uint8_t* out,
+                             ::bsongen::detail::text_bits& text) noexcept;
   static const std::uint8_t* decode(::bsongen::detail::decode_state& st, std::uint8_t t,
                                     const std::uint8_t* p, const std::uint8_t* end, value_type& out,
                                     bool fresh);
@@ -219,7 +221,8 @@ struct codec_impl<::shop::line_item> {
   static constexpr ::bsongen::detail::field_slot slots[] = {{0, 0}, {1, 0}, {2, 0}, {3, 0}};
 
   static std::size_t size(const value_type& v, ::bsongen::detail::encode_state& es) noexcept;
-  static std::uint8_t* write(const value_type& v, std::uint8_t* out) noexcept;
+  static std::uint8_t* write(const value_type& v, std::uint8_t* out,
+                             ::bsongen::detail::text_bits& text) noexcept;
   static const std::uint8_t* decode(::bsongen::detail::decode_state& st, std::uint8_t t,
                                     const std::uint8_t* p, const std::uint8_t* end, value_type& out,
                                     bool fresh);
@@ -313,7 +316,8 @@ struct codec_impl<::shop::order> {
       {8, 0}, {9, 0}, {10, 0}, {11, 0}, {12, 0}, {13, 0}, {14, 0}, {15, 0}};
 
   static std::size_t size(const value_type& v, ::bsongen::detail::encode_state& es) noexcept;
-  static std::uint8_t* write(const value_type& v, std::uint8_t* out) noexcept;
+  static std::uint8_t* write(const value_type& v, std::uint8_t* out,
+                             ::bsongen::detail::text_bits& text) noexcept;
   static const std::uint8_t* decode(::bsongen::detail::decode_state& st, std::uint8_t t,
                                     const std::uint8_t* p, const std::uint8_t* end, value_type& out,
                                     bool fresh);
@@ -348,18 +352,19 @@ inline std::size_t codec_impl<::shop::address>::size([[maybe_unused]] const valu
   return n;
 }
 
-inline std::uint8_t* codec_impl<::shop::address>::write(const value_type& v,
-                                                        std::uint8_t* out) noexcept {
+inline std::uint8_t* codec_impl<::shop::address>::write(
+    const value_type& v, std::uint8_t* out,
+    [[maybe_unused]] ::bsongen::detail::text_bits& text) noexcept {
   std::uint8_t* const start = out;
   out += 4;
   out = ::bsongen::detail::put_prefix(out, prefix_street);
-  out = ::bsongen::detail::string_codec::write(v.street, out);
+  out = ::bsongen::detail::string_codec::write(v.street, out, text);
   out = ::bsongen::detail::put_prefix(out, prefix_city);
-  out = ::bsongen::detail::string_codec::write(v.city, out);
+  out = ::bsongen::detail::string_codec::write(v.city, out, text);
   out = ::bsongen::detail::put_prefix(out, prefix_postal_code);
-  out = ::bsongen::detail::string_codec::write(v.postal_code, out);
+  out = ::bsongen::detail::string_codec::write(v.postal_code, out, text);
   out = ::bsongen::detail::put_prefix(out, prefix_country);
-  out = ::bsongen::detail::string_codec::write(v.country, out);
+  out = ::bsongen::detail::string_codec::write(v.country, out, text);
   *out++ = 0;
   ::bsongen::detail::store_i32_le(start, static_cast<std::int32_t>(out - start));
   return out;
@@ -503,23 +508,24 @@ inline std::size_t codec_impl<::shop::customer>::size(
   return n;
 }
 
-inline std::uint8_t* codec_impl<::shop::customer>::write(const value_type& v,
-                                                         std::uint8_t* out) noexcept {
+inline std::uint8_t* codec_impl<::shop::customer>::write(
+    const value_type& v, std::uint8_t* out,
+    [[maybe_unused]] ::bsongen::detail::text_bits& text) noexcept {
   std::uint8_t* const start = out;
   out += 4;
   out = ::bsongen::detail::put_prefix(out, prefix_id);
-  out = ::bsongen::detail::object_id_codec::write(v.id, out);
+  out = ::bsongen::detail::object_id_codec::write(v.id, out, text);
   out = ::bsongen::detail::put_prefix(out, prefix_name);
-  out = ::bsongen::detail::string_codec::write(v.name, out);
+  out = ::bsongen::detail::string_codec::write(v.name, out, text);
   if (v.email.has_value()) {
     out = ::bsongen::detail::put_prefix(out, prefix_email);
-    out = ::bsongen::detail::string_codec::write(*v.email, out);
+    out = ::bsongen::detail::string_codec::write(*v.email, out, text);
   }
   out = ::bsongen::detail::put_prefix(out, prefix_shipping);
-  out = ::bsongen::detail::codec_impl<::shop::address>::write(v.shipping, out);
+  out = ::bsongen::detail::codec_impl<::shop::address>::write(v.shipping, out, text);
   if (v.billing.has_value()) {
     out = ::bsongen::detail::put_prefix(out, prefix_billing);
-    out = ::bsongen::detail::codec_impl<::shop::address>::write(*v.billing, out);
+    out = ::bsongen::detail::codec_impl<::shop::address>::write(*v.billing, out, text);
   }
   *out++ = 0;
   ::bsongen::detail::store_i32_le(start, static_cast<std::int32_t>(out - start));
@@ -713,19 +719,20 @@ inline std::size_t codec_impl<::shop::line_item>::size(
   return n;
 }
 
-inline std::uint8_t* codec_impl<::shop::line_item>::write(const value_type& v,
-                                                          std::uint8_t* out) noexcept {
+inline std::uint8_t* codec_impl<::shop::line_item>::write(
+    const value_type& v, std::uint8_t* out,
+    [[maybe_unused]] ::bsongen::detail::text_bits& text) noexcept {
   std::uint8_t* const start = out;
   out += 4;
   out = ::bsongen::detail::put_prefix(out, prefix_sku);
-  out = ::bsongen::detail::string_codec::write(v.sku, out);
+  out = ::bsongen::detail::string_codec::write(v.sku, out, text);
   out = ::bsongen::detail::put_prefix(out, prefix_quantity);
-  out = ::bsongen::detail::int32_codec::write(v.quantity, out);
+  out = ::bsongen::detail::int32_codec::write(v.quantity, out, text);
   out = ::bsongen::detail::put_prefix(out, prefix_unit_price);
-  out = ::bsongen::detail::decimal128_codec::write(v.unit_price, out);
+  out = ::bsongen::detail::decimal128_codec::write(v.unit_price, out, text);
   if (v.discount.has_value()) {
     out = ::bsongen::detail::put_prefix(out, prefix_discount);
-    out = ::bsongen::detail::decimal128_codec::write(*v.discount, out);
+    out = ::bsongen::detail::decimal128_codec::write(*v.discount, out, text);
   }
   *out++ = 0;
   ::bsongen::detail::store_i32_le(start, static_cast<std::int32_t>(out - start));
@@ -922,57 +929,58 @@ inline std::size_t codec_impl<::shop::order>::size([[maybe_unused]] const value_
   return n;
 }
 
-inline std::uint8_t* codec_impl<::shop::order>::write(const value_type& v,
-                                                      std::uint8_t* out) noexcept {
+inline std::uint8_t* codec_impl<::shop::order>::write(
+    const value_type& v, std::uint8_t* out,
+    [[maybe_unused]] ::bsongen::detail::text_bits& text) noexcept {
   std::uint8_t* const start = out;
   out += 4;
   out = ::bsongen::detail::put_prefix(out, prefix_id);
-  out = ::bsongen::detail::object_id_codec::write(v.id, out);
+  out = ::bsongen::detail::object_id_codec::write(v.id, out, text);
   out = ::bsongen::detail::put_prefix(out, prefix_number);
-  out = ::bsongen::detail::int64_codec::write(v.number, out);
+  out = ::bsongen::detail::int64_codec::write(v.number, out, text);
   out = ::bsongen::detail::put_prefix(out, prefix_status);
-  out = ::bsongen::detail::codec_impl<::shop::order_status>::write(v.status, out);
+  out = ::bsongen::detail::codec_impl<::shop::order_status>::write(v.status, out, text);
   out = ::bsongen::detail::put_prefix(out, prefix_payment);
-  out = ::bsongen::detail::codec_impl<::shop::payment_method>::write(v.payment, out);
+  out = ::bsongen::detail::codec_impl<::shop::payment_method>::write(v.payment, out, text);
   out = ::bsongen::detail::put_prefix(out, prefix_customer);
-  out = ::bsongen::detail::codec_impl<::shop::customer>::write(v.customer, out);
+  out = ::bsongen::detail::codec_impl<::shop::customer>::write(v.customer, out, text);
   if (!::bsongen::detail::vector_codec<::bsongen::detail::codec_impl<::shop::line_item>>::empty(
           v.items)) {
     out = ::bsongen::detail::put_prefix(out, prefix_items);
     out = ::bsongen::detail::vector_codec<::bsongen::detail::codec_impl<::shop::line_item>>::write(
-        v.items, out);
+        v.items, out, text);
   }
   out = ::bsongen::detail::put_prefix(out, prefix_total);
-  out = ::bsongen::detail::decimal128_codec::write(v.total, out);
+  out = ::bsongen::detail::decimal128_codec::write(v.total, out, text);
   out = ::bsongen::detail::put_prefix(out, prefix_created_at);
-  out = ::bsongen::detail::datetime_codec::write(v.created_at, out);
+  out = ::bsongen::detail::datetime_codec::write(v.created_at, out, text);
   if (v.shipped_at.has_value()) {
     out = ::bsongen::detail::put_prefix(out, prefix_shipped_at);
-    out = ::bsongen::detail::datetime_codec::write(*v.shipped_at, out);
+    out = ::bsongen::detail::datetime_codec::write(*v.shipped_at, out, text);
   }
   if (!::bsongen::detail::map_codec<::bsongen::detail::string_codec>::empty(v.tags)) {
     out = ::bsongen::detail::put_prefix(out, prefix_tags);
-    out = ::bsongen::detail::map_codec<::bsongen::detail::string_codec>::write(v.tags, out);
+    out = ::bsongen::detail::map_codec<::bsongen::detail::string_codec>::write(v.tags, out, text);
   }
   if (!::bsongen::detail::string_codec::empty(v.notes)) {
     out = ::bsongen::detail::put_prefix(out, prefix_notes);
-    out = ::bsongen::detail::string_codec::write(v.notes, out);
+    out = ::bsongen::detail::string_codec::write(v.notes, out, text);
   }
   out = ::bsongen::detail::put_prefix(out, prefix_gift);
-  out = ::bsongen::detail::bool_codec::write(v.gift, out);
+  out = ::bsongen::detail::bool_codec::write(v.gift, out, text);
   out = ::bsongen::detail::put_prefix(out, prefix_version);
-  out = ::bsongen::detail::timestamp_codec::write(v.version, out);
+  out = ::bsongen::detail::timestamp_codec::write(v.version, out, text);
   if (v.attachment.has_value()) {
     out = ::bsongen::detail::put_prefix(out, prefix_attachment);
-    out = ::bsongen::detail::binary_codec::write(*v.attachment, out);
+    out = ::bsongen::detail::binary_codec::write(*v.attachment, out, text);
   }
   if (v.tracking.has_value()) {
     out = ::bsongen::detail::put_prefix(out, prefix_tracking);
-    out = ::bsongen::detail::uuid_codec::write(*v.tracking, out);
+    out = ::bsongen::detail::uuid_codec::write(*v.tracking, out, text);
   }
   out = ::bsongen::detail::put_prefix(out, prefix_dimensions);
-  out =
-      ::bsongen::detail::array_codec<::bsongen::detail::double_codec, 3>::write(v.dimensions, out);
+  out = ::bsongen::detail::array_codec<::bsongen::detail::double_codec, 3>::write(v.dimensions, out,
+                                                                                  text);
   const std::span<const std::uint8_t> captured = v.extra.bytes();
   std::memcpy(out, captured.data() + 4, captured.size() - 5);
   out += captured.size() - 5;
@@ -1399,8 +1407,9 @@ std::size_t codec<::shop::address>::size(const value_type& v,
                                          ::bsongen::detail::encode_state& es) noexcept {
   return ::bsongen::detail::codec_impl<::shop::address>::size(v, es);
 }
-std::uint8_t* codec<::shop::address>::write(const value_type& v, std::uint8_t* out) noexcept {
-  return ::bsongen::detail::codec_impl<::shop::address>::write(v, out);
+std::uint8_t* codec<::shop::address>::write(const value_type& v, std::uint8_t* out,
+                                            ::bsongen::detail::text_bits& text) noexcept {
+  return ::bsongen::detail::codec_impl<::shop::address>::write(v, out, text);
 }
 const std::uint8_t* codec<::shop::address>::decode_document(detail::decode_state& st,
                                                             const std::uint8_t* p,
@@ -1413,8 +1422,9 @@ std::size_t codec<::shop::customer>::size(const value_type& v,
                                           ::bsongen::detail::encode_state& es) noexcept {
   return ::bsongen::detail::codec_impl<::shop::customer>::size(v, es);
 }
-std::uint8_t* codec<::shop::customer>::write(const value_type& v, std::uint8_t* out) noexcept {
-  return ::bsongen::detail::codec_impl<::shop::customer>::write(v, out);
+std::uint8_t* codec<::shop::customer>::write(const value_type& v, std::uint8_t* out,
+                                             ::bsongen::detail::text_bits& text) noexcept {
+  return ::bsongen::detail::codec_impl<::shop::customer>::write(v, out, text);
 }
 const std::uint8_t* codec<::shop::customer>::decode_document(detail::decode_state& st,
                                                              const std::uint8_t* p,
@@ -1427,8 +1437,9 @@ std::size_t codec<::shop::line_item>::size(const value_type& v,
                                            ::bsongen::detail::encode_state& es) noexcept {
   return ::bsongen::detail::codec_impl<::shop::line_item>::size(v, es);
 }
-std::uint8_t* codec<::shop::line_item>::write(const value_type& v, std::uint8_t* out) noexcept {
-  return ::bsongen::detail::codec_impl<::shop::line_item>::write(v, out);
+std::uint8_t* codec<::shop::line_item>::write(const value_type& v, std::uint8_t* out,
+                                              ::bsongen::detail::text_bits& text) noexcept {
+  return ::bsongen::detail::codec_impl<::shop::line_item>::write(v, out, text);
 }
 const std::uint8_t* codec<::shop::line_item>::decode_document(detail::decode_state& st,
                                                               const std::uint8_t* p,
@@ -1441,8 +1452,9 @@ std::size_t codec<::shop::order>::size(const value_type& v,
                                        ::bsongen::detail::encode_state& es) noexcept {
   return ::bsongen::detail::codec_impl<::shop::order>::size(v, es);
 }
-std::uint8_t* codec<::shop::order>::write(const value_type& v, std::uint8_t* out) noexcept {
-  return ::bsongen::detail::codec_impl<::shop::order>::write(v, out);
+std::uint8_t* codec<::shop::order>::write(const value_type& v, std::uint8_t* out,
+                                          ::bsongen::detail::text_bits& text) noexcept {
+  return ::bsongen::detail::codec_impl<::shop::order>::write(v, out, text);
 }
 const std::uint8_t* codec<::shop::order>::decode_document(detail::decode_state& st,
                                                           const std::uint8_t* p,

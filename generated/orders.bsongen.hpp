@@ -109,7 +109,8 @@ struct codec<::shop::address> {
   static constexpr bool is_document = true;
 
   static std::size_t size(const value_type& v, ::bsongen::detail::encode_state& es) noexcept;
-  static std::uint8_t* write(const value_type& v, std::uint8_t* out) noexcept;
+  static std::uint8_t* write(const value_type& v, std::uint8_t* out,
+                             ::bsongen::detail::text_bits& text) noexcept;
   static const std::uint8_t* decode_document(::bsongen::detail::decode_state& st,
                                              const std::uint8_t* p, const std::uint8_t* end,
                                              value_type& out, bool fresh);
@@ -121,7 +122,8 @@ struct codec<::shop::customer> {
   static constexpr bool is_document = true;
 
   static std::size_t size(const value_type& v, ::bsongen::detail::encode_state& es) noexcept;
-  static std::uint8_t* write(const value_type& v, std::uint8_t* out) noexcept;
+  static std::uint8_t* write(const value_type& v, std::uint8_t* out,
+                             ::bsongen::detail::text_bits& text) noexcept;
   static const std::uint8_t* decode_document(::bsongen::detail::decode_state& st,
                                              const std::uint8_t* p, const std::uint8_t* end,
                                              value_type& out, bool fresh);
@@ -133,7 +135,8 @@ struct codec<::shop::line_item> {
   static constexpr bool is_document = true;
 
   static std::size_t size(const value_type& v, ::bsongen::detail::encode_state& es) noexcept;
-  static std::uint8_t* write(const value_type& v, std::uint8_t* out) noexcept;
+  static std::uint8_t* write(const value_type& v, std::uint8_t* out,
+                             ::bsongen::detail::text_bits& text) noexcept;
   static const std::uint8_t* decode_document(::bsongen::detail::decode_state& st,
                                              const std::uint8_t* p, const std::uint8_t* end,
                                              value_type& out, bool fresh);
@@ -145,7 +148,8 @@ struct codec<::shop::order> {
   static constexpr bool is_document = true;
 
   static std::size_t size(const value_type& v, ::bsongen::detail::encode_state& es) noexcept;
-  static std::uint8_t* write(const value_type& v, std::uint8_t* out) noexcept;
+  static std::uint8_t* write(const value_type& v, std::uint8_t* out,
+                             ::bsongen::detail::text_bits& text) noexcept;
   static const std::uint8_t* decode_document(::bsongen::detail::decode_state& st,
                                              const std::uint8_t* p, const std::uint8_t* end,
                                              value_type& out, bool fresh);

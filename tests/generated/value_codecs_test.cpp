@@ -169,6 +169,36 @@ TEST(value_codecs, encode_refuses_invalid_utf8_in_every_text) {
   }
 }
 
+// Encode checks strings while copying them and, when a byte was not ASCII, checks again before
+// returning: the three entry points refuse the same text with the same path, and a writer that
+// already held bytes is left exactly as it was.
+TEST(value_codecs, invalid_text_found_while_writing_leaves_the_writer_as_it_was) {
+  for (const std::string& bad :
+       {bad_utf8, std::string(3, 'a') + "\xff", std::string(40, 'a') + "\xff"}) {
+    SCOPED_TRACE(bad);
+    vc::texts t;
+    t.list = {"fine", std::string(70, 'b'), bad};
+    const bsongen::error via_buffer = encode_error(t);
+    EXPECT_EQ(via_buffer.code, error_code::invalid_utf8);
+    EXPECT_EQ(via_buffer.path, "list.2");
+
+    auto sized = bsongen::encoded_size(t);
+    ASSERT_FALSE(sized);
+    EXPECT_EQ(sized.error().path, via_buffer.path);
+
+    bsongen::writer w;
+    ASSERT_TRUE(bsongen::encode(vc::texts{}, w));
+    const bytes before(w.bytes().begin(), w.bytes().end());
+    auto r = bsongen::encode(t, w);
+    ASSERT_FALSE(r);
+    EXPECT_EQ(r.error().path, via_buffer.path);
+    EXPECT_EQ(bytes(w.bytes().begin(), w.bytes().end()), before);
+    EXPECT_FALSE(w.overflowed());
+    ASSERT_TRUE(bsongen::encode(vc::texts{}, w));  // the writer goes on from where it was
+    EXPECT_EQ(w.size(), 2 * before.size());
+  }
+}
+
 TEST(value_codecs, encode_accepts_valid_utf8_and_nul_inside_strings) {
   vc::texts t;
   t.s = std::string("nul \0 inside", 12);  // a BSON string is framed by its length

@@ -14,52 +14,65 @@ namespace bsongen::detail {
 
 namespace {
 
-// obj's encoded size, or 0 with `err` set when obj cannot be encoded. The entry points share it
-// and build a result only on failure (a result<std::size_t> per call showed in 1-field rows).
-std::size_t checked_size(const void* obj, const document_functions& f, bsongen::error& err) {
-  encode_state es;
-  const std::size_t n = f.size(obj, es);
-  if (es.failed) [[unlikely]] {
-    err = std::move(es.err);
-    return 0;
-  }
-  if (n > static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max())) [[unlikely]] {
-    err = too_large_error(n);
-    return 0;
-  }
-  return n;
+// Why size() could not give the encoded size n of a value (its error, or a size beyond int32).
+[[gnu::cold]] bsongen::error size_error(encode_state& es, std::size_t n) {
+  return es.failed ? std::move(es.err) : too_large_error(n);
+}
+
+[[nodiscard]] bool size_ok(const encode_state& es, std::size_t n) noexcept {
+  return !es.failed && n <= static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max());
+}
+
+// After a write pass that saw text other than ASCII: size() again, now checking every string,
+// names one that is not UTF-8 (in es.err), or finds them all valid.
+[[gnu::cold]] bool text_is_utf8(const void* obj, const document_functions& f, encode_state& es) {
+  es.text_checked_on_write = false;
+  static_cast<void>(f.size(obj, es));
+  return !es.failed;
 }
 
 }  // namespace
 
 result<std::size_t> encoded_size(const void* obj, const document_functions& f) {
-  bsongen::error err;
-  const std::size_t n = checked_size(obj, f, err);
-  if (n == 0) [[unlikely]]
-    return err;
+  encode_state es;
+  const std::size_t n = f.size(obj, es);
+  if (!size_ok(es, n)) [[unlikely]]
+    return size_error(es, n);
   return n;
 }
 
+// Strings are checked as write() copies them (text_bits), not in size(): each is read once.
 result<void> encode(const void* obj, writer& out, const document_functions& f) {
-  bsongen::error err;
-  const std::size_t n = checked_size(obj, f, err);
-  if (n == 0) [[unlikely]]
-    return err;
+  encode_state es;
+  es.text_checked_on_write = true;
+  const std::size_t n = f.size(obj, es);
+  if (!size_ok(es, n)) [[unlikely]]
+    return size_error(es, n);
+  const writer::mark before = out.position();
   std::uint8_t* p = out.extend(n);
   if (p == nullptr) [[unlikely]]
     return buffer_too_small_error(n);
-  f.write(obj, p);
+  text_bits text;
+  f.write(obj, p, text);
+  if (!text.all_ascii() && !text_is_utf8(obj, f, es)) [[unlikely]] {
+    out.rewind(before);  // as it was before the call (writer.hpp's contract for failed encodes)
+    return std::move(es.err);
+  }
   return {};
 }
 
 result<byte_buffer> encode(const void* obj, const document_functions& f) {
-  bsongen::error err;
-  const std::size_t n = checked_size(obj, f, err);
-  if (n == 0) [[unlikely]]
-    return err;
+  encode_state es;
+  es.text_checked_on_write = true;
+  const std::size_t n = f.size(obj, es);
+  if (!size_ok(es, n)) [[unlikely]]
+    return size_error(es, n);
   result<byte_buffer> out(std::in_place);
   out->resize_uninitialized(n);
-  f.write(obj, out->data());
+  text_bits text;
+  f.write(obj, out->data(), text);
+  if (!text.all_ascii() && !text_is_utf8(obj, f, es)) [[unlikely]]
+    return std::move(es.err);
   return out;
 }
 

@@ -53,11 +53,21 @@ namespace detail {
 struct encode_state;  // bsongen/detail/wire.hpp
 struct decode_state;
 
+// What a write pass saw of the strings it copied without checking them (size() leaves them to
+// write() when encode_state::text_checked_on_write): the OR of their bytes. When no byte had its
+// high bit set every one was ASCII, hence UTF-8; otherwise encode checks the value again with
+// size(), which names a string that is not UTF-8. So each string is read once per encode.
+struct text_bits {
+  std::uint64_t ored = 0;
+
+  [[nodiscard]] bool all_ascii() const noexcept { return (ored & 0x8080808080808080ULL) == 0; }
+};
+
 // A generated document codec's entry points with the object's type erased, so the work around
 // them (sizes, buffers, the outermost framing, errors) is compiled once in the codec library.
 struct document_functions {
   std::size_t (*size)(const void* obj, encode_state& es) noexcept;
-  std::uint8_t* (*write)(const void* obj, std::uint8_t* out) noexcept;
+  std::uint8_t* (*write)(const void* obj, std::uint8_t* out, text_bits& text) noexcept;
   // `fresh`: *obj is value-initialized, so absent fields need no reset.
   const std::uint8_t* (*decode)(decode_state& st, const std::uint8_t* p, const std::uint8_t* end,
                                 void* obj, bool fresh);
@@ -68,8 +78,8 @@ inline constexpr document_functions functions_of = {
     [](const void* obj, encode_state& es) noexcept {
       return codec<T>::size(*static_cast<const T*>(obj), es);
     },
-    [](const void* obj, std::uint8_t* out) noexcept {
-      return codec<T>::write(*static_cast<const T*>(obj), out);
+    [](const void* obj, std::uint8_t* out, text_bits& text) noexcept {
+      return codec<T>::write(*static_cast<const T*>(obj), out, text);
     },
     [](decode_state& st, const std::uint8_t* p, const std::uint8_t* end, void* obj, bool fresh) {
       return codec<T>::decode_document(st, p, end, *static_cast<T*>(obj), fresh);
@@ -137,7 +147,8 @@ template <generated_document T>
     std::uint8_t* p = out.extend(codec<T>::fixed_size);
     if (p == nullptr) [[unlikely]]
       return detail::buffer_too_small_error(codec<T>::fixed_size);
-    codec<T>::write(obj, p);
+    detail::text_bits no_text;  // a fixed shape holds no string
+    codec<T>::write(obj, p, no_text);
     return {};
   } else {
     return detail::encode(&obj, out, detail::functions_of<T>);
@@ -150,7 +161,8 @@ template <generated_document T>
   if constexpr (detail::always_fixed_size<T>) {
     result<byte_buffer> out(std::in_place);
     out->resize_uninitialized(codec<T>::fixed_size);
-    codec<T>::write(obj, out->data());
+    detail::text_bits no_text;
+    codec<T>::write(obj, out->data(), no_text);
     return out;
   } else {
     return detail::encode(&obj, detail::functions_of<T>);

@@ -11,7 +11,9 @@
 //                                                   value decides it, has type_of(v) instead
 //   size(v, encode_state&) -> std::size_t           bytes write() will produce for v's value; a
 //                                                   value that cannot be encoded calls fail_encode
-//   write(v, std::uint8_t* out) -> std::uint8_t*    writes exactly size(v) bytes, returns the end
+//   write(v, std::uint8_t* out, text_bits&) -> std::uint8_t*
+//                                                   writes exactly size(v) bytes, returns the end;
+//                                                   text it copies unchecked goes through copy_text
 //   decode(decode_state&, type, p, end, v&) -> const std::uint8_t*
 //       p: first byte of the value; end: the enclosing document's terminating NUL (the value must
 //       end at or before it). Returns the byte after the value, or nullptr with st.err set. Never
@@ -760,7 +762,7 @@ struct canonical_byte_array {
 };
 
 template <class Elem, class Container>
-std::uint8_t* write_array(const Container& v, std::uint8_t* out) noexcept {
+std::uint8_t* write_array(const Container& v, std::uint8_t* out, text_bits& text) noexcept {
   std::uint8_t* const start = out;
   out += 4;
   std::size_t done = 0;
@@ -817,16 +819,16 @@ std::uint8_t* write_array(const Container& v, std::uint8_t* out) noexcept {
   } else if constexpr (std::is_same_v<Elem, string_codec>) {
     done = put_array_headers<Elem>(v, [&](const auto& e, std::uint64_t header, std::size_t size) {
       store_u64_le(out, header);
-      const std::string_view text(e);
-      store_i32_le(out + size, static_cast<std::int32_t>(text.size() + 1));
-      copy_bytes(reinterpret_cast<char*>(out + size + 4), text.data(), text.size());
-      out[size + 4 + text.size()] = 0;
-      out += size + 5 + text.size();
+      const std::string_view s(e);
+      store_i32_le(out + size, static_cast<std::int32_t>(s.size() + 1));
+      copy_text(out + size + 4, s, text);
+      out[size + 4 + s.size()] = 0;
+      out += size + 5 + s.size();
     });
   } else {
     done = put_array_headers<Elem>(v, [&](const auto& e, std::uint64_t header, std::size_t size) {
       store_u64_le(out, header);
-      out = Elem::write(e, out + size);
+      out = Elem::write(e, out + size, text);
     });
   }
   auto it = std::begin(v);
@@ -834,7 +836,7 @@ std::uint8_t* write_array(const Container& v, std::uint8_t* out) noexcept {
   for (std::size_t i = done; it != std::end(v); ++it, ++i) {
     *out++ = element_type<Elem>(*it);
     out = put_index_key(out, i);
-    out = Elem::write(*it, out);
+    out = Elem::write(*it, out, text);
   }
   *out++ = 0;
   store_i32_le(start, static_cast<std::int32_t>(out - start));
@@ -849,8 +851,9 @@ struct vector_codec {
     return array_size<Elem>(v, es);
   }
   template <class V>
-  static std::uint8_t* write(const V& v, std::uint8_t* out) noexcept {
-    return write_array<Elem>(v, out);
+  static std::uint8_t* write(const V& v, std::uint8_t* out,
+                             [[maybe_unused]] text_bits& text) noexcept {
+    return write_array<Elem>(v, out, text);
   }
   template <class V>
   static bool empty(const V& v) noexcept {
@@ -875,8 +878,9 @@ struct array_codec {
     return array_size<Elem>(v, es);
   }
   template <class V>
-  static std::uint8_t* write(const V& v, std::uint8_t* out) noexcept {
-    return write_array<Elem>(v, out);
+  static std::uint8_t* write(const V& v, std::uint8_t* out,
+                             [[maybe_unused]] text_bits& text) noexcept {
+    return write_array<Elem>(v, out, text);
   }
   template <class V>
   static const std::uint8_t* decode(decode_state& st, std::uint8_t t, const std::uint8_t* p,
@@ -901,8 +905,9 @@ requires(is_fixed_codec<Elem>()) struct array_codec<Elem, N> {
     return array_size<Elem>(v, es);
   }
   template <class V>
-  static std::uint8_t* write(const V& v, std::uint8_t* out) noexcept {
-    return write_array<Elem>(v, out);
+  static std::uint8_t* write(const V& v, std::uint8_t* out,
+                             [[maybe_unused]] text_bits& text) noexcept {
+    return write_array<Elem>(v, out, text);
   }
   template <class V>
   static void store_fixed(const V& v, std::uint8_t* out) noexcept {
@@ -975,7 +980,8 @@ struct map_codec {
     return n;
   }
   template <class V>
-  static std::uint8_t* write(const V& v, std::uint8_t* out) noexcept {
+  static std::uint8_t* write(const V& v, std::uint8_t* out,
+                             [[maybe_unused]] text_bits& text) noexcept {
     std::uint8_t* const start = out;
     out += 4;
     for (const auto& [key, value] : v) {
@@ -983,7 +989,7 @@ struct map_codec {
       *out++ = element_type<Elem>(value);
       if (!k.empty()) std::memcpy(out, k.data(), k.size());
       out[k.size()] = 0;
-      out = Elem::write(value, out + k.size() + 1);
+      out = Elem::write(value, out + k.size() + 1, text);
     }
     *out++ = 0;
     store_i32_le(start, static_cast<std::int32_t>(out - start));

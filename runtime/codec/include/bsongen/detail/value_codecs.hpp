@@ -20,6 +20,10 @@
 #include <type_traits>
 #include <utility>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include "bsongen/bson_type.hpp"
 #include "bsongen/decimal128.hpp"
 #include "bsongen/detail/codec_errors.hpp"
@@ -167,7 +171,8 @@ struct double_codec : fixed_width_codec_base<bson_type::double_, 8> {
     store_f64_le(out, static_cast<double>(v));
   }
   template <class V>
-  static std::uint8_t* write(const V& v, std::uint8_t* out) noexcept {
+  static std::uint8_t* write(const V& v, std::uint8_t* out,
+                             [[maybe_unused]] text_bits& text) noexcept {
     store_fixed(v, out);
     return out + 8;
   }
@@ -237,7 +242,8 @@ struct integer_codec : fixed_width_codec_base<Type, sizeof(Wire)> {
     }
   }
   template <class V>
-  static std::uint8_t* write(const V& v, std::uint8_t* out) noexcept {
+  static std::uint8_t* write(const V& v, std::uint8_t* out,
+                             [[maybe_unused]] text_bits& text) noexcept {
     store_fixed(v, out);
     return out + sizeof(Wire);
   }
@@ -289,7 +295,7 @@ using int64_codec = integer_codec<bson_type::int64, std::int64_t>;
 
 struct bool_codec : fixed_width_codec_base<bson_type::boolean, 1> {
   static void store_fixed(bool v, std::uint8_t* out) noexcept { *out = v ? 1 : 0; }
-  static std::uint8_t* write(bool v, std::uint8_t* out) noexcept {
+  static std::uint8_t* write(bool v, std::uint8_t* out, [[maybe_unused]] text_bits& text) noexcept {
     *out = v ? 1 : 0;
     return out + 1;
   }
@@ -379,7 +385,8 @@ struct datetime_codec : fixed_width_codec_base<bson_type::datetime, 8> {
     store_i64_le(out, ms);
   }
   template <class V>
-  static std::uint8_t* write(const V& v, std::uint8_t* out) noexcept {
+  static std::uint8_t* write(const V& v, std::uint8_t* out,
+                             [[maybe_unused]] text_bits& text) noexcept {
     store_fixed(v, out);
     return out + 8;
   }
@@ -416,7 +423,8 @@ struct bytes_codec : fixed_width_codec_base<Type, Width> {
       store_u32_le(out + 4, v.seconds);
     }
   }
-  static std::uint8_t* write(const Value& v, std::uint8_t* out) noexcept {
+  static std::uint8_t* write(const Value& v, std::uint8_t* out,
+                             [[maybe_unused]] text_bits& text) noexcept {
     store_fixed(v, out);
     return out + Width;
   }
@@ -449,7 +457,8 @@ struct uuid_codec : fixed_width_codec_base<bson_type::binary, 21> {
   static void store_fixed(const std::array<std::uint8_t, 16>& v, std::uint8_t* out) noexcept {
     std::memcpy(out + 5, v.data(), 16);
   }
-  static std::uint8_t* write(const std::array<std::uint8_t, 16>& v, std::uint8_t* out) noexcept {
+  static std::uint8_t* write(const std::array<std::uint8_t, 16>& v, std::uint8_t* out,
+                             [[maybe_unused]] text_bits& text) noexcept {
     store_i32_le(out, 16);
     out[4] = static_cast<std::uint8_t>(binary_subtype::uuid);
     store_fixed(v, out);
@@ -478,7 +487,8 @@ struct unit_codec : fixed_width_codec_base<Type, 0> {
   template <class V>
   static void store_fixed(const V&, std::uint8_t*) noexcept {}
   template <class V>
-  static std::uint8_t* write(const V&, std::uint8_t* out) noexcept {
+  static std::uint8_t* write(const V&, std::uint8_t* out,
+                             [[maybe_unused]] text_bits& text) noexcept {
     return out;
   }
   template <class V>
@@ -537,6 +547,50 @@ inline void copy_bytes(char* dst, const char* src, std::size_t n) noexcept {
   }
 }
 
+// Copies the text s to dst and ORs its bytes into text.ored: the write pass's half of the UTF-8
+// check of strings (see text_bits), at nearly the cost of the copy alone, so a string's bytes are
+// read once per encode instead of twice (size() and write()).
+inline void copy_text(std::uint8_t* dst, std::string_view s, text_bits& text) noexcept {
+  const auto* src = reinterpret_cast<const std::uint8_t*>(s.data());
+  const std::size_t n = s.size();
+  if (n >= 16) {
+#if defined(__SSE2__)
+    const auto copy16 = [&](std::size_t at) {
+      const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + at));
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + at), v);
+      return v;
+    };
+    __m128i ored = copy16(n - 16);
+    for (std::size_t i = 0; i + 16 < n; i += 16) ored = _mm_or_si128(ored, copy16(i));
+    text.ored |= static_cast<std::uint64_t>(_mm_movemask_epi8(ored) != 0) << 7;
+#else
+    std::memcpy(dst, src, n);
+    if (!is_valid_utf8(src, n)) text.ored |= 0x80;
+#endif
+    return;
+  }
+  std::uint64_t ored = 0;
+  if (n >= 8) {
+    const std::uint64_t a = load_u64_le(src);
+    const std::uint64_t b = load_u64_le(src + n - 8);
+    store_u64_le(dst, a);
+    store_u64_le(dst + n - 8, b);
+    ored = a | b;
+  } else if (n >= 4) {
+    const std::uint32_t a = load_u32_le(src);
+    const std::uint32_t b = load_u32_le(src + n - 4);
+    store_u32_le(dst, a);
+    store_u32_le(dst + n - 4, b);
+    ored = a | b;
+  } else {
+    for (std::size_t i = 0; i < n; ++i) {
+      dst[i] = src[i];
+      ored |= src[i];
+    }
+  }
+  text.ored |= ored;
+}
+
 // out = s, without std::string::assign's out-of-line call when the size stays the same (a reused
 // member decoded from similar input).
 inline void assign_text(std::string& out, std::string_view s) {
@@ -556,17 +610,18 @@ struct basic_string_codec {
   template <class V>
   static std::size_t size(const V& v, encode_state& es) noexcept {
     const std::string_view s(v);
-    if (!is_utf8_text(s)) [[unlikely]] {
+    if (!es.text_checked_on_write && !is_utf8_text(s)) [[unlikely]] {
       fail_encode_utf8(es, type_name(Type));
     }
     return s.size() + 5;
   }
   template <class V>
-  static std::uint8_t* write(const V& v, std::uint8_t* out) noexcept {
-    // write_string's layout, with the text copied inline (most strings are short).
+  static std::uint8_t* write(const V& v, std::uint8_t* out, text_bits& text) noexcept {
+    // write_string's layout, with the text copied inline (most strings are short) and seen by
+    // the UTF-8 check on the way (size() left it to this pass when es.text_checked_on_write).
     const std::string_view s(v);
     store_i32_le(out, static_cast<std::int32_t>(s.size() + 1));
-    copy_bytes(reinterpret_cast<char*>(out + 4), s.data(), s.size());
+    copy_text(out + 4, s, text);
     out[4 + s.size()] = 0;
     return out + 5 + s.size();
   }
@@ -607,7 +662,8 @@ struct binary_codec {
     return v.bytes.size() + 5 + old_binary_extra(v);
   }
   static bool empty(const binary& v) noexcept { return v.bytes.empty(); }
-  static std::uint8_t* write(const binary& v, std::uint8_t* out) noexcept {
+  static std::uint8_t* write(const binary& v, std::uint8_t* out,
+                             [[maybe_unused]] text_bits& text) noexcept {
     const std::size_t extra = old_binary_extra(v);
     store_i32_le(out, static_cast<std::int32_t>(v.bytes.size() + extra));
     out[4] = static_cast<std::uint8_t>(v.subtype);
@@ -651,7 +707,8 @@ struct regex_codec {
     }
     return v.pattern.size() + v.options.size() + 2;
   }
-  static std::uint8_t* write(const regex& v, std::uint8_t* out) noexcept {
+  static std::uint8_t* write(const regex& v, std::uint8_t* out,
+                             [[maybe_unused]] text_bits& text) noexcept {
     std::memcpy(out, v.pattern.c_str(), v.pattern.size() + 1);
     out += v.pattern.size() + 1;
     std::memcpy(out, v.options.c_str(), v.options.size() + 1);
@@ -677,7 +734,8 @@ struct raw_document_codec {
   static constexpr std::uint8_t type = static_cast<std::uint8_t>(bson_type::document);
   static std::size_t size(const raw_document& v, encode_state&) noexcept { return v.size(); }
   static bool empty(const raw_document& v) noexcept { return v.empty(); }
-  static std::uint8_t* write(const raw_document& v, std::uint8_t* out) noexcept {
+  static std::uint8_t* write(const raw_document& v, std::uint8_t* out,
+                             [[maybe_unused]] text_bits& text) noexcept {
     std::memcpy(out, v.bytes().data(), v.size());
     return out + v.size();
   }
@@ -698,7 +756,8 @@ struct javascript_with_scope_codec {
       fail_encode_utf8(es, "javascriptWithScope code");
     return 4 + 5 + v.code.size() + v.scope.size();
   }
-  static std::uint8_t* write(const javascript_with_scope& v, std::uint8_t* out) noexcept {
+  static std::uint8_t* write(const javascript_with_scope& v, std::uint8_t* out,
+                             [[maybe_unused]] text_bits& text) noexcept {
     store_i32_le(out, static_cast<std::int32_t>(4 + 5 + v.code.size() + v.scope.size()));
     out = write_string(v.code, out + 4);
     std::memcpy(out, v.scope.bytes().data(), v.scope.size());
@@ -725,7 +784,8 @@ struct javascript_with_scope_codec {
 struct any_codec {
   static std::uint8_t type_of(const value& v) noexcept { return type_byte_of(v); }
   static std::size_t size(const value& v, encode_state&) noexcept { return encoded_value_size(v); }
-  static std::uint8_t* write(const value& v, std::uint8_t* out) noexcept {
+  static std::uint8_t* write(const value& v, std::uint8_t* out,
+                             [[maybe_unused]] text_bits& text) noexcept {
     return write_value(v, out);
   }
   static const std::uint8_t* decode(decode_state& st, std::uint8_t t, const std::uint8_t* p,
@@ -746,7 +806,7 @@ struct enum_int32_codec : fixed_width_codec_base<bson_type::int32, 4> {
   static void store_fixed(E v, std::uint8_t* out) noexcept {
     store_i32_le(out, static_cast<std::int32_t>(v));
   }
-  static std::uint8_t* write(E v, std::uint8_t* out) noexcept {
+  static std::uint8_t* write(E v, std::uint8_t* out, [[maybe_unused]] text_bits& text) noexcept {
     store_fixed(v, out);
     return out + 4;
   }
@@ -774,7 +834,7 @@ struct enum_string_codec {
     if (!Traits::is_known(v)) fail_encode_enum(es, static_cast<std::int64_t>(v), Traits::enum_name);
     return Traits::name_of(v).size() + 5;
   }
-  static std::uint8_t* write(E v, std::uint8_t* out) noexcept {
+  static std::uint8_t* write(E v, std::uint8_t* out, [[maybe_unused]] text_bits& text) noexcept {
     return write_string(Traits::name_of(v), out);
   }
   static const std::uint8_t* decode(decode_state& st, std::uint8_t t, const std::uint8_t* p,
@@ -808,8 +868,9 @@ struct nullable_codec {
     return v.is_null() ? 0 : Elem::size(*v, es);
   }
   template <class V>
-  static std::uint8_t* write(const V& v, std::uint8_t* out) noexcept {
-    return v.is_null() ? out : Elem::write(*v, out);
+  static std::uint8_t* write(const V& v, std::uint8_t* out,
+                             [[maybe_unused]] text_bits& text) noexcept {
+    return v.is_null() ? out : Elem::write(*v, out, text);
   }
   template <class V>
   static const std::uint8_t* decode(decode_state& st, std::uint8_t t, const std::uint8_t* p,
@@ -865,7 +926,8 @@ struct number_codec {
     return wire_type_of(v) == bson_type::int32 ? 4 : 8;
   }
   template <class T>
-  static std::uint8_t* write(const number<T>& v, std::uint8_t* out) noexcept {
+  static std::uint8_t* write(const number<T>& v, std::uint8_t* out,
+                             [[maybe_unused]] text_bits& text) noexcept {
     switch (wire_type_of(v)) {
       case bson_type::int32:
         store_i32_le(out, static_cast<std::int32_t>(v.value()));

@@ -46,6 +46,9 @@ struct decode_state {
 
 struct encode_state {
   bool failed = false;
+  // Set by encode entry points that check strings as write() copies them (text_bits): size()
+  // then leaves strings unchecked. encoded_size() and the recheck after a write leave it false.
+  bool text_checked_on_write = false;
   bsongen::error err;
 };
 
