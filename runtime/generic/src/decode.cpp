@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cstddef>
 #include <cstring>
 #include <limits>
 #include <memory>
@@ -263,6 +264,7 @@ class decoder {
       std::uint8_t type;
       const char* key;
       std::uint32_t key_size;
+      bool key_ascii = true;
       if (Single && first) {
         element_start = first_element;
         type = first_type;
@@ -282,7 +284,6 @@ class decoder {
                           element_start, {}));
       }
       if (!(Single && first)) {
-        bool key_ascii = true;
         const std::uint8_t* const key_nul = find_key_end(p, end, key_ascii);
         if (key_nul == nullptr) [[unlikely]] {
           return stash(fail(error_code::missing_terminator,
@@ -306,8 +307,17 @@ class decoder {
 
       [[maybe_unused]] node unused_slot;
       node& n = Build ? push() : unused_slot;
+      // What this decode checks of the node's UTF-8, for encode (node_flags): everything when
+      // validating it; else an ASCII key, and the text of types that have none.
+      [[maybe_unused]] std::uint16_t flags = detail::node_flags::utf8;
       if constexpr (Build) {
-        set_header(n, Single && first ? nullptr : in_copy(p - key_size - 1), key_size, type, 0);
+        if (!check_utf8) [[unlikely]] {
+          flags = static_cast<std::uint16_t>(
+              (key_ascii ? detail::node_flags::key_utf8 : 0) |
+              detail::unchecked_text_flags(static_cast<bson_type>(type)));
+        }
+        set_header(n, Single && first ? nullptr : in_copy(p - key_size - 1), key_size, type, 0,
+                   flags);
       }
 
       switch (static_cast<bson_type>(type)) {
@@ -422,7 +432,7 @@ class decoder {
             data_size -= detail::binary_old_prefix;
           }
           if constexpr (Build) {
-            set_header(n, n.key, key_size, type, subtype);
+            set_header(n, n.key, key_size, type, subtype, flags);
             set_text(n, in_copy(data), data_size, 0);
           }
           p += 5 + static_cast<std::size_t>(length);
@@ -623,9 +633,12 @@ class decoder {
   // Nodes are written and copied as whole 8-byte words: a node is copied to the arena right after
   // it is built, and a wide load over narrower recent stores would stall on store forwarding.
   static void set_header(node& n, const char* key, std::uint32_t key_size, std::uint8_t type,
-                         std::uint8_t subtype) noexcept {
+                         std::uint8_t subtype, std::uint16_t flags) noexcept {
+    static_assert(offsetof(node, key_size) == 8 && offsetof(node, type) == 12 &&
+                  offsetof(node, subtype) == 13 && offsetof(node, flags) == 14);
     n.key = key;
-    const std::uint64_t word = key_size | std::uint64_t{type} << 32 | std::uint64_t{subtype} << 40;
+    const std::uint64_t word = key_size | std::uint64_t{type} << 32 | std::uint64_t{subtype} << 40 |
+                               std::uint64_t{flags} << 48;
     std::memcpy(reinterpret_cast<unsigned char*>(&n) + 8, &word, 8);
   }
   static void set_payload(node& n, std::uint64_t low, std::uint64_t high) noexcept {
