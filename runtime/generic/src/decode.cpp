@@ -192,7 +192,10 @@ class decoder {
       scratch_.frames.clear();
       return stash(too_deep(base_, {}));
     }
-    return walk<false>(root, nullptr, base_ + 4, base_ + size_ - 1, 0, nullptr) != nullptr;
+    const std::uint8_t* const body = base_ + 4;
+    const std::uint8_t* const end = base_ + size_ - 1;
+    return (defaults() ? walk<false, true>(root, nullptr, body, end, 0, nullptr)
+                       : walk<false, false>(root, nullptr, body, end, 0, nullptr)) != nullptr;
   }
 
   // One element value of type `type` at base_ (the value's first byte), inside a document whose
@@ -204,7 +207,9 @@ class decoder {
   const std::uint8_t* run_value(std::uint8_t type, const std::uint8_t* element,
                                 const std::uint8_t* end, node* out) {
     path_from_ = 2;  // segment 1 is the value's own (empty) key: the caller names the value
-    const std::uint8_t* next = walk<true>(nullptr, out, base_, end, type, element);
+    const std::uint8_t* next = defaults()
+                                   ? walk<true, true>(nullptr, out, base_, end, type, element)
+                                   : walk<true, false>(nullptr, out, base_, end, type, element);
     if constexpr (Build) {
       if (next != nullptr) {
         *out = scratch_.nodes.base()[0];
@@ -216,9 +221,16 @@ class decoder {
   }
 
  private:
+  // The options most decodes run with (validate_utf8, duplicate keys last_wins): the loop for them
+  // is compiled with both known, so no per-element test or register is spent on either.
+  [[nodiscard]] bool defaults() const noexcept {
+    return options_.validate_utf8 && options_.duplicate_keys == duplicate_key_policy::last_wins;
+  }
+
   // The decode loop. Single: start at one value (`first_type`, its element at `first_element`)
   // and stop after it; otherwise read the elements of the document whose body starts at p.
-  template <bool Single>
+  // Defaults: defaults() holds.
+  template <bool Single, bool Defaults>
   const std::uint8_t* walk(container* root, [[maybe_unused]] node* out, const std::uint8_t* p,
                            const std::uint8_t* end, [[maybe_unused]] std::uint8_t first_type,
                            [[maybe_unused]] const std::uint8_t* first_element) {
@@ -239,8 +251,9 @@ class decoder {
     };
     auto stack_size = [&]() { return static_cast<std::uint32_t>(top - nodes.base()); };
     frames.push_back({end, nullptr, 0, 0, no_parent, 0, frame_kind::document});
-    const bool check_utf8 = options_.validate_utf8;
-    const bool reject_duplicates = options_.duplicate_keys == duplicate_key_policy::reject;
+    const bool check_utf8 = Defaults || options_.validate_utf8;
+    const bool reject_duplicates =
+        !Defaults && options_.duplicate_keys == duplicate_key_policy::reject;
     if (reject_duplicates) scratch_.keys.clear();
 
     for (bool first = Single;; first = false) {
@@ -395,11 +408,11 @@ class decoder {
             parent = stack_size() - 1;
           }
           end = p + length - 1;
-          frames.push_back({end, key, key_size, Build ? stack_size() : 0, parent,
-                            static_cast<std::uint32_t>(scratch_.keys.size()),
-                            type == static_cast<std::uint8_t>(bson_type::document)
-                                ? frame_kind::document
-                                : frame_kind::array});
+          frames.push_back(
+              {end, key, key_size, Build ? stack_size() : 0, parent,
+               reject_duplicates ? static_cast<std::uint32_t>(scratch_.keys.size()) : 0,
+               type == static_cast<std::uint8_t>(bson_type::document) ? frame_kind::document
+                                                                      : frame_kind::array});
           p += 4;
           continue;
         }
@@ -515,8 +528,10 @@ class decoder {
             parent = stack_size() - 1;
           }
           end = scope + scope_room - 1;
-          frames.push_back({end, key, key_size, Build ? stack_size() : 0, parent,
-                            static_cast<std::uint32_t>(scratch_.keys.size()), frame_kind::scope});
+          frames.push_back(
+              {end, key, key_size, Build ? stack_size() : 0, parent,
+               reject_duplicates ? static_cast<std::uint32_t>(scratch_.keys.size()) : 0,
+               frame_kind::scope});
           p = scope + 4;
           continue;
         }
