@@ -173,5 +173,106 @@ TEST(encode_hostile, text_decoding_would_reject_is_refused_with_its_path) {
       encode_document(document{{"caf\xC3\xA9", std::string_view("a\0\xF0\x9F\x98\x80", 6)}}, out));
 }
 
+// Encode skips its UTF-8 check for elements the decoder (validate_utf8) or the building API
+// already found valid (node_flags). What neither checked, and what copies, moves and set() carry
+// along, must still be refused, each with its element's path.
+void expect_refused(const document& doc, std::string_view path) {
+  writer out;
+  auto r = encode_document(doc, out);
+  ASSERT_FALSE(r) << "encoded";
+  EXPECT_EQ(r.error().code, error_code::invalid_utf8) << r.error().to_string();
+  EXPECT_EQ(r.error().path, path) << r.error().to_string();
+  EXPECT_EQ(out.size(), 0U);
+}
+
+document decode_unchecked(const std::vector<std::uint8_t>& bytes) {
+  decode_options options;
+  options.validate_utf8 = false;
+  result<document> doc = decode_document(bytes, options);
+  EXPECT_TRUE(doc) << doc.error().to_string();
+  return doc ? std::move(*doc) : document{};
+}
+
+TEST(encode_hostile, text_decoded_without_utf8_validation_is_refused_with_its_path) {
+  using test::bson_builder;
+  using test::document_of;
+  // A string, nested in an array in a document, after valid elements.
+  const auto bad_string =
+      document_of(bson_builder().u8(0x10).cstr("n").i32(1).u8(0x03).cstr("a").doc(
+          bson_builder().u8(0x04).cstr("b").doc(
+              bson_builder().u8(0x02).cstr("0").str("ok").u8(0x02).cstr("1").str("\xC3("))));
+  expect_refused(decode_unchecked(bad_string), "a.b.1");
+  // A key (an ASCII string value), a non-ASCII key that is not UTF-8.
+  expect_refused(decode_unchecked(document_of(bson_builder().u8(0x02).cstr("k\xFF").str("v"))),
+                 "k\xFF");
+  // A regex's options, javascript code, a symbol, a dbPointer's namespace.
+  expect_refused(
+      decode_unchecked(document_of(bson_builder().u8(0x0B).cstr("r").cstr("a").cstr("\xFF"))), "r");
+  expect_refused(decode_unchecked(document_of(bson_builder().u8(0x0D).cstr("c").str("\xE2\x82"))),
+                 "c");
+  expect_refused(decode_unchecked(document_of(bson_builder().u8(0x0E).cstr("s").str("\x80"))), "s");
+  expect_refused(decode_unchecked(document_of(
+                     bson_builder().u8(0x0C).cstr("p").str("\xFE").raw("0123456789ab"))),
+                 "p");
+  // Code with scope: the code, and a string inside the scope.
+  const bson_builder scope = bson_builder().u8(0x02).cstr("x").str("\xC0\xAF");
+  bson_builder cws_body;
+  cws_body.str("ok").doc(scope);
+  const auto cws = document_of(bson_builder()
+                                   .u8(0x0F)
+                                   .cstr("w")
+                                   .i32(static_cast<std::int32_t>(4 + cws_body.size()))
+                                   .append(cws_body.bytes()));
+  expect_refused(decode_unchecked(cws), "w.x");
+  // Valid non-ASCII text decoded without validation still encodes, byte for byte.
+  const auto fine = document_of(bson_builder().u8(0x02).cstr("caf\xC3\xA9").str("\xE2\x82\xAC"));
+  writer out;
+  ASSERT_TRUE(encode_document(decode_unchecked(fine), out));
+  EXPECT_EQ(std::vector<std::uint8_t>(out.bytes().begin(), out.bytes().end()), fine);
+}
+
+TEST(encode_hostile, copies_moves_and_set_keep_what_encode_knows_of_utf8_truthful) {
+  const std::string_view bad("\xFF\xFE");
+  // Copies and moves of a document that holds invalid text (built, then decoded unchecked).
+  document built{{"ok", "yes"}, {"bad", bad}};
+  expect_refused(built, "bad");
+  expect_refused(document(built), "bad");
+  document moved(std::move(built));
+  expect_refused(moved, "bad");
+  document assigned;
+  assigned = moved;
+  expect_refused(assigned, "bad");
+  // An element copied into another document or array keeps its verdict.
+  document copied_into;
+  copied_into.append("x", 1).append("y", moved["bad"]);
+  expect_refused(copied_into, "y");
+  array items;
+  items.push_back("fine").push_back(value(moved["bad"]));
+  expect_refused(document{{"items", std::move(items)}}, "items.1");
+  expect_refused(document{{"v", value(value(bad))}}, "v");
+  // set(): a valid element (decoded, so vouched for) replaced by invalid text is refused; an
+  // invalid one replaced by valid text encodes; an invalid key stays invalid whatever its value.
+  document decoded =
+      decode_document(encode_document(document{{"a", "x"}, {"b", 2}}).span()).value();
+  decoded.set("a", bad);
+  expect_refused(decoded, "a");
+  decoded.set("a", "fixed");
+  writer out;
+  EXPECT_TRUE(encode_document(decoded, out));
+  document bad_key;
+  bad_key.append(std::string_view("k\xC3"), bad);
+  bad_key.set(std::string_view("k\xC3"), "valid");
+  expect_refused(bad_key, "k\xC3");
+  // A nested document taken by value (moved in) and then copied keeps its elements' verdicts.
+  document inner{{"deep", regex{"\xFF", "i"}}};
+  document outer{{"in", std::move(inner)}};
+  expect_refused(document(outer), "in.deep");
+  // A decoded document whose text was never checked, copied and nested, is still refused.
+  const document unchecked = decode_unchecked(
+      test::document_of(test::bson_builder().u8(0x02).cstr("s").str("\xED\xA0\x80")));
+  expect_refused(document{{"wrap", unchecked}}, "wrap.s");
+  expect_refused(document{{"arr", array{value(unchecked["s"])}}}, "arr.0");
+}
+
 }  // namespace
 }  // namespace bsongen

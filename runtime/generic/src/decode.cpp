@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cstddef>
 #include <cstring>
 #include <limits>
 #include <memory>
@@ -191,7 +192,10 @@ class decoder {
       scratch_.frames.clear();
       return stash(too_deep(base_, {}));
     }
-    return walk<false>(root, nullptr, base_ + 4, base_ + size_ - 1, 0, nullptr) != nullptr;
+    const std::uint8_t* const body = base_ + 4;
+    const std::uint8_t* const end = base_ + size_ - 1;
+    return (defaults() ? walk<false, true>(root, nullptr, body, end, 0, nullptr)
+                       : walk<false, false>(root, nullptr, body, end, 0, nullptr)) != nullptr;
   }
 
   // One element value of type `type` at base_ (the value's first byte), inside a document whose
@@ -203,7 +207,9 @@ class decoder {
   const std::uint8_t* run_value(std::uint8_t type, const std::uint8_t* element,
                                 const std::uint8_t* end, node* out) {
     path_from_ = 2;  // segment 1 is the value's own (empty) key: the caller names the value
-    const std::uint8_t* next = walk<true>(nullptr, out, base_, end, type, element);
+    const std::uint8_t* next = defaults()
+                                   ? walk<true, true>(nullptr, out, base_, end, type, element)
+                                   : walk<true, false>(nullptr, out, base_, end, type, element);
     if constexpr (Build) {
       if (next != nullptr) {
         *out = scratch_.nodes.base()[0];
@@ -215,9 +221,16 @@ class decoder {
   }
 
  private:
+  // The options most decodes run with (validate_utf8, duplicate keys last_wins): the loop for them
+  // is compiled with both known, so no per-element test or register is spent on either.
+  [[nodiscard]] bool defaults() const noexcept {
+    return options_.validate_utf8 && options_.duplicate_keys == duplicate_key_policy::last_wins;
+  }
+
   // The decode loop. Single: start at one value (`first_type`, its element at `first_element`)
   // and stop after it; otherwise read the elements of the document whose body starts at p.
-  template <bool Single>
+  // Defaults: defaults() holds.
+  template <bool Single, bool Defaults>
   const std::uint8_t* walk(container* root, [[maybe_unused]] node* out, const std::uint8_t* p,
                            const std::uint8_t* end, [[maybe_unused]] std::uint8_t first_type,
                            [[maybe_unused]] const std::uint8_t* first_element) {
@@ -238,8 +251,9 @@ class decoder {
     };
     auto stack_size = [&]() { return static_cast<std::uint32_t>(top - nodes.base()); };
     frames.push_back({end, nullptr, 0, 0, no_parent, 0, frame_kind::document});
-    const bool check_utf8 = options_.validate_utf8;
-    const bool reject_duplicates = options_.duplicate_keys == duplicate_key_policy::reject;
+    const bool check_utf8 = Defaults || options_.validate_utf8;
+    const bool reject_duplicates =
+        !Defaults && options_.duplicate_keys == duplicate_key_policy::reject;
     if (reject_duplicates) scratch_.keys.clear();
 
     for (bool first = Single;; first = false) {
@@ -263,6 +277,7 @@ class decoder {
       std::uint8_t type;
       const char* key;
       std::uint32_t key_size;
+      bool key_ascii = true;
       if (Single && first) {
         element_start = first_element;
         type = first_type;
@@ -282,7 +297,6 @@ class decoder {
                           element_start, {}));
       }
       if (!(Single && first)) {
-        bool key_ascii = true;
         const std::uint8_t* const key_nul = find_key_end(p, end, key_ascii);
         if (key_nul == nullptr) [[unlikely]] {
           return stash(fail(error_code::missing_terminator,
@@ -306,8 +320,17 @@ class decoder {
 
       [[maybe_unused]] node unused_slot;
       node& n = Build ? push() : unused_slot;
+      // What this decode checks of the node's UTF-8, for encode (node_flags): everything when
+      // validating it; else an ASCII key, and the text of types that have none.
+      [[maybe_unused]] std::uint16_t flags = detail::node_flags::utf8;
       if constexpr (Build) {
-        set_header(n, Single && first ? nullptr : in_copy(p - key_size - 1), key_size, type, 0);
+        if (!check_utf8) [[unlikely]] {
+          flags = static_cast<std::uint16_t>(
+              (key_ascii ? detail::node_flags::key_utf8 : 0) |
+              detail::unchecked_text_flags(static_cast<bson_type>(type)));
+        }
+        set_header(n, Single && first ? nullptr : in_copy(p - key_size - 1), key_size, type, 0,
+                   flags);
       }
 
       switch (static_cast<bson_type>(type)) {
@@ -385,11 +408,11 @@ class decoder {
             parent = stack_size() - 1;
           }
           end = p + length - 1;
-          frames.push_back({end, key, key_size, Build ? stack_size() : 0, parent,
-                            static_cast<std::uint32_t>(scratch_.keys.size()),
-                            type == static_cast<std::uint8_t>(bson_type::document)
-                                ? frame_kind::document
-                                : frame_kind::array});
+          frames.push_back(
+              {end, key, key_size, Build ? stack_size() : 0, parent,
+               reject_duplicates ? static_cast<std::uint32_t>(scratch_.keys.size()) : 0,
+               type == static_cast<std::uint8_t>(bson_type::document) ? frame_kind::document
+                                                                      : frame_kind::array});
           p += 4;
           continue;
         }
@@ -422,7 +445,7 @@ class decoder {
             data_size -= detail::binary_old_prefix;
           }
           if constexpr (Build) {
-            set_header(n, n.key, key_size, type, subtype);
+            set_header(n, n.key, key_size, type, subtype, flags);
             set_text(n, in_copy(data), data_size, 0);
           }
           p += 5 + static_cast<std::size_t>(length);
@@ -505,8 +528,10 @@ class decoder {
             parent = stack_size() - 1;
           }
           end = scope + scope_room - 1;
-          frames.push_back({end, key, key_size, Build ? stack_size() : 0, parent,
-                            static_cast<std::uint32_t>(scratch_.keys.size()), frame_kind::scope});
+          frames.push_back(
+              {end, key, key_size, Build ? stack_size() : 0, parent,
+               reject_duplicates ? static_cast<std::uint32_t>(scratch_.keys.size()) : 0,
+               frame_kind::scope});
           p = scope + 4;
           continue;
         }
@@ -623,9 +648,12 @@ class decoder {
   // Nodes are written and copied as whole 8-byte words: a node is copied to the arena right after
   // it is built, and a wide load over narrower recent stores would stall on store forwarding.
   static void set_header(node& n, const char* key, std::uint32_t key_size, std::uint8_t type,
-                         std::uint8_t subtype) noexcept {
+                         std::uint8_t subtype, std::uint16_t flags) noexcept {
+    static_assert(offsetof(node, key_size) == 8 && offsetof(node, type) == 12 &&
+                  offsetof(node, subtype) == 13 && offsetof(node, flags) == 14);
     n.key = key;
-    const std::uint64_t word = key_size | std::uint64_t{type} << 32 | std::uint64_t{subtype} << 40;
+    const std::uint64_t word = key_size | std::uint64_t{type} << 32 | std::uint64_t{subtype} << 40 |
+                               std::uint64_t{flags} << 48;
     std::memcpy(reinterpret_cast<unsigned char*>(&n) + 8, &word, 8);
   }
   static void set_payload(node& n, std::uint64_t low, std::uint64_t high) noexcept {

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "bsongen/detail/regex_options.hpp"
+#include "bsongen/detail/utf8.hpp"
 #include "small_stack.hpp"
 
 namespace bsongen {
@@ -27,6 +28,13 @@ void check_part_size(std::size_t n, const char* what) {
         error(error_code::too_large, std::string(what) + " of " + std::to_string(n) +
                                          " bytes is longer than BSON's int32 sizes allow"));
   }
+}
+
+// node_flags (bsongen/detail/node.hpp): the key bit is set by whoever writes the key, the text bit
+// by whoever writes the value; each keeps the other's.
+void take_text_flag(node& dst, const node& src) noexcept {
+  dst.flags = static_cast<std::uint16_t>((dst.flags & ~node_flags::text_utf8) |
+                                         (src.flags & node_flags::text_utf8));
 }
 
 bool needs_storage(const node& n) noexcept {
@@ -56,13 +64,14 @@ struct clone_frame {
   bool copy_keys;
 };
 
-// Copies src's parts into `a` and leaves dst pointing at them (keys untouched), except the
+// Copies src's parts into `a` and leaves dst pointing at them (keys and their flag untouched; dst's
+// key flag must be set), except the
 // elements of a nested document, array or scope: for those it sizes dst's container and returns
 // the frame that fills it (else a frame with src == nullptr).
 clone_frame clone_shallow(const node& src, node& dst, arena& a) {
   dst.type = src.type;
   dst.subtype = src.subtype;
-  dst.unused = 0;
+  take_text_flag(dst, src);  // the same bytes
   const container* nested = nullptr;
   container* target = nullptr;
   bool keys = true;
@@ -129,9 +138,11 @@ void clone_walk(clone_frame f, arena& a) {
     if (f.copy_keys && s.key_size != 0) {
       d.key = a.copy_string({s.key, s.key_size});
       d.key_size = s.key_size;
+      d.flags = s.flags & node_flags::key_utf8;
     } else {
       d.key = "";
       d.key_size = 0;
+      d.flags = node_flags::key_utf8;
     }
     const clone_frame child = clone_shallow(s, d, a);
     if (child.src != nullptr && child.src->size != 0) {
@@ -181,12 +192,13 @@ node& append_slot(container& c, arena& a) {
 
 // Fills `dst` with the value `v` holds, adopting v's arena for documents and arrays (no copy) and
 // copying other variable-length parts into `a`.
+// dst's key (and its flag) is already set.
 void place_value(arena_ptr& v_arena, node& v_node, node& dst, arena& a) {
   if (v_arena && (v_node.type == bson_type::document || v_node.type == bson_type::array ||
                   v_node.type == bson_type::javascript_with_scope)) {
     dst.type = v_node.type;
     dst.subtype = v_node.subtype;
-    dst.unused = 0;
+    take_text_flag(dst, v_node);
     dst.as = v_node.as;
     a.adopt(v_arena.release());
   } else if (needs_storage(v_node)) {
@@ -194,7 +206,7 @@ void place_value(arena_ptr& v_arena, node& v_node, node& dst, arena& a) {
   } else {
     dst.type = v_node.type;
     dst.subtype = v_node.subtype;
-    dst.unused = 0;
+    take_text_flag(dst, v_node);
     dst.as = v_node.as;
   }
 }
@@ -403,6 +415,8 @@ value::value(std::string_view s) {
   set_type(bson_type::string);
   char* copy = own_arena(s.size() + 1).copy_string(s);
   node_.as.text = {copy, static_cast<std::uint32_t>(s.size()), 0};
+  // Not refused here (a document may hold any bytes until it is encoded); known for encode.
+  if (detail::is_valid_utf8(s.data(), s.size())) node_.flags |= detail::node_flags::text_utf8;
 }
 
 value::value(const binary& b) {
@@ -427,6 +441,10 @@ value::value(const regex& r) {
   std::memcpy(copy + r.pattern.size() + 1, r.options.c_str(), r.options.size() + 1);
   node_.as.text = {copy, static_cast<std::uint32_t>(r.pattern.size()),
                    static_cast<std::uint32_t>(r.options.size())};
+  if (detail::is_valid_utf8(r.pattern.data(), r.pattern.size()) &&
+      detail::is_valid_utf8(r.options.data(), r.options.size())) {
+    node_.flags |= detail::node_flags::text_utf8;
+  }
 }
 
 value::value(const javascript& code) : value(std::string_view(code.code)) {
@@ -443,6 +461,7 @@ value::value(const db_pointer& p) {
   std::memcpy(copy, p.ns.c_str(), p.ns.size() + 1);
   std::memcpy(copy + p.ns.size() + 1, p.id.data(), object_id::size);
   node_.as.text = {copy, static_cast<std::uint32_t>(p.ns.size()), 0};
+  if (detail::is_valid_utf8(p.ns.data(), p.ns.size())) node_.flags |= detail::node_flags::text_utf8;
 }
 
 value::value(const javascript_with_scope& c) {
@@ -462,6 +481,8 @@ value::value(const javascript_with_scope& c) {
   cws->scope = {};
   detail::clone_container(scope.root_, cws->scope, a, true);
   node_.as.cws = cws;
+  if (detail::is_valid_utf8(c.code.data(), c.code.size()))
+    node_.flags |= detail::node_flags::text_utf8;
 }
 
 value::value(const document& d) {
@@ -493,6 +514,7 @@ value::value(value_ref v) {
   if (!v.exists()) detail::throw_type_mismatch(bson_type::null, nullptr);
   const detail::node& src = *v.node_ptr();
   set_type(src.type);
+  detail::take_text_flag(node_, src);
   if (detail::needs_storage(src)) {
     detail::clone_payload(src, node_, own_arena(detail::default_build_block));
   } else {
@@ -543,6 +565,7 @@ document& document::append(std::string_view key, value v) {
   detail::node& slot = detail::append_slot(root_, a);
   slot.key = key_copy;
   slot.key_size = static_cast<std::uint32_t>(key.size());
+  slot.flags = detail::is_valid_utf8(key.data(), key.size()) ? detail::node_flags::key_utf8 : 0;
   detail::place_value(v.arena_, v.node_, slot, a);
   return *this;
 }
@@ -622,6 +645,7 @@ array& array::push_back(value v) {
   detail::node& slot = detail::append_slot(root_, a);
   slot.key = "";
   slot.key_size = 0;
+  slot.flags = detail::node_flags::key_utf8;
   detail::place_value(v.arena_, v.node_, slot, a);
   return *this;
 }

@@ -23,13 +23,12 @@ namespace {
 using detail::container;
 using detail::node;
 
-std::size_t index_key_size(std::uint32_t i) noexcept {
-  std::size_t digits = 1;
-  while (i >= 10) {
-    i /= 10;
-    ++digits;
-  }
-  return digits;
+// Bytes of the keys "0", "1", ..., count - 1 without their NULs: one digit each, one more for
+// each key from 10 on, one more from 100 on, ...
+std::size_t index_keys_size(std::uint32_t count) noexcept {
+  std::size_t total = count;
+  for (std::uint64_t from = 10; from < count; from *= 10) total += count - from;
+  return total;
 }
 
 std::uint8_t* write_index_key(std::uint8_t* p, std::uint32_t i) noexcept {
@@ -60,27 +59,68 @@ struct walk_frame {
   bool is_array;
 };
 
+// The table's facts as compile-time constants, so value_size_shallow is one jump on the type byte
+// rather than a table load per element; a case that disagrees with the table does not compile.
+template <bson_type T>
+constexpr std::size_t fixed_width() noexcept {
+  static_assert(detail::rule_of(T).layout == detail::value_layout::fixed);
+  return detail::rule_of(T).width;
+}
+template <detail::value_layout L, bson_type... T>
+constexpr bool laid_out_as = ((detail::rule_of(T).layout == L) && ...);
+
 // Bytes of the value of `n`, not counting the documents nested in it (the walk adds those).
 std::size_t value_size_shallow(const node& n) noexcept {
-  const detail::value_rule& rule = detail::rule_of(n.type);
-  switch (rule.layout) {
-    case detail::value_layout::string:
+  using L = detail::value_layout;
+  using T = bson_type;
+  switch (n.type) {
+    case T::double_:
+      return fixed_width<T::double_>();
+    case T::undefined:
+      return fixed_width<T::undefined>();
+    case T::object_id:
+      return fixed_width<T::object_id>();
+    case T::boolean:
+      return fixed_width<T::boolean>();
+    case T::datetime:
+      return fixed_width<T::datetime>();
+    case T::null:
+      return fixed_width<T::null>();
+    case T::int32:
+      return fixed_width<T::int32>();
+    case T::timestamp:
+      return fixed_width<T::timestamp>();
+    case T::int64:
+      return fixed_width<T::int64>();
+    case T::decimal128:
+      return fixed_width<T::decimal128>();
+    case T::min_key:
+      return fixed_width<T::min_key>();
+    case T::max_key:
+      return fixed_width<T::max_key>();
+    case T::string:
+    case T::javascript:
+    case T::symbol:
+      static_assert(laid_out_as<L::string, T::string, T::javascript, T::symbol>);
       return detail::string_value_size(n.as.text.size);
-    case detail::value_layout::binary:
+    case T::binary:
+      static_assert(laid_out_as<L::binary, T::binary>);
       return detail::binary_value_size(n.as.text.size, n.subtype);
-    case detail::value_layout::regex:
+    case T::regex:
+      static_assert(laid_out_as<L::regex, T::regex>);
       return detail::regex_value_size(n.as.text.size, n.as.text.extra);
-    case detail::value_layout::db_pointer:
+    case T::db_pointer:
+      static_assert(laid_out_as<L::db_pointer, T::db_pointer>);
       return detail::db_pointer_value_size(n.as.text.size);
-    case detail::value_layout::code_with_scope:
+    case T::javascript_with_scope:
+      static_assert(laid_out_as<L::code_with_scope, T::javascript_with_scope>);
       return detail::code_with_scope_head_size(n.as.cws->code_size);
-    case detail::value_layout::document:
+    case T::document:
+    case T::array:
+      static_assert(laid_out_as<L::document, T::document, T::array>);
       return 0;
-    case detail::value_layout::fixed:
-    case detail::value_layout::none:
-      break;
   }
-  return rule.width;
+  return 0;  // not a type byte: nodes hold only the types above
 }
 
 // The document, array or scope nested in `n`'s value, or nullptr.
@@ -91,27 +131,54 @@ const container* nested_container(const node& n, bool& is_array) noexcept {
   return nullptr;
 }
 
-// `is_array`: root's elements get the keys "0", "1", ... instead of their own.
-std::size_t document_size(const container& root, bool is_array = false) {
-  small_stack<walk_frame, 32> stack;
-  walk_frame f{root.elements, root.elements + root.size, nullptr, nullptr, 0, is_array};
-  std::size_t total = 5;
+const char* unwritable(const node& n, bool is_array_element) noexcept;
+
+// `is_array`: root's elements get the keys "0", "1", ... instead of their own. With `refused`,
+// also checks the UTF-8 each element's node_flags do not vouch for (an array element's key is not
+// written) and sets *refused when some element cannot be encoded (check_encodable says which).
+template <bool CheckUtf8 = false>
+std::size_t document_size(const container& root, bool is_array = false,
+                          [[maybe_unused]] bool* refused = nullptr) {
+  // The current level lives in locals (registers); enclosing ones wait on the stack as three
+  // scalars, not a walk_frame copied through memory.
+  struct level {
+    const node* next;
+    const node* last;
+    bool is_array;
+  };
+  small_stack<level, 32> stack;
+  const node* next = root.elements;
+  const node* last = root.elements + root.size;
+  std::size_t total = 5 + (is_array ? index_keys_size(root.size) : 0);
   while (true) {
-    if (f.next == f.last) {
+    if (next == last) {
       if (stack.empty()) return total;
-      f = stack.top();
+      const level& up = stack.top();
+      next = up.next;
+      last = up.last;
+      is_array = up.is_array;
       stack.pop();
       continue;
     }
-    const node& n = *f.next++;
-    const std::uint32_t i = f.index++;
-    total += 2 + (f.is_array ? index_key_size(i) : n.key_size) + value_size_shallow(n);
+    const node& n = *next++;
+    if constexpr (CheckUtf8) {
+      const std::uint16_t vouched =
+          is_array ? detail::node_flags::text_utf8 : detail::node_flags::utf8;
+      if ((n.flags & vouched) != vouched && unwritable(n, is_array) != nullptr) [[unlikely]]
+        *refused = true;
+    }
+    // Type byte, key NUL, key (an array element's, counted when its array was entered), value.
+    total += 2 + (is_array ? 0 : n.key_size) + value_size_shallow(n);
     bool child_is_array = false;
     const container* child = nested_container(n, child_is_array);
     if (child != nullptr) {
-      total += 5;
-      stack.push(f);
-      f = {child->elements, child->elements + child->size, nullptr, nullptr, 0, child_is_array};
+      total += 5 + (child_is_array ? index_keys_size(child->size) : 0);
+      if (child->size != 0) {
+        stack.push({next, last, is_array});
+        next = child->elements;
+        last = child->elements + child->size;
+        is_array = child_is_array;
+      }
     }
   }
 }
@@ -256,9 +323,9 @@ namespace {
 
 // Encode refuses what decoding would reject (issue 11 item 5): keys, text values and a regex's
 // pattern and options must be UTF-8. Building a document refuses a NUL in keys and regex parts but
-// takes any other bytes, and decoded documents are valid already, so this walk runs once per
-// encode, before anything is written, with its own explicit stack; the error's path names the
-// element.
+// takes any other bytes. The size walk checks every element whose node_flags do not vouch for it
+// (decoded with validate_utf8, or built from text that was UTF-8); this walk runs only once that
+// check has failed, to find the first unwritable element again with its path.
 struct check_frame {
   const node* next;
   const node* last;
@@ -326,12 +393,15 @@ result<void> check_encodable(const container& root) {
 }  // namespace
 
 result<void> encode_document(document_ref doc, writer& out) {
-  const std::size_t size = document_size(doc.root());
+  bool refused = false;
+  const std::size_t size = document_size<true>(doc.root(), false, &refused);
   if (size > static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max())) {
     return error(error_code::too_large,
                  "encoding needs " + std::to_string(size) + " bytes, above BSON's 2 GiB limit");
   }
-  if (auto checked = check_encodable(doc.root()); !checked) return std::move(checked).error();
+  if (refused) [[unlikely]] {
+    if (auto checked = check_encodable(doc.root()); !checked) return std::move(checked).error();
+  }
   std::uint8_t* p = out.extend(size);
   if (p == nullptr) {
     return error(error_code::buffer_too_small, "encoding needs " + std::to_string(size) +

@@ -173,6 +173,9 @@ const std::uint8_t* decode_any_value(decode_state& st, std::uint8_t type, const 
   }
   node n{};
   n.type = t;
+  // skip_value checked the value's texts when st.validate_utf8 (node_flags); the node has no key.
+  n.flags = static_cast<std::uint16_t>(
+      node_flags::key_utf8 | (st.validate_utf8 ? node_flags::text_utf8 : unchecked_text_flags(t)));
   arena_ptr parts;
   auto text = [&](const std::uint8_t* bytes, std::size_t size, std::size_t copied,
                   std::uint32_t extra) {

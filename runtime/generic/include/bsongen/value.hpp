@@ -520,7 +520,7 @@ class value : public detail::value_access<value> {
     node_.key_size = 0;
     node_.type = t;
     node_.subtype = 0;
-    node_.unused = 0;
+    node_.flags = detail::node_flags::key_utf8 | detail::unchecked_text_flags(t);  // no key
   }
   detail::arena& own_arena(std::size_t bytes);
 

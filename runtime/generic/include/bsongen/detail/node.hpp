@@ -2,10 +2,10 @@
 
 // node: the 32-byte in-memory form of one element of a generic document.
 //
-// Key view (12 bytes) + type tag + binary subtype + a 16-byte payload. Every variable-length part
-// (keys, strings, binary bytes, nested element arrays) points into the owning document's arena,
-// usually into the one copy of the decoded input, so decoding never copies bytes that are already
-// in the right form. The elements of one document or array are contiguous.
+// Key view (12 bytes) + type tag + binary subtype + flags + a 16-byte payload. Every
+// variable-length part (keys, strings, binary bytes, nested element arrays) points into the owning
+// document's arena, usually into the one copy of the decoded input, so decoding never copies bytes
+// that are already in the right form. The elements of one document or array are contiguous.
 //
 // Layout contracts the encoder and decoder rely on:
 //  * string, javascript, symbol: text.data/text.size, the bytes followed by a NUL;
@@ -56,12 +56,31 @@ union payload {
   code_with_scope* cws;
 };
 
+// node::flags: what is already known to hold of a node's bytes. A set bit is a promise encode
+// relies on to skip its own check (decision 5: encode refuses what decode would reject); a clear
+// bit promises nothing, so zero (what value-initialization gives) is always truthful. Whoever
+// writes a node's key or texts must set these from what it checked, or clear them.
+namespace node_flags {
+// The key's bytes are UTF-8.
+inline constexpr std::uint16_t key_utf8 = 1u << 0;
+// The value's own texts are UTF-8: a string's, javascript's or symbol's text, a dbPointer's
+// namespace, a regex's pattern and options, a javascriptWithScope's code; vacuously true for the
+// types without text (value_rules' `utf8` is false). Nested elements carry their own flags.
+inline constexpr std::uint16_t text_utf8 = 1u << 1;
+inline constexpr std::uint16_t utf8 = key_utf8 | text_utf8;
+}  // namespace node_flags
+
+// text_utf8 for a node of type `t` whose texts nobody has checked.
+[[nodiscard]] constexpr std::uint16_t unchecked_text_flags(bson_type t) noexcept {
+  return rule_of(t).utf8 ? 0 : node_flags::text_utf8;
+}
+
 struct node {
   const char* key;
   std::uint32_t key_size;
   bson_type type;
   std::uint8_t subtype;
-  std::uint16_t unused;
+  std::uint16_t flags;  // node_flags
   payload as;
 };
 
