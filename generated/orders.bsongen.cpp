@@ -135,8 +135,9 @@ struct codec_impl<::shop::address> {
                                           std::uint8_t t, const std::uint8_t* p,
                                           const std::uint8_t* end, void* obj, bool fresh);
   static void reset_field(std::uint32_t index, void* obj);
-  static std::size_t size_field(std::uint32_t index, const void* obj,
-                                ::bsongen::detail::encode_state& es);
+  // Only after an encode error (detail::locate_encode_error): cold, so it stays small.
+  [[gnu::cold]] static std::size_t size_field(std::uint32_t index, const void* obj,
+                                              ::bsongen::detail::encode_state& es);
   static constexpr ::bsongen::detail::struct_table table = {
       keys,  sorted,        required,     field_count, ::bsongen::detail::unknown_policy::skip,
       false, &decode_field, &reset_field, &size_field, nullptr};
@@ -185,8 +186,9 @@ struct codec_impl<::shop::customer> {
                                           std::uint8_t t, const std::uint8_t* p,
                                           const std::uint8_t* end, void* obj, bool fresh);
   static void reset_field(std::uint32_t index, void* obj);
-  static std::size_t size_field(std::uint32_t index, const void* obj,
-                                ::bsongen::detail::encode_state& es);
+  // Only after an encode error (detail::locate_encode_error): cold, so it stays small.
+  [[gnu::cold]] static std::size_t size_field(std::uint32_t index, const void* obj,
+                                              ::bsongen::detail::encode_state& es);
   static constexpr ::bsongen::detail::struct_table table = {
       keys,  sorted,        required,     field_count, ::bsongen::detail::unknown_policy::skip,
       false, &decode_field, &reset_field, &size_field, nullptr};
@@ -233,8 +235,9 @@ struct codec_impl<::shop::line_item> {
                                           std::uint8_t t, const std::uint8_t* p,
                                           const std::uint8_t* end, void* obj, bool fresh);
   static void reset_field(std::uint32_t index, void* obj);
-  static std::size_t size_field(std::uint32_t index, const void* obj,
-                                ::bsongen::detail::encode_state& es);
+  // Only after an encode error (detail::locate_encode_error): cold, so it stays small.
+  [[gnu::cold]] static std::size_t size_field(std::uint32_t index, const void* obj,
+                                              ::bsongen::detail::encode_state& es);
   static constexpr ::bsongen::detail::struct_table table = {
       keys,  sorted,        required,     field_count, ::bsongen::detail::unknown_policy::reject,
       false, &decode_field, &reset_field, &size_field, nullptr};
@@ -328,8 +331,9 @@ struct codec_impl<::shop::order> {
                                           std::uint8_t t, const std::uint8_t* p,
                                           const std::uint8_t* end, void* obj, bool fresh);
   static void reset_field(std::uint32_t index, void* obj);
-  static std::size_t size_field(std::uint32_t index, const void* obj,
-                                ::bsongen::detail::encode_state& es);
+  // Only after an encode error (detail::locate_encode_error): cold, so it stays small.
+  [[gnu::cold]] static std::size_t size_field(std::uint32_t index, const void* obj,
+                                              ::bsongen::detail::encode_state& es);
   static void capture(void* obj, std::span<const std::uint8_t> element) {
     static_cast<value_type*>(obj)->extra.append_element(element);
   }
@@ -471,11 +475,14 @@ const std::uint8_t* codec_impl<::shop::address>::decode_field(
 void codec_impl<::shop::address>::reset_field(std::uint32_t index, void* obj) {
   [[maybe_unused]] value_type& out = *static_cast<value_type*>(obj);
   [[maybe_unused]] const ::bsongen::detail::field_slot slot = slots[index];
-  static const value_type defaults{};
   switch (slot.group) {
-    case 0:
-      out.*members_0[slot.index] = defaults.*members_0[slot.index];
+    case 0: {
+      // The members' initial values, by slot (not a whole default struct: building one inlines
+      // every member's constructor and destructor).
+      static const std::string defaults[] = {{}, {}, {}, "DE"};
+      out.*members_0[slot.index] = defaults[slot.index];
       return;
+    }
   }
 }
 
@@ -657,22 +664,21 @@ const std::uint8_t* codec_impl<::shop::customer>::decode_field(
 void codec_impl<::shop::customer>::reset_field(std::uint32_t index, void* obj) {
   [[maybe_unused]] value_type& out = *static_cast<value_type*>(obj);
   [[maybe_unused]] const ::bsongen::detail::field_slot slot = slots[index];
-  static const value_type defaults{};
   switch (slot.group) {
     case 0:
-      out.*members_0[slot.index] = defaults.*members_0[slot.index];
+      ::bsongen::detail::reset_value(out.*members_0[slot.index]);
       return;
     case 1:
-      out.*members_1[slot.index] = defaults.*members_1[slot.index];
+      ::bsongen::detail::reset_value(out.*members_1[slot.index]);
       return;
     case 2:
-      out.*members_2[slot.index] = defaults.*members_2[slot.index];
+      ::bsongen::detail::reset_value(out.*members_2[slot.index]);
       return;
     case 3:
-      out.*members_3[slot.index] = defaults.*members_3[slot.index];
+      ::bsongen::detail::reset_value(out.*members_3[slot.index]);
       return;
     case 4:
-      out.*members_4[slot.index] = defaults.*members_4[slot.index];
+      ::bsongen::detail::reset_value(out.*members_4[slot.index]);
       return;
   }
 }
@@ -851,19 +857,18 @@ const std::uint8_t* codec_impl<::shop::line_item>::decode_field(
 void codec_impl<::shop::line_item>::reset_field(std::uint32_t index, void* obj) {
   [[maybe_unused]] value_type& out = *static_cast<value_type*>(obj);
   [[maybe_unused]] const ::bsongen::detail::field_slot slot = slots[index];
-  static const value_type defaults{};
   switch (slot.group) {
     case 0:
-      out.*members_0[slot.index] = defaults.*members_0[slot.index];
+      ::bsongen::detail::reset_value(out.*members_0[slot.index]);
       return;
     case 1:
-      out.*members_1[slot.index] = defaults.*members_1[slot.index];
+      ::bsongen::detail::reset_value(out.*members_1[slot.index]);
       return;
     case 2:
-      out.*members_2[slot.index] = defaults.*members_2[slot.index];
+      ::bsongen::detail::reset_value(out.*members_2[slot.index]);
       return;
     case 3:
-      out.*members_3[slot.index] = defaults.*members_3[slot.index];
+      ::bsongen::detail::reset_value(out.*members_3[slot.index]);
       return;
   }
 }
@@ -1281,55 +1286,66 @@ const std::uint8_t* codec_impl<::shop::order>::decode_field(
 void codec_impl<::shop::order>::reset_field(std::uint32_t index, void* obj) {
   [[maybe_unused]] value_type& out = *static_cast<value_type*>(obj);
   [[maybe_unused]] const ::bsongen::detail::field_slot slot = slots[index];
-  static const value_type defaults{};
   switch (slot.group) {
     case 0:
-      out.*members_0[slot.index] = defaults.*members_0[slot.index];
+      ::bsongen::detail::reset_value(out.*members_0[slot.index]);
       return;
     case 1:
-      out.*members_1[slot.index] = defaults.*members_1[slot.index];
+      ::bsongen::detail::reset_value(out.*members_1[slot.index]);
       return;
-    case 2:
-      out.*members_2[slot.index] = defaults.*members_2[slot.index];
+    case 2: {
+      // The members' initial values, by slot (not a whole default struct: building one inlines
+      // every member's constructor and destructor).
+      static const ::shop::order_status defaults[] = {::shop::order_status::pending};
+      out.*members_2[slot.index] = defaults[slot.index];
       return;
-    case 3:
-      out.*members_3[slot.index] = defaults.*members_3[slot.index];
+    }
+    case 3: {
+      // The members' initial values, by slot (not a whole default struct: building one inlines
+      // every member's constructor and destructor).
+      static const ::shop::payment_method defaults[] = {::shop::payment_method::card};
+      out.*members_3[slot.index] = defaults[slot.index];
       return;
+    }
     case 4:
-      out.*members_4[slot.index] = defaults.*members_4[slot.index];
+      ::bsongen::detail::reset_value(out.*members_4[slot.index]);
       return;
     case 5:
-      out.*members_5[slot.index] = defaults.*members_5[slot.index];
+      ::bsongen::detail::reset_value(out.*members_5[slot.index]);
       return;
     case 6:
-      out.*members_6[slot.index] = defaults.*members_6[slot.index];
+      ::bsongen::detail::reset_value(out.*members_6[slot.index]);
       return;
     case 7:
-      out.*members_7[slot.index] = defaults.*members_7[slot.index];
+      ::bsongen::detail::reset_value(out.*members_7[slot.index]);
       return;
     case 8:
-      out.*members_8[slot.index] = defaults.*members_8[slot.index];
+      ::bsongen::detail::reset_value(out.*members_8[slot.index]);
       return;
     case 9:
-      out.*members_9[slot.index] = defaults.*members_9[slot.index];
+      ::bsongen::detail::reset_value(out.*members_9[slot.index]);
       return;
     case 10:
-      out.*members_10[slot.index] = defaults.*members_10[slot.index];
+      ::bsongen::detail::reset_value(out.*members_10[slot.index]);
       return;
-    case 11:
-      out.*members_11[slot.index] = defaults.*members_11[slot.index];
+    case 11: {
+      // The members' initial values, by slot (not a whole default struct: building one inlines
+      // every member's constructor and destructor).
+      static const bool defaults[] = {false};
+      out.*members_11[slot.index] = defaults[slot.index];
       return;
+    }
     case 12:
-      out.*members_12[slot.index] = defaults.*members_12[slot.index];
+      ::bsongen::detail::reset_value(out.*members_12[slot.index]);
       return;
     case 13:
-      out.*members_13[slot.index] = defaults.*members_13[slot.index];
+      ::bsongen::detail::reset_value(out.*members_13[slot.index]);
       return;
     case 14:
-      out.*members_14[slot.index] = defaults.*members_14[slot.index];
+      ::bsongen::detail::reset_value(out.*members_14[slot.index]);
       return;
     case 15:
-      out.*members_15[slot.index] = defaults.*members_15[slot.index];
+      ::bsongen::detail::reset_value(out.*members_15[slot.index]);
       return;
   }
 }

@@ -142,6 +142,11 @@ class GroupView:
     is_optional: bool
     null_is_value: str
     members: list[str] = field(default_factory=list)
+    # Every member starts value-initialized ("{}"), so resetting one is detail::reset_value: no
+    # copy from a defaults object, whose copy assignments (of nested structs, vectors and maps
+    # of them) were a large share of the generated source's code.
+    value_initialized: bool = True
+    defaults: list[str] = field(default_factory=list)  # by member: its initial value
 
 
 @dataclass
@@ -247,6 +252,8 @@ def _struct(model: Model, s: Struct, layouts: Layouts) -> StructView:
             groups[group_key] = group
         slots.append((group.index, len(group.members)))
         group.members.append(f.name)
+        group.value_initialized &= view.initializer == "{}"
+        group.defaults.append(view.initializer.removeprefix(" = "))
     seen_words = max(1, (len(s.fields) + 63) // 64)
     required = [0] * seen_words
     every = [0] * seen_words

@@ -4,7 +4,8 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <memory_resource>
+
+#include "bsongen/detail/light_std.hpp"  // std::pmr::memory_resource
 
 namespace bsongen {
 

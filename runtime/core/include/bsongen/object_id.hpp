@@ -15,17 +15,16 @@
 //   auto back = bsongen::object_id::from_hex(hex);          // result<object_id>
 
 #include <array>
-#include <chrono>
 #include <compare>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
-#include <functional>
 #include <span>
 #include <string>
-#include <string_view>
+#include <string_view>  // also declares std::hash, specialized below
 
 #include "bsongen/detail/endian.hpp"
+#include "bsongen/detail/light_std.hpp"  // std::chrono time points
 #include "bsongen/error.hpp"
 
 namespace bsongen {

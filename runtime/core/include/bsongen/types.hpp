@@ -2,13 +2,13 @@
 
 // Small BSON value types shared by the generic document and generated structs.
 
-#include <chrono>
 #include <compare>
 #include <cstdint>
 #include <string>
 #include <vector>
 
 #include "bsongen/bson_type.hpp"
+#include "bsongen/detail/light_std.hpp"  // std::chrono time points
 
 namespace bsongen {
 

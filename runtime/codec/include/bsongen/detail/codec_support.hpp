@@ -237,16 +237,55 @@ template <class Codec, class V>
 // (NullIsValue: `any`), else the value decodes into the one it holds (keeping its capacity) or a
 // new one.
 template <class Codec, bool NullIsValue, class V>
-inline const std::uint8_t* decode_optional_member(decode_state& st, std::uint8_t t,
-                                                  const std::uint8_t* p, const std::uint8_t* end,
-                                                  std::optional<V>& member,
-                                                  [[maybe_unused]] bool fresh) {
+inline const std::uint8_t* decode_optional_value(decode_state& st, std::uint8_t t,
+                                                 const std::uint8_t* p, const std::uint8_t* end,
+                                                 std::optional<V>& member) {
   if (!NullIsValue && t == static_cast<std::uint8_t>(bson_type::null)) {
     member.reset();
     return p;
   }
   if (member.has_value()) return decode_member<Codec>(st, t, p, end, *member, false);
   return decode_member<Codec>(st, t, p, end, member.emplace(), true);
+}
+
+// An optional struct: reset() and emplace() bring the struct's destructor and constructor, which
+// for nested structs (and their vectors and maps) are large. One copy per struct type, called
+// from each use, instead of one inlined into every decoder that has such a field.
+template <class Codec, bool NullIsValue, class V>
+[[gnu::noinline]] const std::uint8_t* decode_optional_document(decode_state& st, std::uint8_t t,
+                                                               const std::uint8_t* p,
+                                                               const std::uint8_t* end,
+                                                               std::optional<V>& member) {
+  return decode_optional_value<Codec, NullIsValue>(st, t, p, end, member);
+}
+
+template <class Codec, bool NullIsValue, class V>
+inline const std::uint8_t* decode_optional_member(decode_state& st, std::uint8_t t,
+                                                  const std::uint8_t* p, const std::uint8_t* end,
+                                                  std::optional<V>& member,
+                                                  [[maybe_unused]] bool fresh) {
+  if constexpr (is_document_codec<Codec>) {
+    return decode_optional_document<Codec, NullIsValue>(st, t, p, end, member);
+  } else {
+    return decode_optional_value<Codec, NullIsValue>(st, t, p, end, member);
+  }
+}
+
+// Sets a member back to its value-initialized state (generated reset_field). Members that own
+// memory go through one out-of-line copy per type: for nested structs, their vectors and maps,
+// building and destroying the temporary inlines the whole tree of destructors and constructors,
+// which made reset_field a quarter of a wide schema's compile time.
+template <class T>
+[[gnu::noinline]] void reset_owning(T& member) {
+  member = T{};
+}
+template <class T>
+inline void reset_value(T& member) {
+  if constexpr (std::is_trivially_destructible_v<T>) {
+    member = T{};
+  } else {
+    reset_owning(member);
+  }
 }
 
 // --- The fixed-shape fast path. ---
@@ -953,8 +992,10 @@ requires(is_fixed_codec<Elem>()) struct array_codec<Elem, N> {
 template <class Elem>
 struct map_codec {
   static constexpr std::uint8_t type = static_cast<std::uint8_t>(bson_type::document);
+  // Out of line (one copy per map type, called from each field): a map's loops, node handling
+  // and its elements' codecs are too large to repeat in every decoder and encoder that has one.
   template <class V>
-  static std::size_t size(const V& v, encode_state& es) noexcept {
+  [[gnu::noinline]] static std::size_t size(const V& v, encode_state& es) noexcept {
     std::size_t n = 5;
     for (const auto& [key, value] : v) {
       const std::string_view k(key);
@@ -980,8 +1021,8 @@ struct map_codec {
     return n;
   }
   template <class V>
-  static std::uint8_t* write(const V& v, std::uint8_t* out,
-                             [[maybe_unused]] text_bits& text) noexcept {
+  [[gnu::noinline]] static std::uint8_t* write(const V& v, std::uint8_t* out,
+                                               text_bits& text) noexcept {
     std::uint8_t* const start = out;
     out += 4;
     for (const auto& [key, value] : v) {
@@ -1000,8 +1041,9 @@ struct map_codec {
     return v.empty();
   }
   template <class V>
-  static const std::uint8_t* decode(decode_state& st, std::uint8_t t, const std::uint8_t* p,
-                                    const std::uint8_t* end, V& out) {
+  [[gnu::noinline]] static const std::uint8_t* decode(decode_state& st, std::uint8_t t,
+                                                      const std::uint8_t* p,
+                                                      const std::uint8_t* end, V& out) {
     if (t != type) return fail_type(st, bson_type::document, t, p);
     const std::uint8_t* body;
     const std::uint8_t* doc_end;
