@@ -593,7 +593,7 @@ inline void copy_text(std::uint8_t* dst, std::string_view s, text_bits& text) no
 
 // out = s, without std::string::assign's out-of-line call when the size stays the same (a reused
 // member decoded from similar input).
-inline void assign_text(std::string& out, std::string_view s) {
+[[gnu::always_inline]] inline void assign_text(std::string& out, std::string_view s) {
   if (out.size() == s.size()) {
     copy_bytes(out.data(), s.data(), s.size());
   } else {
