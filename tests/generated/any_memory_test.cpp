@@ -106,4 +106,33 @@ TEST(any_codec_hostile, values_outlive_the_rest_of_their_decode) {
   EXPECT_EQ(kept.as_string(), "a longer string value number 6");
 }
 
+// The decode's shared memory is freed when nothing holds it: at the end of a decode whose values
+// were all dropped before it ended (a repeated key: the last wins), and with the last value
+// otherwise, also after a decode that failed. Repeating such decodes must not grow the heap
+// (the first round warms the runtime's per-thread block cache).
+TEST(any_codec_hostile, decodes_that_keep_no_value_return_all_their_memory) {
+  const std::string text(300, 'x');
+  // `extra` twice: the first value is built, then replaced by a number (which needs no memory).
+  const bsongen::byte_buffer repeated = bsongen::encode_document(
+      bsongen::document{{"extra", bsongen::document{{"a", text}}}, {"extra", 5}});
+  // A value, then an element the struct refuses (values must be an array).
+  const bsongen::byte_buffer failing = bsongen::encode_document(
+      bsongen::document{{"extra", bsongen::document{{"a", text}}}, {"values", 5}});
+  const auto round = [&] {
+    {
+      auto r = bsongen::decode<any_test::containers>(repeated.span());
+      ASSERT_TRUE(r) << r.error().to_string();
+      ASSERT_EQ(r->extra->as_int32(), 5);
+    }
+    ASSERT_FALSE(bsongen::decode<any_test::containers>(failing.span()));
+    any_test::containers reused;
+    ASSERT_TRUE(bsongen::decode(repeated.span(), reused));
+    ASSERT_TRUE(bsongen::decode(repeated.span(), reused));  // replaces the first decode's value
+  };
+  round();
+  const std::size_t before = heap::live_bytes();
+  for (int i = 0; i < 100; ++i) round();
+  EXPECT_EQ(heap::live_bytes(), before);
+}
+
 }  // namespace

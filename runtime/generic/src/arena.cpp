@@ -151,11 +151,18 @@ arena* arena::create(std::pmr::memory_resource* upstream, std::size_t first_bloc
   const std::size_t requested = header + (pooled ? std::max(first_block_bytes, min_block_size) : 0);
   const std::size_t total = usable_block_size(upstream, requested);
   void* block = upstream_allocate(upstream, total);
-  auto* a = ::new (block) arena(upstream, pooled);
+  auto* a = ::new (block) arena(upstream, pooled, false);
   a->first_block_size_ = total;
   a->cursor_ = static_cast<std::byte*>(block) + header;
   a->end_ = static_cast<std::byte*>(block) + total;
   a->next_block_size_ = std::min(std::max(total * 2, min_block_size), max_growth_block_size);
+  return a;
+}
+
+arena* arena::create_shared(shared_arena_memory* memory) {
+  void* block = memory->allocate(sizeof(arena), alignof(arena));
+  auto* a = ::new (block) arena(memory, false, true);
+  memory->hold();
   return a;
 }
 
@@ -173,6 +180,11 @@ void arena::destroy(arena* a) noexcept {
       child = next;
     }
     std::pmr::memory_resource* upstream = current->upstream_;
+    if (current->shared_) {
+      current->~arena();
+      static_cast<shared_arena_memory*>(upstream)->release();
+      continue;
+    }
     for (block_header* b = current->blocks_; b != nullptr;) {
       block_header* next = b->next;
       upstream_deallocate(upstream, b, b->size);
@@ -185,6 +197,7 @@ void arena::destroy(arena* a) noexcept {
 }
 
 void* arena::allocate_slow(std::size_t n, std::size_t align) {
+  if (shared_) return upstream_->allocate(n, align);
   const std::size_t header = round_up(sizeof(block_header), block_alignment);
   if (!pooled_) {
     // One upstream call per allocation, linked so destroy() can return it.

@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "bsongen/detail/unpooled_decode.hpp"
+#include "bsongen/detail/arena_decode.hpp"
 #include "bsongen/detail/utf8.hpp"
 #include "bsongen/detail/value_wire.hpp"
 #include "bsongen/document.hpp"
@@ -47,6 +47,36 @@ struct frame {
   std::uint32_t parent_index;  // scratch slot of the node that receives the container
   std::uint32_t keys_base;     // first entry of this frame's keys in decode_scratch::keys (reject)
   frame_kind kind;
+};
+
+// The open levels of a walk, innermost last. push_back is inline: std::vector's stayed an
+// out-of-line call (its reallocation path came along), 6-10% of decoding a small document.
+class frame_stack {
+ public:
+  [[gnu::always_inline]] void push_back(const frame& f) {
+    if (size_ == storage_.size()) [[unlikely]]
+      grow();
+    storage_[size_++] = f;
+  }
+  void pop_back() noexcept { --size_; }
+  [[nodiscard]] const frame& back() const noexcept { return storage_[size_ - 1]; }
+  [[nodiscard]] const frame& operator[](std::size_t i) const noexcept { return storage_[i]; }
+  [[nodiscard]] std::size_t size() const noexcept { return size_; }
+  [[nodiscard]] bool empty() const noexcept { return size_ == 0; }
+  void clear() noexcept { size_ = 0; }
+  // Frees the storage when it holds more than `kept` frames.
+  void release_above(std::size_t kept) {
+    if (storage_.size() > kept) {
+      std::vector<frame>().swap(storage_);
+      size_ = 0;
+    }
+  }
+
+ private:
+  [[gnu::noinline]] void grow() { storage_.resize(std::max<std::size_t>(16, storage_.size() * 2)); }
+
+  std::vector<frame> storage_;
+  std::size_t size_ = 0;
 };
 
 // A key read under duplicate_key_policy::reject, and its element's position in its document.
@@ -87,7 +117,7 @@ class node_stack {
 // Reused across decodes on a thread, so a steady stream of decodes allocates only its arenas.
 struct decode_scratch {
   node_stack nodes;
-  std::vector<frame> frames;
+  frame_stack frames;
   std::vector<key_entry> keys;  // the open documents' keys, innermost last (reject only)
 
   // What a thread keeps between decodes: 64 Ki nodes (2 MiB) and 4 Ki frames. One unusually
@@ -97,7 +127,7 @@ struct decode_scratch {
   static constexpr std::size_t kept_frames = 4 * 1024;
   void trim() noexcept {
     nodes.release_above(kept_nodes);
-    if (frames.capacity() > kept_frames) std::vector<frame>().swap(frames);
+    frames.release_above(kept_frames);
     if (keys.capacity() > kept_nodes) std::vector<key_entry>().swap(keys);
   }
 };
@@ -234,7 +264,7 @@ class decoder {
   const std::uint8_t* walk(container* root, [[maybe_unused]] node* out, const std::uint8_t* p,
                            const std::uint8_t* end, [[maybe_unused]] std::uint8_t first_type,
                            [[maybe_unused]] const std::uint8_t* first_element) {
-    std::vector<frame>& frames = scratch_.frames;
+    frame_stack& frames = scratch_.frames;
     node_stack& nodes = scratch_.nodes;
     frames.clear();
     // The stack top and the current frame's end live in locals (registers) in the loop.
@@ -728,7 +758,7 @@ class decoder {
     // Joined front to back: prepending one segment per level is quadratic in the depth, seconds
     // at 100,000 levels when max_depth is raised. Same result as prepend_path from the inside
     // out: the segments joined by '.', empty segments after the last non-empty one dropped.
-    const std::vector<frame>& frames = scratch_.frames;
+    const frame_stack& frames = scratch_.frames;
     const std::size_t segments = frames.size() + (!key.empty() || key.data() != nullptr ? 1 : 0);
     const auto segment = [&](std::size_t i) {
       return i < frames.size() ? std::string_view(frames[i].key, frames[i].key_size) : key;
@@ -812,15 +842,13 @@ const std::uint8_t* decode_value(decode_state& st, const std::uint8_t* element, 
 
 namespace {
 
+// make_arena(bytes.size()) creates the document's arena once the envelope checks passed.
+template <class MakeArena>
 result<document> decode_into_arena(std::span<const std::uint8_t> bytes,
-                                   const decode_options& options, bool pooled) {
+                                   const decode_options& options, MakeArena make_arena) {
   if (!envelope_ok(bytes, options)) [[unlikely]]
     return check_envelope(bytes, options).error();
-  std::pmr::memory_resource* upstream =
-      options.memory != nullptr ? options.memory : detail::default_block_resource();
-  // Room for the input copy plus the nodes of a typical document (32 bytes per element of usually
-  // 8-20 encoded bytes); the arena grows in blocks when a document has smaller elements.
-  detail::arena_ptr a(detail::arena::create(upstream, bytes.size() * 4 + 64, pooled));
+  detail::arena_ptr a(make_arena(bytes.size()));
   auto* copy = static_cast<std::uint8_t*>(a->allocate(bytes.size(), 8));
   std::memcpy(copy, bytes.data(), bytes.size());
 
@@ -834,16 +862,34 @@ result<document> decode_into_arena(std::span<const std::uint8_t> bytes,
   return out;
 }
 
+// An arena from options.memory (default: the runtime's block resource).
+auto arena_from_options(const decode_options& options, bool pooled) {
+  std::pmr::memory_resource* upstream =
+      options.memory != nullptr ? options.memory : detail::default_block_resource();
+  // Room for the input copy plus the nodes of a typical document (32 bytes per element of usually
+  // 8-20 encoded bytes); the arena grows in blocks when a document has smaller elements.
+  return [upstream, pooled](std::size_t input_size) {
+    return detail::arena::create(upstream, input_size * 4 + 64, pooled);
+  };
+}
+
 }  // namespace
 
 result<document> decode_document(std::span<const std::uint8_t> bytes,
                                  const decode_options& options) {
-  return decode_into_arena(bytes, options, true);
+  return decode_into_arena(bytes, options, arena_from_options(options, true));
 }
 
 result<document> detail::decode_document_unpooled(std::span<const std::uint8_t> bytes,
                                                   const decode_options& options) {
-  return decode_into_arena(bytes, options, false);
+  return decode_into_arena(bytes, options, arena_from_options(options, false));
+}
+
+result<document> detail::decode_document_shared(std::span<const std::uint8_t> bytes,
+                                                const decode_options& options,
+                                                shared_arena_memory& memory) {
+  return decode_into_arena(bytes, options,
+                           [&memory](std::size_t) { return arena::create_shared(&memory); });
 }
 
 result<void> validate_document(std::span<const std::uint8_t> bytes, const decode_options& options) {

@@ -8,7 +8,9 @@
 //
 // Blocks come from a std::pmr::memory_resource, by default default_block_resource(). In unpooled
 // mode every allocate() is its own upstream call,
-// which is the `generic_nopool` benchmark baseline, not a mode for production use.
+// which is the `generic_nopool` benchmark baseline, not a mode for production use. An arena over
+// shared_arena_memory (create_shared) takes every part straight from that memory and returns
+// none: the memory is freed all at once when the last arena holding it is destroyed.
 //
 // Lifetime: everything allocated from an arena, and every arena adopted by it, lives until
 // destroy(). The upstream resource must outlive the arena.
@@ -29,12 +31,28 @@ namespace bsongen::detail {
 // freed on another thread than the one that allocated them. Thread-safe; never destroyed.
 [[nodiscard]] std::pmr::memory_resource* default_block_resource() noexcept;
 
+// Memory many small arenas draw from and that is freed all at once: the `any` values of one
+// generated decode share one (runtime/generic/src/value_wire.cpp), so a value costs bump
+// allocations and one hold, not a block of its own nor a free per part. An arena over it calls
+// hold() when created and release() when destroyed, and never deallocate().
+class shared_arena_memory : public std::pmr::memory_resource {
+ public:
+  virtual void hold() noexcept = 0;
+  virtual void release() noexcept = 0;
+
+ protected:
+  ~shared_arena_memory() override = default;
+};
+
 class arena {
  public:
   // Creates an arena whose first block has room for at least `first_block_bytes` bytes.
   // Throws std::bad_alloc when the upstream resource does.
   [[nodiscard]] static arena* create(std::pmr::memory_resource* upstream,
                                      std::size_t first_block_bytes, bool pooled = true);
+  // Creates an arena (itself and every part) in `memory`, holding it until destroy().
+  // Throws std::bad_alloc when the memory does.
+  [[nodiscard]] static arena* create_shared(shared_arena_memory* memory);
   // Frees every block, every unpooled allocation and every adopted arena, then the arena itself.
   static void destroy(arena* a) noexcept;
 
@@ -83,8 +101,8 @@ class arena {
     std::size_t size;  // bytes of the whole block, header included
   };
 
-  arena(std::pmr::memory_resource* upstream, bool pooled) noexcept
-      : upstream_(upstream), pooled_(pooled) {}
+  arena(std::pmr::memory_resource* upstream, bool pooled, bool shared) noexcept
+      : upstream_(upstream), pooled_(pooled), shared_(shared) {}
   void* allocate_slow(std::size_t n, std::size_t align);
 
   std::byte* cursor_ = nullptr;
@@ -96,6 +114,7 @@ class arena {
   arena* adopted_head_ = nullptr;
   arena* adopted_next_ = nullptr;
   bool pooled_;
+  bool shared_;  // upstream_ is a shared_arena_memory: parts are never returned one by one
 };
 
 struct arena_deleter {
