@@ -45,13 +45,9 @@ struct value_memory final : shared_arena_memory {
   value_memory(const value_memory&) = delete;
   value_memory& operator=(const value_memory&) = delete;
 
-  void hold() noexcept override {
-    if (open_) [[likely]] {
-      ++open_holds_;
-    } else {
-      live_.fetch_add(1, std::memory_order_relaxed);
-    }
-  }
+  // Only the decode makes arenas over this memory (value_arena, decode_embedded), so holds are
+  // taken while it runs, never after close().
+  void hold() noexcept override { ++open_holds_; }
   void release() noexcept override {
     if (open_) {
       --open_holds_;  // the decode's own hold keeps the count above zero
@@ -91,7 +87,12 @@ struct value_memory final : shared_arena_memory {
     default_block_resource()->deallocate(this, block_size, block_alignment);
   }
   void drop() noexcept {
-    if (live_.fetch_sub(1, std::memory_order_acq_rel) == 1) destroy();
+    // Once closed the count only falls (values do not allocate, so nothing takes a new hold): a
+    // holder that sees 1 is the last one and needs no atomic write.
+    if (live_.load(std::memory_order_acquire) == 1 ||
+        live_.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+      destroy();
+    }
   }
 
   void* do_allocate(std::size_t bytes, std::size_t align) override {
