@@ -26,7 +26,7 @@
 
 #include "array_cases.hpp"
 #include "bench_data.hpp"
-#include "bsongen/detail/arena_decode.hpp"
+#include "bsongen/detail/unpooled_decode.hpp"
 #include "bsongen/document.hpp"
 #include "seed_cases.hpp"
 

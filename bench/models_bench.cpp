@@ -62,15 +62,19 @@ telemetry::batch make_batch() {
               {"owner", "ops-team-north"},
               {"tier", "gold"},
               {"region", "eu-west-1"}};
-  static const char* const sensors[][2] = {{"temperature.motor", "degC"}, {"temperature.cab", "degC"},
-                                           {"vibration.x", "mm/s"},       {"vibration.y", "mm/s"},
-                                           {"load", "t"},                 {"wind.speed", "m/s"}};
+  static const char* const sensors[][2] = {{"temperature.motor", "degC"},
+                                           {"temperature.cab", "degC"},
+                                           {"vibration.x", "mm/s"},
+                                           {"vibration.y", "mm/s"},
+                                           {"load", "t"},
+                                           {"wind.speed", "m/s"}};
   int k = 0;
   for (const auto& [sensor, unit] : sensors) {
     telemetry::series s;
     s.sensor = sensor;
     s.unit = unit;
-    for (int i = 0; i < 32; ++i) s.samples.push_back(20.0 + 0.37 * k + 0.013 * i * i - 0.5 * (i % 3));
+    for (int i = 0; i < 32; ++i)
+      s.samples.push_back(20.0 + 0.37 * k + 0.013 * i * i - 0.5 * (i % 3));
     s.flags = {0, 0, 1, 0};
     s.min = s.samples.front();
     s.max = s.samples.back();

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "bson_builder.hpp"
-#include "bsongen/detail/arena_decode.hpp"
+#include "bsongen/detail/unpooled_decode.hpp"
 #include "bsongen/document.hpp"
 #include "bsongen/pool.hpp"
 

@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "bsongen/detail/arena_decode.hpp"
+#include "bsongen/detail/unpooled_decode.hpp"
 #include "bsongen/detail/utf8.hpp"
 #include "bsongen/detail/value_wire.hpp"
 #include "bsongen/document.hpp"
@@ -842,13 +842,15 @@ const std::uint8_t* decode_value(decode_state& st, const std::uint8_t* element, 
 
 namespace {
 
-// make_arena(bytes.size()) creates the document's arena once the envelope checks passed.
-template <class MakeArena>
 result<document> decode_into_arena(std::span<const std::uint8_t> bytes,
-                                   const decode_options& options, MakeArena make_arena) {
+                                   const decode_options& options, bool pooled) {
   if (!envelope_ok(bytes, options)) [[unlikely]]
     return check_envelope(bytes, options).error();
-  detail::arena_ptr a(make_arena(bytes.size()));
+  std::pmr::memory_resource* upstream =
+      options.memory != nullptr ? options.memory : detail::default_block_resource();
+  // Room for the input copy plus the nodes of a typical document (32 bytes per element of usually
+  // 8-20 encoded bytes); the arena grows in blocks when a document has smaller elements.
+  detail::arena_ptr a(detail::arena::create(upstream, bytes.size() * 4 + 64, pooled));
   auto* copy = static_cast<std::uint8_t*>(a->allocate(bytes.size(), 8));
   std::memcpy(copy, bytes.data(), bytes.size());
 
@@ -862,34 +864,16 @@ result<document> decode_into_arena(std::span<const std::uint8_t> bytes,
   return out;
 }
 
-// An arena from options.memory (default: the runtime's block resource).
-auto arena_from_options(const decode_options& options, bool pooled) {
-  std::pmr::memory_resource* upstream =
-      options.memory != nullptr ? options.memory : detail::default_block_resource();
-  // Room for the input copy plus the nodes of a typical document (32 bytes per element of usually
-  // 8-20 encoded bytes); the arena grows in blocks when a document has smaller elements.
-  return [upstream, pooled](std::size_t input_size) {
-    return detail::arena::create(upstream, input_size * 4 + 64, pooled);
-  };
-}
-
 }  // namespace
 
 result<document> decode_document(std::span<const std::uint8_t> bytes,
                                  const decode_options& options) {
-  return decode_into_arena(bytes, options, arena_from_options(options, true));
+  return decode_into_arena(bytes, options, true);
 }
 
 result<document> detail::decode_document_unpooled(std::span<const std::uint8_t> bytes,
                                                   const decode_options& options) {
-  return decode_into_arena(bytes, options, arena_from_options(options, false));
-}
-
-result<document> detail::decode_document_shared(std::span<const std::uint8_t> bytes,
-                                                const decode_options& options,
-                                                shared_arena_memory& memory) {
-  return decode_into_arena(bytes, options,
-                           [&memory](std::size_t) { return arena::create_shared(&memory); });
+  return decode_into_arena(bytes, options, false);
 }
 
 result<void> validate_document(std::span<const std::uint8_t> bytes, const decode_options& options) {

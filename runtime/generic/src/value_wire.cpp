@@ -12,7 +12,7 @@
 #include <string>
 #include <utility>
 
-#include "bsongen/detail/arena_decode.hpp"
+#include "bsongen/detail/arena.hpp"
 #include "bsongen/document.hpp"
 #include "bsongen/value.hpp"
 
@@ -176,22 +176,18 @@ arena_ptr value_arena(decode_state& st) { return arena_ptr(arena::create_shared(
               "nesting exceeds the depth limit of " + std::to_string(st.max_depth));
 }
 
-// The document (or array) at p, exactly `length` bytes, through the generic decoder with the
-// decode's shared memory; its errors become st's, at their offsets in the whole input.
-bool decode_embedded(decode_state& st, const std::uint8_t* p, std::size_t length, value& out) {
-  decode_options options;
-  options.max_size = length;
-  options.max_depth = st.max_depth - st.depth;  // this document counts as one of them
-  options.validate_utf8 = st.validate_utf8;
-  options.duplicate_keys = st.duplicate_keys;
-  result<document> decoded = decode_document_shared({p, length}, options, memory_of(st));
-  if (!decoded) [[unlikely]] {
-    st.err = std::move(decoded).error();
-    st.err.offset += st.offset(p);
+// The document or array (`type`) at p, exactly `length` bytes, framing already checked, through
+// the generic decoder started at that value (decode_value) into an arena over the decode's shared
+// memory; its errors become st's, at their own elements.
+bool decode_embedded(decode_state& st, std::uint8_t type, const std::uint8_t* p, std::size_t length,
+                     value& out) {
+  arena_ptr parts = value_arena(st);
+  node n{};
+  if (decode_value(st, p, type, p, p + length, *parts, n) == nullptr) [[unlikely]] {
     st.error_located = true;  // an error inside: at its own element
     return false;
   }
-  out = value(std::move(*decoded));
+  value_adopter::adopt(out, n, std::move(parts));
   return true;
 }
 
@@ -211,8 +207,7 @@ const std::uint8_t* decode_any_value(decode_state& st, std::uint8_t type, const 
       return fail_embedded(st, p, avail);
     }
     value decoded;
-    if (!decode_embedded(st, p, static_cast<std::size_t>(length), decoded)) return nullptr;
-    if (t == bson_type::array) value_adopter::node_of(decoded).type = bson_type::array;
+    if (!decode_embedded(st, type, p, static_cast<std::size_t>(length), decoded)) return nullptr;
     out = std::move(decoded);
     return p + length;
   }
@@ -296,7 +291,8 @@ const std::uint8_t* decode_any_value(decode_state& st, std::uint8_t type, const 
       const auto code_size = static_cast<std::size_t>(load_i32_le(p + 4) - 1);
       const std::uint8_t* scope = p + 8 + code_size + 1;
       value scope_value;  // the scope is the value's first level, as for the generic decoder
-      if (!decode_embedded(st, scope, static_cast<std::size_t>(next - scope), scope_value)) {
+      if (!decode_embedded(st, static_cast<std::uint8_t>(bson_type::document), scope,
+                           static_cast<std::size_t>(next - scope), scope_value)) {
         return nullptr;
       }
       parts = std::move(value_adopter::arena_of(scope_value));
