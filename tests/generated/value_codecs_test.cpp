@@ -176,26 +176,30 @@ TEST(value_codecs, invalid_text_found_while_writing_leaves_the_writer_as_it_was)
   for (const std::string& bad :
        {bad_utf8, std::string(3, 'a') + "\xff", std::string(40, 'a') + "\xff"}) {
     SCOPED_TRACE(bad);
-    vc::texts t;
-    t.list = {"fine", std::string(70, 'b'), bad};
-    const bsongen::error via_buffer = encode_error(t);
-    EXPECT_EQ(via_buffer.code, error_code::invalid_utf8);
-    EXPECT_EQ(via_buffer.path, "list.2");
+    vc::texts in_list;
+    in_list.list = {"fine", std::string(70, 'b'), bad};
+    vc::texts in_code;  // JavaScript code with scope is checked the same way
+    in_code.cws.code = std::string(20, 'c') + bad;
+    for (const auto& [t, path] : {std::pair{in_list, "list.2"}, std::pair{in_code, "cws"}}) {
+      const bsongen::error via_buffer = encode_error(t);
+      EXPECT_EQ(via_buffer.code, error_code::invalid_utf8);
+      EXPECT_EQ(via_buffer.path, path);
 
-    auto sized = bsongen::encoded_size(t);
-    ASSERT_FALSE(sized);
-    EXPECT_EQ(sized.error().path, via_buffer.path);
+      auto sized = bsongen::encoded_size(t);
+      ASSERT_FALSE(sized);
+      EXPECT_EQ(sized.error().path, via_buffer.path);
 
-    bsongen::writer w;
-    ASSERT_TRUE(bsongen::encode(vc::texts{}, w));
-    const bytes before(w.bytes().begin(), w.bytes().end());
-    auto r = bsongen::encode(t, w);
-    ASSERT_FALSE(r);
-    EXPECT_EQ(r.error().path, via_buffer.path);
-    EXPECT_EQ(bytes(w.bytes().begin(), w.bytes().end()), before);
-    EXPECT_FALSE(w.overflowed());
-    ASSERT_TRUE(bsongen::encode(vc::texts{}, w));  // the writer goes on from where it was
-    EXPECT_EQ(w.size(), 2 * before.size());
+      bsongen::writer w;
+      ASSERT_TRUE(bsongen::encode(vc::texts{}, w));
+      const bytes before(w.bytes().begin(), w.bytes().end());
+      auto r = bsongen::encode(t, w);
+      ASSERT_FALSE(r);
+      EXPECT_EQ(r.error().path, via_buffer.path);
+      EXPECT_EQ(bytes(w.bytes().begin(), w.bytes().end()), before);
+      EXPECT_FALSE(w.overflowed());
+      ASSERT_TRUE(bsongen::encode(vc::texts{}, w));  // the writer goes on from where it was
+      EXPECT_EQ(w.size(), 2 * before.size());
+    }
   }
 }
 

@@ -748,18 +748,23 @@ struct raw_document_codec {
   }
 };
 
-// The scope is a raw_document (valid by its invariant); encode refuses code that is not UTF-8.
+// The scope is a raw_document (valid by its invariant); encode refuses code that is not UTF-8,
+// checked as strings are (by write() while it copies, when es.text_checked_on_write).
 struct javascript_with_scope_codec {
   static constexpr std::uint8_t type = static_cast<std::uint8_t>(bson_type::javascript_with_scope);
   static std::size_t size(const javascript_with_scope& v, encode_state& es) noexcept {
-    if (!is_utf8_text(v.code)) [[unlikely]]
+    if (!es.text_checked_on_write && !is_utf8_text(v.code)) [[unlikely]]
       fail_encode_utf8(es, "javascriptWithScope code");
     return 4 + 5 + v.code.size() + v.scope.size();
   }
   static std::uint8_t* write(const javascript_with_scope& v, std::uint8_t* out,
-                             [[maybe_unused]] text_bits& text) noexcept {
-    store_i32_le(out, static_cast<std::int32_t>(4 + 5 + v.code.size() + v.scope.size()));
-    out = write_string(v.code, out + 4);
+                             text_bits& text) noexcept {
+    const std::string_view code(v.code);
+    store_i32_le(out, static_cast<std::int32_t>(4 + 5 + code.size() + v.scope.size()));
+    store_i32_le(out + 4, static_cast<std::int32_t>(code.size() + 1));
+    copy_text(out + 8, code, text);
+    out += 8 + code.size();
+    *out++ = 0;
     std::memcpy(out, v.scope.bytes().data(), v.scope.size());
     return out + v.scope.size();
   }
