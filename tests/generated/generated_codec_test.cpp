@@ -276,6 +276,44 @@ TEST(generated_codec, containers_decoded_into_a_used_object_take_the_new_lengths
   EXPECT_EQ(reused, longer);
 }
 
+// A used map keeps the entries whose keys come again in its order and recycles the others' nodes;
+// whatever the overlap, the result equals a fresh decode (repeated keys: the last value wins).
+TEST(generated_codec, maps_decoded_into_a_used_object_equal_a_fresh_decode) {
+  using bsongen::document;
+  const std::vector<document> inputs = {
+      document{{"a", std::int64_t{1}}, {"b", std::int64_t{2}}, {"c", std::int64_t{3}}},
+      document{{"a", std::int64_t{4}}, {"b", std::int64_t{5}}, {"c", std::int64_t{6}}},
+      document{{"a", std::int64_t{7}}, {"b", std::int64_t{8}}},  // fewer
+      document{{"a", std::int64_t{7}},
+               {"b", std::int64_t{8}},
+               {"d", std::int64_t{9}},
+               {"e", std::int64_t{10}}},                         // more, new keys
+      document{{"x", std::int64_t{1}}, {"a", std::int64_t{2}}},  // no common prefix
+      document{{"a", std::int64_t{1}}, {"a", std::int64_t{2}}, {"b", std::int64_t{3}}},  // repeated
+      document{{"b", std::int64_t{1}}, {"a", std::int64_t{2}}},  // out of order
+      document{},
+  };
+  for (std::size_t b = 0; b < inputs.size(); ++b) {
+    for (std::size_t i = 0; i < inputs.size(); ++i) {
+      const bytes used_bytes = to_bytes(
+          bsongen::encode_document(document{{"by_name", inputs[b]}, {"lookup", document{}}}));
+      const bytes input = to_bytes(
+          bsongen::encode_document(document{{"by_name", inputs[i]}, {"lookup", document{}}}));
+      gen_test::containers used = decode_ok<gen_test::containers>(used_bytes);
+      const auto fresh = decode_ok<gen_test::containers>(input);
+      ASSERT_TRUE(bsongen::decode(std::span<const std::uint8_t>(input), used));
+      EXPECT_EQ(used.by_name, fresh.by_name) << "input " << i << " decoded over input " << b;
+    }
+  }
+  // The unordered map (its iteration order is not the input's) the same way.
+  gen_test::containers used;
+  used.lookup = {{"p", {1, 2, 3}}, {"q", {4, 5, 6}}, {"r", {7, 8, 9}}};
+  gen_test::containers next;
+  next.lookup = {{"r", {0, 0, 1}}, {"q", {0, 0, 2}}, {"s", {0, 0, 3}}};
+  ASSERT_TRUE(bsongen::decode(encode_ok(next), used));
+  EXPECT_EQ(used.lookup, next.lookup);
+}
+
 TEST(generated_codec, absent_fields_take_defaults_when_decoding_into_a_used_object) {
   gen_test::options used;
   used.id = 1;

@@ -1049,11 +1049,35 @@ struct map_codec {
     const std::uint8_t* doc_end;
     if (!open_document(st, p, end, body, doc_end)) return nullptr;
     ++st.depth;
-    // A reused map gives its nodes (and their strings' storage) to the new entries.
     V old;
     constexpr bool recycles = requires { out.extract(out.begin()); };
     if constexpr (recycles) {
-      old.swap(out);
+      // A reused map whose keys come again in its own order (the same labels decoded again) takes
+      // the new values in place: no node leaves or enters the tree.
+      auto same = out.begin();
+      while (same != out.end() && body < doc_end) {
+        const std::uint8_t* const element = body;
+        std::uint8_t elem_type = 0;
+        std::string_view key;
+        if (!read_element_header(st, body, doc_end, elem_type, key)) {
+          st.error_located = true;
+          return nullptr;
+        }
+        if (key != std::string_view(same->first)) {
+          body = element;  // read again below
+          break;
+        }
+        body = decode_member<Elem>(st, elem_type, body, doc_end, same->second, false);
+        if (body == nullptr) return fail_in_element(st, element, key);
+        ++same;
+      }
+      // The entries after the last match give their nodes (and their strings' storage) to the
+      // elements left.
+      if (same == out.begin()) {
+        old.swap(out);
+      } else {
+        while (same != out.end()) old.insert(out.extract(same++));
+      }
     } else {
       out.clear();
     }
