@@ -783,7 +783,11 @@ struct javascript_with_scope_codec {
 // have the constant `type` (see element_type below).
 struct any_codec {
   static std::uint8_t type_of(const value& v) noexcept { return type_byte_of(v); }
-  static std::size_t size(const value& v, encode_state&) noexcept { return encoded_value_size(v); }
+  // Refuses what encode_document refuses (text that is not UTF-8 anywhere in the value), with
+  // its path below the field; a value whose node_flags vouch for its text costs no extra read.
+  static std::size_t size(const value& v, encode_state& es) noexcept {
+    return encoded_value_size(v, es);
+  }
   static std::uint8_t* write(const value& v, std::uint8_t* out,
                              [[maybe_unused]] text_bits& text) noexcept {
     return write_value(v, out);
