@@ -240,7 +240,9 @@ struct encode_state {
   return static_cast<const std::uint8_t*>(std::memchr(p, 0, static_cast<std::size_t>(end - p)));
 }
 
-// Reads an element's type byte and key at p (p < doc_end), leaving p at its value.
+// Reads an element's type byte and key at p (p < doc_end), leaving p at its value. A key that is
+// not UTF-8 is an error about the element with that key (README, "Errors"), so its path is the
+// key, as the generic decoder's is; a key without NUL has no key to name.
 [[nodiscard]] inline bool read_element_header(decode_state& st, const std::uint8_t*& p,
                                               const std::uint8_t* doc_end, std::uint8_t& type,
                                               std::string_view& key) {
@@ -254,7 +256,9 @@ struct encode_state {
       std::string_view(reinterpret_cast<const char*>(k), static_cast<std::size_t>(terminator - k));
   // Every key, also the unknown ones a decoder skips, as the generic decoder checks them.
   if (st.validate_utf8 && !is_valid_utf8(k, key.size())) [[unlikely]] {
-    return fail(st, error_code::invalid_utf8, p, "element key is not valid UTF-8"), false;
+    fail(st, error_code::invalid_utf8, p, "element key is not valid UTF-8");
+    st.err.prepend_path(key);
+    return false;
   }
   p = terminator + 1;
   return true;
