@@ -1,6 +1,7 @@
 // `any` fields (bsongen::value inside generated structs, detail::any_codec): every BSON type
 // round trips and encodes to the generic path's bytes; malformed values inside them fail with the
-// generic decoder's verdict, their path below the field and their offset in the input.
+// generic decoder's verdict, their path below the field and their offset in the input; values
+// encode_document would refuse (text that is not UTF-8) are refused by generated encode too.
 
 #include <gtest/gtest.h>
 
@@ -8,6 +9,7 @@
 #include <cstring>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "any_fields.bsongen.hpp"
@@ -238,6 +240,169 @@ TEST(any_codec, hostile_truncation_and_corruption) {
     }
   }
   EXPECT_GT(failures, 0u);
+}
+
+// --- Encode refuses what decode would reject (decision 5), as encode_document does. ---
+
+bytes written(const bsongen::writer& w) { return {w.bytes().begin(), w.bytes().end()}; }
+
+// Generated encode of `obj` and encode_document of `generic` (the same document) both refuse it
+// with `code` at `path`; the generated entry points leave a writer (growing or over a caller
+// buffer) exactly as they found it.
+template <class T>
+void expect_both_refuse(const T& obj, const bsongen::document& generic, bsongen::error_code code,
+                        std::string_view path) {
+  bsongen::writer grown;
+  grown.put_u8(0xAB);
+  grown.put_i32(0x01020304);
+  const bytes grown_before = written(grown);
+  const auto into_writer = bsongen::encode(obj, grown);
+  ASSERT_FALSE(into_writer) << "generated encode accepted";
+  EXPECT_EQ(bsongen::name(into_writer.error().code), bsongen::name(code))
+      << into_writer.error().to_string();
+  EXPECT_EQ(into_writer.error().path, path) << into_writer.error().to_string();
+  EXPECT_EQ(written(grown), grown_before);
+  EXPECT_FALSE(grown.overflowed());
+
+  std::vector<std::uint8_t> storage(4096, 0x5A);
+  bsongen::writer fixed(storage);
+  fixed.put_u8(0x11);
+  const auto into_caller_buffer = bsongen::encode(obj, fixed);
+  ASSERT_FALSE(into_caller_buffer);
+  EXPECT_EQ(into_caller_buffer.error().path, path);
+  EXPECT_EQ(fixed.size(), 1u);
+  EXPECT_EQ(storage[0], 0x11);
+  EXPECT_EQ(storage[1], 0x5A);
+
+  const auto buffer = bsongen::encode(obj);
+  ASSERT_FALSE(buffer);
+  EXPECT_EQ(buffer.error().code, code);
+  EXPECT_EQ(buffer.error().path, path);
+  const auto size = bsongen::encoded_size(obj);
+  ASSERT_FALSE(size);
+  EXPECT_EQ(size.error().path, path);
+
+  bsongen::writer generic_out;
+  const auto by_generic = bsongen::encode_document(generic, generic_out);
+  ASSERT_FALSE(by_generic) << "encode_document accepted";
+  EXPECT_EQ(bsongen::name(by_generic.error().code), bsongen::name(code))
+      << by_generic.error().to_string();
+  EXPECT_EQ(by_generic.error().path, path) << by_generic.error().to_string();
+}
+
+void expect_tagged_refused(const bsongen::value& metadata, std::string_view path) {
+  expect_both_refuse(tagged_holding(metadata),
+                     bsongen::document{{"_id", 7}, {"metadata", metadata}, {"name", "n"}},
+                     bsongen::error_code::invalid_utf8, path);
+}
+
+TEST(any_codec_hostile, encode_refuses_string_that_is_not_utf8) {
+  expect_tagged_refused(bsongen::value("ab\xFF"), "metadata");
+  expect_tagged_refused(
+      bsongen::document{{"a", bsongen::array{1, "ok\xC3", "also fine"}}, {"b", "\xC3\xA9"}},
+      "metadata.a.1");
+  // An overlong form, a surrogate and a truncated sequence: each rejected by the decoder.
+  for (const char* bad : {"\xC0\xAF", "\xED\xA0\x80", "x\xE2\x82"}) {
+    SCOPED_TRACE(bad);
+    expect_tagged_refused(bsongen::document{{"s", bad}}, "metadata.s");
+  }
+}
+
+TEST(any_codec_hostile, encode_refuses_nested_key_that_is_not_utf8) {
+  expect_tagged_refused(bsongen::document{{"ok", bsongen::document{{"k\xFF", 1}}}},
+                        "metadata.ok.k\xFF");
+  // In a document inside an array: the array's own keys are written as indices.
+  expect_tagged_refused(bsongen::array{bsongen::document{{"\x80", nullptr}}}, "metadata.0.\x80");
+}
+
+TEST(any_codec_hostile, key_with_nul_cannot_reach_encode) {
+  // Building refuses a key with NUL (it would end the key early), so no value holds one; a map
+  // of `any` refuses such a map key on encode, with the key as the last path segment.
+  bsongen::document d;
+  EXPECT_THROW(d.set(std::string_view("a\0b", 3), 1), bsongen::exception);
+  any_test::containers c;
+  c.attributes.emplace(std::string("a\0b", 3), bsongen::value(1));
+  const bsongen::error e = bsongen::test::encode_error(c);
+  EXPECT_EQ(e.code, bsongen::error_code::invalid_value);
+  EXPECT_EQ(e.path, std::string("attributes.a\0b", 14));
+}
+
+TEST(any_codec_hostile, encode_refuses_regex_and_code_that_are_not_utf8) {
+  expect_tagged_refused(bsongen::regex{"^a\xFF", "i"}, "metadata");
+  expect_tagged_refused(bsongen::document{{"r", bsongen::regex{"a", "\xC3"}}}, "metadata.r");
+  expect_tagged_refused(bsongen::document{{"js", bsongen::javascript{"f(\xFF)"}}}, "metadata.js");
+  expect_tagged_refused(bsongen::array{bsongen::symbol{"\xFE"}}, "metadata.0");
+  const std::uint8_t oid_bytes[12] = {};
+  expect_tagged_refused(
+      bsongen::document{
+          {"p", bsongen::db_pointer{"db.\xFF", bsongen::object_id::from_bytes(oid_bytes)}}},
+      "metadata.p");
+  const bsongen::raw_document scope = bsongen::to_raw_document(bsongen::document{{"x", 1}});
+  expect_tagged_refused(bsongen::javascript_with_scope{"x\xFF", scope}, "metadata");
+}
+
+TEST(any_codec_hostile, encode_refuses_inside_optional_vector_and_map_of_any) {
+  {
+    any_test::containers c;
+    c.extra = bsongen::value(bsongen::document{{"s", "\xFF"}});
+    expect_both_refuse(
+        c,
+        bsongen::document{
+            {"values", bsongen::array{}}, {"attributes", bsongen::document{}}, {"extra", *c.extra}},
+        bsongen::error_code::invalid_utf8, "extra.s");
+  }
+  {
+    any_test::containers c;
+    c.values = {bsongen::value(1),
+                bsongen::value(bsongen::document{{"x", bsongen::array{"ok", "\xFE"}}})};
+    expect_both_refuse(c,
+                       bsongen::document{{"values", bsongen::array{c.values[0], c.values[1]}},
+                                         {"attributes", bsongen::document{}}},
+                       bsongen::error_code::invalid_utf8, "values.1.x.1");
+  }
+  {
+    any_test::containers c;
+    c.attributes.emplace("fine", bsongen::value("yes"));
+    c.attributes.emplace("k", bsongen::value(bsongen::array{"\xFF"}));
+    expect_both_refuse(
+        c,
+        bsongen::document{
+            {"values", bsongen::array{}},
+            {"attributes", bsongen::document{{"fine", "yes"}, {"k", c.attributes.at("k")}}}},
+        bsongen::error_code::invalid_utf8, "attributes.k.0");
+  }
+}
+
+// Decoding without validate_utf8 keeps text unchecked (node_flags say so): encode then checks it.
+TEST(any_codec_hostile, encode_refuses_value_decoded_without_utf8_checks) {
+  const bytes good = generic_tagged(bsongen::document{{"x", bsongen::array{1, 2, 3, "ab\x01"}}});
+  bytes bad = good;
+  const std::size_t string_value = find_bytes(bad, {4, 0, 0, 0, 'a', 'b', 1, 0});
+  bad[string_value + 4] = 0xC3;
+  bsongen::decode_options lenient;
+  lenient.validate_utf8 = false;
+  const auto decoded = bsongen::decode<any_test::tagged>(bad, lenient);
+  ASSERT_TRUE(decoded) << decoded.error().to_string();
+  const auto generic = bsongen::decode_document(bad, lenient);
+  ASSERT_TRUE(generic) << generic.error().to_string();
+  expect_both_refuse(*decoded, *generic, bsongen::error_code::invalid_utf8, "metadata.x.3");
+
+  // The same decode of valid text encodes, and as the generic path writes it.
+  const auto valid = bsongen::decode<any_test::tagged>(good, lenient);
+  ASSERT_TRUE(valid) << valid.error().to_string();
+  EXPECT_EQ(encode_ok(*valid), good);
+}
+
+TEST(any_codec, decoded_value_encodes_as_the_generic_path_does) {
+  const bytes input = generic_tagged(every_type());
+  const auto generated = bsongen::decode<any_test::tagged>(input);
+  ASSERT_TRUE(generated) << generated.error().to_string();
+  const auto generic = bsongen::decode_document(input);
+  ASSERT_TRUE(generic) << generic.error().to_string();
+  const bytes by_generated = encode_ok(*generated);
+  EXPECT_EQ(by_generated, input);
+  EXPECT_EQ(by_generated, generic_encoding(*generic));
+  EXPECT_EQ(bsongen::encoded_size(*generated).value(), input.size());
 }
 
 }  // namespace

@@ -5,26 +5,21 @@
 #endif
 
 namespace bsongen::detail {
-namespace {
 
-// True when the n >= 8 bytes at p are all ASCII: one pass with no early exit (the last load
-// overlaps the one before), 32 bytes per step with SSE2 (part of every x86-64), else 8. Encoders
-// check every string they write, so this is what text-heavy documents pay for that check
-// (measured on flat_bson's 48 strings of 80 bytes and oid_string's one of 79, bench rows
-// flat_bson/generated/encode and oid_string/generated/encode).
-bool all_ascii(const std::uint8_t* p, std::size_t n) noexcept {
+// One pass with no early exit (the last load overlaps the ones before): is_ascii (utf8.hpp) says
+// why it is hand-written. Decoders check every string they read, so this is what text-heavy
+// documents pay for that check (flat_bson's 48 strings of 80 bytes, oid_string's one of 79).
+bool is_ascii_long(const std::uint8_t* p, std::size_t n) noexcept {
 #if defined(__SSE2__)
-  if (n >= 16) {
-    const auto load = [p](std::size_t at) {
-      return _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + at));
-    };
-    __m128i bits = load(n - 16);
-    std::size_t i = 0;
-    for (; i + 32 <= n; i += 32) bits = _mm_or_si128(bits, _mm_or_si128(load(i), load(i + 16)));
-    if (i + 16 <= n) bits = _mm_or_si128(bits, load(i));
-    return _mm_movemask_epi8(bits) == 0;
-  }
-#endif
+  const auto load = [p](std::size_t at) {
+    return _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + at));
+  };
+  __m128i bits = load(n - 16);
+  std::size_t i = 0;
+  for (; i + 32 <= n; i += 32) bits = _mm_or_si128(bits, _mm_or_si128(load(i), load(i + 16)));
+  if (i + 16 <= n) bits = _mm_or_si128(bits, load(i));
+  return _mm_movemask_epi8(bits) == 0;
+#else
   std::uint64_t bits = 0;
   std::uint64_t word;
   for (std::size_t i = 0; i + 8 <= n; i += 8) {
@@ -33,12 +28,10 @@ bool all_ascii(const std::uint8_t* p, std::size_t n) noexcept {
   }
   std::memcpy(&word, p + n - 8, 8);
   return ((bits | word) & 0x8080808080808080ULL) == 0;
+#endif
 }
 
-}  // namespace
-
 bool is_valid_utf8_slow(const std::uint8_t* p, std::size_t n) noexcept {
-  if (n >= 8 && all_ascii(p, n)) return true;
   std::size_t i = 0;
   while (i < n) {
     // Re-enter the 8-byte ASCII stride after each multi-byte sequence.
@@ -83,6 +76,10 @@ bool is_valid_utf8_slow(const std::uint8_t* p, std::size_t n) noexcept {
     return false;  // 80..C1 (continuation or overlong lead) and F5..FF
   }
   return true;
+}
+
+bool is_valid_utf8_call(const std::uint8_t* p, std::size_t n) noexcept {
+  return is_valid_utf8(p, n);
 }
 
 }  // namespace bsongen::detail

@@ -361,9 +361,11 @@ std::string path_segment(const node& n, bool is_array_element, std::uint32_t ind
   return is_array_element ? std::to_string(index) : std::string(n.key, n.key_size);
 }
 
-result<void> check_encodable(const container& root) {
+// The first element below `root` (an array's elements when `is_array`) that cannot be written,
+// as an error whose path leads to it from root; ok when there is none.
+result<void> check_encodable(const container& root, bool is_array = false) {
   small_stack<check_frame, 32> stack;
-  check_frame f{root.elements, root.elements + root.size, 0, false};
+  check_frame f{root.elements, root.elements + root.size, 0, is_array};
   while (true) {
     if (f.next == f.last) {
       if (stack.empty()) return {};
@@ -414,11 +416,38 @@ result<void> encode_document(document_ref doc, writer& out) {
 
 namespace detail {
 
-std::size_t encoded_value_size(const value& v) noexcept {
-  const node& n = *v.node_ptr();
+namespace {
+
+// Why encode_document would refuse the value of `n` (written without its key), its path below
+// the value: what check_encodable says of it.
+[[gnu::cold, gnu::noinline]] void fail_encode_value(encode_state& es, const node& n) {
+  if (es.failed) return;  // keep the first problem, as fail_encode does
+  es.failed = true;
+  if (const char* problem = unwritable(n, true)) {
+    es.err = bsongen::error(error_code::invalid_utf8, std::string("cannot encode: ") + problem);
+    return;
+  }
   bool is_array = false;
   const container* child = nested_container(n, is_array);
-  return value_size_shallow(n) + (child != nullptr ? document_size(*child, is_array) : 0);
+  result<void> checked = child != nullptr ? check_encodable(*child, is_array) : result<void>{};
+  es.err = checked ? bsongen::error(error_code::invalid_utf8, "cannot encode: text is not UTF-8")
+                   : std::move(checked).error();
+}
+
+}  // namespace
+
+std::size_t encoded_value_size(const value& v, encode_state& es) noexcept {
+  const node& n = *v.node_ptr();
+  // The checks encode_document makes, on the same walk: only what node_flags do not vouch for
+  // (a decoded value, or one built from UTF-8 text, costs one flag test per node).
+  bool refused = (n.flags & node_flags::text_utf8) == 0 && unwritable(n, true) != nullptr;
+  bool is_array = false;
+  const container* child = nested_container(n, is_array);
+  const std::size_t size = value_size_shallow(n) +
+                           (child != nullptr ? document_size<true>(*child, is_array, &refused) : 0);
+  if (refused) [[unlikely]]
+    fail_encode_value(es, n);
+  return size;
 }
 
 std::uint8_t* write_value(const value& v, std::uint8_t* out) noexcept {

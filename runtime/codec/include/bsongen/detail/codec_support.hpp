@@ -984,8 +984,7 @@ requires(is_fixed_codec<Elem>()) struct array_codec<Elem, N> {
 
 // What the decoder accepts as a key: UTF-8 without NUL.
 [[nodiscard]] inline bool valid_map_key(std::string_view k) noexcept {
-  return k.find('\0') == std::string_view::npos &&
-         is_valid_utf8_text(reinterpret_cast<const std::uint8_t*>(k.data()), k.size());
+  return k.find('\0') == std::string_view::npos && is_valid_utf8(k.data(), k.size());
 }
 
 // A document with dynamic keys: std::map<std::string, T>, std::unordered_map, ... Keys must be

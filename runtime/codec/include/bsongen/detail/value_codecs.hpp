@@ -42,26 +42,16 @@
 namespace bsongen::detail {
 
 // Encode refuses what decode would reject (the library's rule): these are the text checks.
-// Text is mostly ASCII and mostly short (names, codes, labels): up to 16 bytes, two overlapping
-// loads ORed together answer inline. Longer text, and any with a high bit set, goes to the out-of-
-// line validator, which strides over ASCII 32 bytes at a time. Kept this small on purpose: an
-// inlined loop per string member bloats a struct's size() and costs more than it saves.
+// Text is mostly ASCII and mostly short (names, codes, labels): up to 16 bytes, is_ascii answers
+// inline (n <= 16 prunes its longer cases, leaving two overlapping loads); longer text, and any
+// with a high bit set, goes out of line. Kept this small on purpose: more inline code per string
+// member bloats a struct's size() (2-4x in bench/schemas' deep_bson) and costs more than it saves.
 [[nodiscard]] inline bool is_utf8_text(std::string_view s) noexcept {
   const auto* p = reinterpret_cast<const std::uint8_t*>(s.data());
   const std::size_t n = s.size();
-  if (n <= 16) {
-    std::uint64_t high = 0;
-    if (n >= 8) {
-      high = load_u64_le(p) | load_u64_le(p + n - 8);
-    } else if (n >= 4) {
-      high = load_u32_le(p) | load_u32_le(p + n - 4);
-    } else if (n != 0) {
-      high = static_cast<std::uint64_t>(p[0] | p[n / 2] | p[n - 1]);
-    }
-    if ((high & 0x8080808080808080ULL) == 0) [[likely]]
-      return true;
-  }
-  return is_valid_utf8_slow(p, n);
+  if (n <= 16 && is_ascii(p, n)) [[likely]]
+    return true;
+  return is_valid_utf8_call(p, n);
 }
 // A C string's text (regex pattern and options): UTF-8 without NUL.
 [[nodiscard]] inline bool is_utf8_cstring(std::string_view s) noexcept {
@@ -506,28 +496,6 @@ using null_codec = unit_codec<bson_type::null>;
 using min_key_codec = unit_codec<bson_type::min_key>;
 using max_key_codec = unit_codec<bson_type::max_key>;
 
-// True when the n bytes at p are ASCII (then they are UTF-8 too); short runs take two or four
-// overlapping word loads and no loop.
-[[nodiscard]] inline bool is_ascii(const std::uint8_t* p, std::size_t n) noexcept {
-  constexpr std::uint64_t high = 0x8080808080808080ULL;
-  if (n >= 8) {
-    if (n <= 16) return ((load_u64_le(p) | load_u64_le(p + n - 8)) & high) == 0;
-    if (n <= 32) {
-      return ((load_u64_le(p) | load_u64_le(p + 8) | load_u64_le(p + n - 16) |
-               load_u64_le(p + n - 8)) &
-              high) == 0;
-    }
-    std::uint64_t bits = 0;
-    std::size_t i = 0;
-    for (; i + 8 <= n; i += 8) bits |= load_u64_le(p + i);
-    return ((bits | load_u64_le(p + n - 8)) & high) == 0;
-  }
-  if (n >= 4) return ((load_u32_le(p) | load_u32_le(p + n - 4)) & 0x80808080U) == 0;
-  std::uint32_t bits = 0;
-  for (std::size_t i = 0; i < n; ++i) bits |= p[i];
-  return (bits & 0x80U) == 0;
-}
-
 // n bytes from src to dst, inline for the short runs keys and strings mostly are (a libc memcpy
 // call costs more than the copy for them).
 inline void copy_bytes(char* dst, const char* src, std::size_t n) noexcept {
@@ -788,7 +756,11 @@ struct javascript_with_scope_codec {
 // have the constant `type` (see element_type below).
 struct any_codec {
   static std::uint8_t type_of(const value& v) noexcept { return type_byte_of(v); }
-  static std::size_t size(const value& v, encode_state&) noexcept { return encoded_value_size(v); }
+  // Refuses what encode_document refuses (text that is not UTF-8 anywhere in the value), with
+  // its path below the field; a value whose node_flags vouch for its text costs no extra read.
+  static std::size_t size(const value& v, encode_state& es) noexcept {
+    return encoded_value_size(v, es);
+  }
   static std::uint8_t* write(const value& v, std::uint8_t* out,
                              [[maybe_unused]] text_bits& text) noexcept {
     return write_value(v, out);

@@ -240,7 +240,9 @@ struct encode_state {
   return static_cast<const std::uint8_t*>(std::memchr(p, 0, static_cast<std::size_t>(end - p)));
 }
 
-// Reads an element's type byte and key at p (p < doc_end), leaving p at its value.
+// Reads an element's type byte and key at p (p < doc_end), leaving p at its value. A key that is
+// not UTF-8 is an error about the element with that key (README, "Errors"), so its path is the
+// key, as the generic decoder's is; a key without NUL has no key to name.
 [[nodiscard]] inline bool read_element_header(decode_state& st, const std::uint8_t*& p,
                                               const std::uint8_t* doc_end, std::uint8_t& type,
                                               std::string_view& key) {
@@ -254,33 +256,15 @@ struct encode_state {
       std::string_view(reinterpret_cast<const char*>(k), static_cast<std::size_t>(terminator - k));
   // Every key, also the unknown ones a decoder skips, as the generic decoder checks them.
   if (st.validate_utf8 && !is_valid_utf8(k, key.size())) [[unlikely]] {
-    return fail(st, error_code::invalid_utf8, p, "element key is not valid UTF-8"), false;
+    fail(st, error_code::invalid_utf8, p, "element key is not valid UTF-8");
+    st.err.prepend_path(key);
+    return false;
   }
   p = terminator + 1;
   return true;
 }
 
 // --- Strings. ---
-
-// Strings are mostly ASCII: OR 32 bytes at a time and test the high bits once, then hand anything
-// else to the full validator.
-[[nodiscard]] inline bool is_valid_utf8_text(const std::uint8_t* p, std::size_t n) noexcept {
-  std::uint64_t high = 0;
-  std::size_t i = 0;
-  for (; i + 32 <= n; i += 32) {
-    high |= load_u64_le(p + i) | load_u64_le(p + i + 8) | load_u64_le(p + i + 16) |
-            load_u64_le(p + i + 24);
-  }
-  for (; i + 8 <= n; i += 8) high |= load_u64_le(p + i);
-  if (i < n) {
-    if (n >= 8) {
-      high |= load_u64_le(p + n - 8);  // overlaps bytes already seen; harmless for an OR
-    } else {
-      for (; i < n; ++i) high |= p[i];
-    }
-  }
-  return (high & 0x8080808080808080ULL) == 0 || is_valid_utf8(p, n);
-}
 
 // Reads a BSON string value at p: int32 length (bytes + 1), bytes, NUL.
 [[nodiscard]] inline const std::uint8_t* read_string(decode_state& st, const std::uint8_t* p,
@@ -294,7 +278,7 @@ struct encode_state {
     return fail_string(st, p, end);
   }
   const auto n = static_cast<std::size_t>(length - 1);
-  if (st.validate_utf8 && !is_valid_utf8_text(bytes, n)) [[unlikely]]
+  if (st.validate_utf8 && !is_valid_utf8(bytes, n)) [[unlikely]]
     return fail_string(st, p, end);
   out = std::string_view(reinterpret_cast<const char*>(bytes), n);
   return bytes + length;

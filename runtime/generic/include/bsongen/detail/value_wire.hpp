@@ -48,8 +48,11 @@ class arena;  // bsongen/detail/arena.hpp
                                                    value& out);
 // The decode is over: drops its hold on st.values (what values still use stays until they go).
 void release_value_memory(decode_state& st) noexcept;
-// Bytes of v's encoded value, without its type byte and key.
-[[nodiscard]] std::size_t encoded_value_size(const value& v) noexcept;
+// Bytes of v's encoded value, without its type byte and key. When v holds something
+// encode_document would refuse (text or a nested key that is not UTF-8), sets es's error as
+// encode_document words it, its path below v ("a.1"; the caller prepends v's own key). Texts that
+// node_flags vouch for (decoded with validate_utf8, built from UTF-8) are not read again.
+[[nodiscard]] std::size_t encoded_value_size(const value& v, encode_state& es) noexcept;
 // Writes v's value (exactly encoded_value_size(v) bytes: no type byte, no key) at out and returns
 // the end. Canonical like encode_document (regex options sorted).
 std::uint8_t* write_value(const value& v, std::uint8_t* out) noexcept;
