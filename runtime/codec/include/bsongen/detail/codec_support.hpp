@@ -1049,38 +1049,15 @@ struct map_codec {
     const std::uint8_t* doc_end;
     if (!open_document(st, p, end, body, doc_end)) return nullptr;
     ++st.depth;
-    V old;
     constexpr bool recycles = requires { out.extract(out.begin()); };
-    if constexpr (recycles) {
-      // A reused map whose keys come again in its own order (the same labels decoded again) takes
-      // the new values in place: no node leaves or enters the tree.
-      auto same = out.begin();
-      while (same != out.end() && body < doc_end) {
-        const std::uint8_t* const element = body;
-        std::uint8_t elem_type = 0;
-        std::string_view key;
-        if (!read_element_header(st, body, doc_end, elem_type, key)) {
-          st.error_located = true;
-          return nullptr;
-        }
-        if (key != std::string_view(same->first)) {
-          body = element;  // read again below
-          break;
-        }
-        body = decode_member<Elem>(st, elem_type, body, doc_end, same->second, false);
-        if (body == nullptr) return fail_in_element(st, element, key);
-        ++same;
-      }
-      // The entries after the last match give their nodes (and their strings' storage) to the
-      // elements left.
-      if (same == out.begin()) {
-        old.swap(out);
-      } else {
-        while (same != out.end()) old.insert(out.extract(same++));
-      }
-    } else {
-      out.clear();
-    }
+    // A reused map whose keys come again in its own order (the same labels decoded again) takes
+    // the new values in place, no node leaving or entering the tree; at the first key that
+    // differs, the entries not yet matched give their nodes (and their strings' storage) to the
+    // elements left.
+    V old;
+    auto same = out.begin();
+    bool in_place = recycles;
+    if constexpr (!recycles) out.clear();
     while (body < doc_end) {
       const std::uint8_t* const element = body;
       std::uint8_t elem_type = 0;
@@ -1089,8 +1066,22 @@ struct map_codec {
         st.error_located = true;
         return nullptr;
       }
-      // Keys usually arrive sorted (encoders write std::map in order): insert at the end first.
       if constexpr (recycles) {
+        if (in_place) {
+          if (same != out.end() && key == std::string_view(same->first)) {
+            body = decode_member<Elem>(st, elem_type, body, doc_end, same->second, false);
+            if (body == nullptr) return fail_in_element(st, element, key);
+            ++same;
+            continue;
+          }
+          if (same == out.begin()) {
+            old.swap(out);
+          } else {
+            while (same != out.end()) old.insert(out.extract(same++));
+          }
+          in_place = false;
+        }
+        // Keys usually arrive sorted (encoders write std::map in order): insert at the end first.
         if (!old.empty()) {
           auto node = old.extract(old.begin());
           node.key().assign(key.data(), key.size());
@@ -1110,6 +1101,7 @@ struct map_codec {
       body = decode_member<Elem>(st, elem_type, body, doc_end, slot->second, out.size() != before);
       if (body == nullptr) return fail_in_element(st, element, key);
     }
+    if (in_place) out.erase(same, out.end());  // entries the input no longer has
     --st.depth;
     return doc_end + 1;
   }
