@@ -140,6 +140,18 @@ TEST(generated_codec_hostile, fixed_shape_fast_path_counts_depth_like_the_generi
     options.max_depth = max_depth;
     expect_same_verdict<gen_test::fixed_shape>(fb, options);
   }
+  // A fixed array of plain values, decoded on its own fast path, in a struct that is not fixed.
+  hostile_test::measured m{};
+  m.size = {1.5, 2.5, 3.5};
+  const bytes mb = encode_ok(m);
+  for (std::size_t max_depth = 1; max_depth <= 3; ++max_depth) {
+    SCOPED_TRACE(max_depth);
+    bsongen::decode_options options;
+    options.max_depth = max_depth;
+    expect_same_verdict<hostile_test::measured>(mb, options);
+    EXPECT_EQ(static_cast<bool>(bsongen::decode<hostile_test::measured>(mb, options)),
+              max_depth >= 2);
+  }
 }
 
 TEST(generated_codec_hostile, max_depth_zero_rejects_even_the_outermost_document) {
