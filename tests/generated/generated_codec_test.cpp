@@ -314,6 +314,30 @@ TEST(generated_codec, maps_decoded_into_a_used_object_equal_a_fresh_decode) {
   EXPECT_EQ(used.lookup, next.lookup);
 }
 
+// A used map takes a key's new value in place only when the key is the same: keys of every length
+// up to past the 16 bytes compared inline, differing from the held key in any one byte.
+TEST(generated_codec, map_keys_differing_in_one_byte_are_told_apart_when_decoding_into_a_used_map) {
+  for (std::size_t n = 0; n <= 20; ++n) {
+    std::string held(n, ' ');
+    for (std::size_t i = 0; i < n; ++i) held[i] = static_cast<char>('a' + i % 26);
+    gen_test::containers same;
+    same.by_name = {{held, 2}};
+    gen_test::containers used;
+    used.by_name = {{held, 1}};
+    ASSERT_TRUE(bsongen::decode(encode_ok(same), used));
+    EXPECT_EQ(used.by_name, same.by_name) << "same key of " << n << " bytes";
+    for (std::size_t at = 0; at < n; ++at) {
+      gen_test::containers other;
+      std::string key = held;
+      key[at] = static_cast<char>(key[at] ^ 0x20);
+      other.by_name = {{key, 3}};
+      used.by_name = {{held, 1}};
+      ASSERT_TRUE(bsongen::decode(encode_ok(other), used));
+      EXPECT_EQ(used.by_name, other.by_name) << n << "-byte key differing at byte " << at;
+    }
+  }
+}
+
 TEST(generated_codec, absent_fields_take_defaults_when_decoding_into_a_used_object) {
   gen_test::options used;
   used.id = 1;

@@ -997,6 +997,26 @@ requires(is_fixed_codec<Elem>()) struct array_codec<Elem, N> {
   return k.find('\0') == std::string_view::npos && is_valid_utf8(k.data(), k.size());
 }
 
+// a == b without a libc call for texts of up to 16 bytes (map keys mostly are): two loads from
+// each end, overlapping when shorter than the loads; memcmp beyond. Reads only inside a and b.
+[[nodiscard]] inline bool same_text(std::string_view a, std::string_view b) noexcept {
+  const std::size_t n = a.size();
+  if (n != b.size()) return false;
+  const auto* x = reinterpret_cast<const std::uint8_t*>(a.data());
+  const auto* y = reinterpret_cast<const std::uint8_t*>(b.data());
+  if (n >= 8) {
+    if (n > 16) return std::memcmp(x, y, n) == 0;
+    return ((load_u64_le(x) ^ load_u64_le(y)) | (load_u64_le(x + n - 8) ^ load_u64_le(y + n - 8))) ==
+           0;
+  }
+  if (n >= 4) {
+    return ((load_u32_le(x) ^ load_u32_le(y)) | (load_u32_le(x + n - 4) ^ load_u32_le(y + n - 4))) ==
+           0;
+  }
+  // 0 to 3 bytes: first, middle and last (the same byte when n is 1)
+  return n == 0 || ((x[0] ^ y[0]) | (x[n / 2] ^ y[n / 2]) | (x[n - 1] ^ y[n - 1])) == 0;
+}
+
 // A document with dynamic keys: std::map<std::string, T>, std::unordered_map, ... Keys must be
 // UTF-8 without NUL; a repeated key keeps the last value.
 template <class Elem>
@@ -1078,7 +1098,7 @@ struct map_codec {
       }
       if constexpr (recycles) {
         if (in_place) {
-          if (same != out.end() && key == std::string_view(same->first)) {
+          if (same != out.end() && same_text(key, same->first)) {
             body = decode_member<Elem>(st, elem_type, body, doc_end, same->second, false);
             if (body == nullptr) return fail_in_element(st, element, key);
             ++same;
