@@ -940,6 +940,33 @@ template <class Elem, std::size_t N>
 requires(is_fixed_codec<Elem>()) struct array_codec<Elem, N> {
   static constexpr std::uint8_t type = static_cast<std::uint8_t>(bson_type::array);
   static constexpr std::size_t fixed_size = 5 + index_keys_size(N) + N * (1 + Elem::fixed_size);
+
+ private:
+  // What encode writes for N values: length, then per element its type byte, index key and value
+  // (zeros, not compared), then the terminator.
+  static consteval fixed_shape<fixed_size> make_shape() {
+    char skeleton[fixed_size + 1] = {};
+    std::array<byte_run, N> values{};
+    for (std::size_t b = 0; b < 4; ++b)
+      skeleton[b] = static_cast<char>((fixed_size >> (8 * b)) & 0xFF);
+    std::size_t at = 4;
+    for (std::size_t i = 0; i < N; ++i) {
+      skeleton[at++] = static_cast<char>(Elem::type);
+      char digits[20] = {};
+      std::size_t count = 0;
+      for (std::size_t rest = i; count == 0 || rest != 0; rest /= 10) {
+        digits[count++] = static_cast<char>('0' + rest % 10);
+      }
+      while (count != 0) skeleton[at++] = digits[--count];
+      skeleton[at++] = 0;
+      values[i] = {static_cast<std::uint32_t>(at), static_cast<std::uint32_t>(Elem::fixed_size)};
+      at += Elem::fixed_size;
+    }
+    return make_fixed_shape<fixed_size>(skeleton, values);  // skeleton[at] is the terminator
+  }
+  static constexpr fixed_shape<fixed_size> shape = make_shape();
+
+ public:
   template <class V>
   static std::size_t size(const V& v, encode_state& es) noexcept {
     return array_size<Elem>(v, es);
@@ -974,12 +1001,12 @@ requires(is_fixed_codec<Elem>()) struct array_codec<Elem, N> {
                                     const std::uint8_t* end, V& out) {
     if (t != type) return fail_type(st, bson_type::array, t, p);
     if constexpr (is_plain_fixed_codec<Elem>() && N != 0) {
-      // The shape encode writes has a length known here: check it and load, without the general
-      // path's count from the length (two divisions, a third of a 3-double array's decode).
-      // Anything else goes the general way, which also says what is wrong.
-      if (static_cast<std::ptrdiff_t>(fixed_size) <= end - p &&
-          load_i32_le(p) == static_cast<std::int32_t>(fixed_size) && p[fixed_size - 1] == 0 &&
-          st.depth < st.max_depth && load_canonical_array<Elem>(p + 4, N, out)) {
+      // The bytes encode writes: one pass checks the length, every type byte, key and the
+      // terminator against the skeleton, then the values load, without the general path's count
+      // from the length (two divisions) or its per-element key checks. Anything else goes the
+      // general way, which also says what is wrong.
+      if (static_cast<std::ptrdiff_t>(fixed_size) <= end - p && st.depth < st.max_depth &&
+          matches_shape(p, shape) && load_fixed(p, out)) {
         return p + fixed_size;
       }
     }
@@ -1006,12 +1033,12 @@ requires(is_fixed_codec<Elem>()) struct array_codec<Elem, N> {
   const auto* y = reinterpret_cast<const std::uint8_t*>(b.data());
   if (n >= 8) {
     if (n > 16) return std::memcmp(x, y, n) == 0;
-    return ((load_u64_le(x) ^ load_u64_le(y)) | (load_u64_le(x + n - 8) ^ load_u64_le(y + n - 8))) ==
-           0;
+    return ((load_u64_le(x) ^ load_u64_le(y)) |
+            (load_u64_le(x + n - 8) ^ load_u64_le(y + n - 8))) == 0;
   }
   if (n >= 4) {
-    return ((load_u32_le(x) ^ load_u32_le(y)) | (load_u32_le(x + n - 4) ^ load_u32_le(y + n - 4))) ==
-           0;
+    return ((load_u32_le(x) ^ load_u32_le(y)) |
+            (load_u32_le(x + n - 4) ^ load_u32_le(y + n - 4))) == 0;
   }
   // 0 to 3 bytes: first, middle and last (the same byte when n is 1)
   return n == 0 || ((x[0] ^ y[0]) | (x[n / 2] ^ y[n / 2]) | (x[n - 1] ^ y[n - 1])) == 0;
