@@ -120,38 +120,30 @@ TEST(generated_codec_hostile, capture_on_an_all_fixed_struct_writes_and_clears_c
 
 // --- Issue 11 item 4: depth on the fixed-shape fast path, as the generic decoder counts it. ---
 
+// T's encoding decoded with max_depth 1..deepest: the generic decoder's verdict each time, and a
+// success exactly from `levels` (the documents and arrays the value opens) up.
+template <class T>
+void expect_depth_counted_like_the_generic_decoder(const T& value, std::size_t levels,
+                                                   std::size_t deepest) {
+  const bytes b = encode_ok(value);
+  for (std::size_t max_depth = 1; max_depth <= deepest; ++max_depth) {
+    SCOPED_TRACE(max_depth);
+    bsongen::decode_options options;
+    options.max_depth = max_depth;
+    expect_same_verdict<T>(b, options);
+    EXPECT_EQ(static_cast<bool>(bsongen::decode<T>(b, options)), max_depth >= levels);
+  }
+}
+
 TEST(generated_codec_hostile, fixed_shape_fast_path_counts_depth_like_the_generic_decoder) {
-  hostile_test::level_9 v{};
-  const bytes b = encode_ok(v);  // ten documents, each level's decode on the fast path
-  for (std::size_t max_depth = 1; max_depth <= 12; ++max_depth) {
-    SCOPED_TRACE(max_depth);
-    bsongen::decode_options options;
-    options.max_depth = max_depth;
-    expect_same_verdict<hostile_test::level_9>(b, options);
-    EXPECT_EQ(static_cast<bool>(bsongen::decode<hostile_test::level_9>(b, options)),
-              max_depth >= 10);
-  }
+  // Ten documents, each level's decode on the fast path.
+  expect_depth_counted_like_the_generic_decoder(hostile_test::level_9{}, 10, 12);
   // The same nesting reached from a struct that is not fixed (an array of fixed structs).
-  gen_test::fixed_shape f{};
-  const bytes fb = encode_ok(f);
-  for (std::size_t max_depth = 1; max_depth <= 4; ++max_depth) {
-    SCOPED_TRACE(max_depth);
-    bsongen::decode_options options;
-    options.max_depth = max_depth;
-    expect_same_verdict<gen_test::fixed_shape>(fb, options);
-  }
+  expect_depth_counted_like_the_generic_decoder(gen_test::fixed_shape{}, 3, 4);
   // A fixed array of plain values, decoded on its own fast path, in a struct that is not fixed.
   hostile_test::measured m{};
   m.size = {1.5, 2.5, 3.5};
-  const bytes mb = encode_ok(m);
-  for (std::size_t max_depth = 1; max_depth <= 3; ++max_depth) {
-    SCOPED_TRACE(max_depth);
-    bsongen::decode_options options;
-    options.max_depth = max_depth;
-    expect_same_verdict<hostile_test::measured>(mb, options);
-    EXPECT_EQ(static_cast<bool>(bsongen::decode<hostile_test::measured>(mb, options)),
-              max_depth >= 2);
-  }
+  expect_depth_counted_like_the_generic_decoder(m, 2, 3);
 }
 
 TEST(generated_codec_hostile, max_depth_zero_rejects_even_the_outermost_document) {
