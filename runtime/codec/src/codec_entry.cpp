@@ -91,7 +91,7 @@ result<void> decode(std::span<const std::uint8_t> bytes, void* out, bool fresh,
   }
   const std::uint8_t* const end =
       f.decode(st, bytes.data(), bytes.data() + bytes.size(), out, fresh);
-  release_value_memory(st);
+  if (st.values != nullptr) release_value_memory(st);  // only decodes with `any` values made one
   if (end == nullptr) [[unlikely]]
     return std::move(st.err);
   return {};
