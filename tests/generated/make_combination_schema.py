@@ -12,7 +12,8 @@ Shapes: `vector<T>` (V), `array<T, N>` (A), `map<string, T>` (M), `nullable<T>` 
 - depth 2: every leaf under every outer shape, the inner shape rotating so that each leaf also
   meets every inner shape and each (outer, inner) pair holds several leaves;
 - depth 3: every (outer, middle, inner) triple the grammar accepts, leaves assigned in turn;
-- special cases: vectors of vectors of structs, recursion through vector/map/nullable, omit_empty
+- special cases: containers in structs that reject or capture unknown fields (and reject
+  duplicate keys), vectors of vectors of structs, recursion through vector/map/nullable, omit_empty
   on optional<vector<T>> and on containers, the `map<T>`, `T?` and `std::` spellings, a `cpp:`
   std::unordered_map.
 
@@ -217,6 +218,22 @@ structs:
       maybe: vector<nullable<tree>>
       pair: "array<vector<tree>, 2>"
       later: "vector<tree>?"
+  strict:
+    doc: Containers in a struct that rejects unknown fields.
+    unknown_fields: reject
+    fields:
+      by_name: "map<string, vector<fixed>>"
+      rows: "vector<nullable<texty>>"
+      n: int32
+  kept:
+    doc: Containers in a struct that captures unknown fields (written back after its fields).
+    unknown_fields: capture
+    capture_member: rest
+    duplicate_keys: reject
+    fields:
+      grid: "vector<array<int32, 2>>"
+      tags: "map<string, string>"
+      maybe: "optional<vector<fixed>>"
   special:
     doc: Struct containers, omit_empty, spellings, a required field.
     fields:
