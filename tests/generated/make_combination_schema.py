@@ -15,7 +15,7 @@ Shapes: `vector<T>` (V), `array<T, N>` (A), `map<string, T>` (M), `nullable<T>` 
 - special cases: containers in structs that reject or capture unknown fields (and reject
   duplicate keys), vectors of vectors of structs, recursion through vector/map/nullable, omit_empty
   on optional<vector<T>> and on containers, the `map<T>`, `T?` and `std::` spellings, a `cpp:`
-  std::unordered_map.
+  std::unordered_map, and containers of int32 spelled with std::int64_t elements.
 
 The grammar's refusals are stated here once more (`refusal`), independently of the generator:
 combinations the rules refuse are not written, and tests/generator/generator_test.py checks that
@@ -261,6 +261,9 @@ structs:
       q_null_any: "vector<any>?"
       on_nn: "nullable<vector<nullable<int32>>>?"
       unordered: {type: "map<string, int64>", cpp: "std::unordered_map<std::string, std::int64_t>"}
+      wide_lists: {type: "map<string, vector<int32>>",
+                   cpp: "std::map<std::string, std::vector<std::int64_t>>"}
+      wide_grid: {type: "vector<array<int32, 2>>", cpp: "std::vector<std::array<std::int64_t, 2>>"}
 """
 
 
