@@ -504,5 +504,52 @@ class CliTest(SchemaCase):
         self.assertIn("static_assert(BSONGEN_RUNTIME_ABI == 2", text)
 
 
+class CombinationTest(SchemaCase):
+    """The grammar's refusals as tests/generated/make_combination_schema.py states them (the
+    combination schema leaves them out): bsongen refuses each with that reason, and accepts the
+    schema the script writes."""
+
+    def setUp(self):
+        super().setUp()
+        sys.path.insert(0, os.path.join(ROOT, "tests", "generated"))
+        import make_combination_schema  # noqa: E402
+        self.combinations = make_combination_schema
+
+    def test_every_refused_combination_is_refused_with_its_reason(self):
+        refused = self.combinations.refused_combinations()
+        self.assertGreater(len(refused), 20)
+        for expr, why in refused:
+            with self.subTest(expr=expr):
+                errs = self.errors(f"""\
+                    enums:
+                      mood: {{storage: string, values: [calm]}}
+                    structs:
+                      fixed: {{fields: {{x: double}}}}
+                      texty: {{fields: {{name: string}}}}
+                      s:
+                        fields:
+                          f: "{expr}"
+                    """)
+                self.assertEqual(len(errs), 1, errs)
+                self.assertIn("s.yaml:8:", errs[0])
+                self.assertIn(why, errs[0])
+
+    def test_the_combination_schema_is_accepted(self):
+        m = linker.link(schema_reader.read_schema(self.combinations.OUTPUT))
+        self.assertGreater(sum(len(s.fields) for s in m.structs), 300)
+
+    def test_struct_cycles_need_a_vector_or_map(self):
+        for by_value in ["self?", "nullable<self>", "array<self, 2>", "optional<nullable<self>>"]:
+            with self.subTest(type=by_value):
+                errs = self.errors(f'structs: {{self: {{fields: {{me: "{by_value}"}}}}}}\n')
+                self.assertEqual(len(errs), 1, errs)
+                self.assertIn("struct cycle without indirection: self -> self", errs[0])
+        for indirect in ["vector<self>", "map<self>", "vector<nullable<self>>",
+                         "map<string, vector<self>>", "array<vector<self>, 2>", "vector<self>?"]:
+            with self.subTest(type=indirect):
+                path = self.write(f'structs: {{self: {{fields: {{me: "{indirect}"}}}}}}\n')
+                linker.link(schema_reader.read_schema(path))
+
+
 if __name__ == "__main__":
     unittest.main()
