@@ -16,6 +16,8 @@
 #include <clang/Basic/SourceManager.h>
 #include <clang/Frontend/CompilerInstance.h>
 #include <clang/Frontend/FrontendAction.h>
+#include <clang/Sema/Sema.h>
+#include <clang/Sema/SemaConsumer.h>
 #include <clang/Tooling/Tooling.h>
 #include <llvm/Support/FileSystem.h>
 #include <llvm/Support/Path.h>
@@ -118,9 +120,10 @@ struct mapping_error {
 
 class model_builder {
  public:
-  model_builder(clang::ASTContext& context, std::vector<const clang::FileEntry*> header_files,
-                scan_result& result)
+  model_builder(clang::ASTContext& context, clang::Sema& sema,
+                std::vector<const clang::FileEntry*> header_files, scan_result& result)
       : context_(context),
+        sema_(sema),
         sources_(context.getSourceManager()),
         diagnostics_(context.getDiagnostics()),
         header_files_(std::move(header_files)),
@@ -225,6 +228,44 @@ class model_builder {
     if (ok) result_.structs.push_back(std::move(built));
   }
 
+  // Generated decoders create a struct value-initialized (`T()`, by bsongen::decode<T> and for
+  // every element of a vector, map or optional of it) and destroy it: both must be accessible.
+  // Sema answers as overload resolution would, declaring implicit members on the way (a member
+  // that cannot be default-constructed, BSONGEN_IGNORE'd or not, deletes the implicit one).
+  bool check_lifetime(const clang::CXXRecordDecl* record, const std::string& qualified) {
+    auto* mutable_record = const_cast<clang::CXXRecordDecl*>(record);  // Sema declares members
+    const clang::CXXConstructorDecl* ctor = sema_.LookupDefaultConstructor(mutable_record);
+    const char* problem = nullptr;
+    if (ctor == nullptr)
+      problem = "it has no constructor callable without arguments";
+    else if (ctor->isDeleted() && ctor->isImplicit())
+      problem =
+          "its implicit default constructor is deleted (a member cannot be "
+          "default-constructed)";
+    else if (ctor->isDeleted())
+      problem = "its default constructor is deleted";
+    else if (ctor->getAccess() != clang::AS_public)
+      problem = "its default constructor is not public";
+    if (problem != nullptr) {
+      error(ctor != nullptr && !ctor->isImplicit() ? ctor->getLocation() : record->getLocation(),
+            "BSONGEN_DOCUMENT '%0' is not default-constructible: %1; decoding creates it as "
+            "'%2()' before reading the fields, so give it a public default constructor")
+          << qualified << problem << record->getNameAsString();
+      return false;
+    }
+    const clang::CXXDestructorDecl* destructor = sema_.LookupDestructor(mutable_record);
+    if (destructor == nullptr || destructor->isDeleted() ||
+        destructor->getAccess() != clang::AS_public) {
+      error(destructor != nullptr && !destructor->isImplicit() ? destructor->getLocation()
+                                                               : record->getLocation(),
+            "BSONGEN_DOCUMENT '%0' has a deleted or non-public destructor: decoded values must "
+            "be destroyed")
+          << qualified;
+      return false;
+    }
+    return true;
+  }
+
   bool build_document(const clang::CXXRecordDecl* record, structure& out) {
     const std::string qualified = record->getQualifiedNameAsString();
     if (record->getIdentifier() == nullptr) {
@@ -250,6 +291,7 @@ class model_builder {
           << qualified;
       ok = false;
     }
+    if (!check_lifetime(record, qualified)) ok = false;
 
     out.name = record->getNameAsString();
     out.doc = doc_of(record);
@@ -464,7 +506,13 @@ class model_builder {
     if (type->isReferenceType()) return fail("references are not supported; store the value");
     if (type->isPointerType() || type->isMemberPointerType())
       return fail("pointers are not supported; store the value (std::optional for absence)");
-    if (type->isArrayType()) return fail("C arrays are not supported; use std::array");
+    if (const clang::ArrayType* array = context_.getAsArrayType(type)) {
+      const clang::QualType element = array->getElementType().getCanonicalType();
+      if (element->isSpecificBuiltinType(clang::BuiltinType::Char_S) ||
+          element->isSpecificBuiltinType(clang::BuiltinType::Char_U))
+        return fail("C arrays are not supported; use std::string for text (a BSON string)");
+      return fail("C arrays are not supported; use std::array");
+    }
 
     if (const auto* enum_type = type->getAs<clang::EnumType>()) {
       const clang::EnumDecl* decl = enum_type->getDecl()->getDefinition();
@@ -751,6 +799,13 @@ class model_builder {
     clang::QualType rep = duration->getTemplateArgs()[0].getAsType().getCanonicalType();
     const auto* period = specialization_of(duration->getTemplateArgs()[1].getAsType());
     if (!rep->isArithmeticType() || period == nullptr) return fail("unrecognized duration type");
+    // A BSON datetime is a count of milliseconds: converting it to or from a floating-point count
+    // rounds, so only integer counts map exactly.
+    if (!rep->isIntegerType() || rep->isBooleanType())
+      return fail("a time point must count ticks in an integer type (" +
+                  rep.getAsString(context_.getPrintingPolicy()) +
+                  " ticks would be rounded); use std::chrono::system_clock::time_point or "
+                  "bsongen::datetime");
     const std::int64_t num = period->getTemplateArgs()[0].getAsIntegral().getExtValue();
     const std::int64_t den = period->getTemplateArgs()[1].getAsIntegral().getExtValue();
     clang::QualType int64 = context_.getIntTypeForBitwidth(64, 1);
@@ -807,6 +862,7 @@ class model_builder {
         ok = false;
       }
     }
+    std::map<std::int64_t, const clang::EnumConstantDecl*> first_with_value;
     for (const clang::EnumConstantDecl* constant : decl->enumerators()) {
       enum_value value;
       value.name = constant->getNameAsString();
@@ -844,6 +900,23 @@ class model_builder {
           ok = false;
         }
       }
+      // An alias (`last = b`) is the same value: stored as int32 it changes nothing on the wire,
+      // so the model lists each value once, under its first enumerator. Stored as a name, encode
+      // could not tell which name to write.
+      if (auto [first, fresh] = first_with_value.try_emplace(value.value, constant); !fresh) {
+        if (out.storage == "string") {
+          error(constant->getLocation(),
+                "enumerator '%0' of '%1' has the value of '%2' (%3): an enum stored as a string "
+                "(BSONGEN_ENUM_AS_STRING) needs one enumerator per value, else encode cannot tell "
+                "which name to write; remove the alias or store the enum as int32")
+              << value.name << decl->getQualifiedNameAsString() << first->second->getNameAsString()
+              << std::to_string(value.value);
+          note(first->second->getLocation(), "'%0' declared here")
+              << first->second->getNameAsString();
+          ok = false;
+        }
+        continue;
+      }
       out.values.push_back(std::move(value));
     }
     return ok;
@@ -852,6 +925,7 @@ class model_builder {
   enum class state { in_progress, done, failed };
 
   clang::ASTContext& context_;
+  clang::Sema& sema_;
   clang::SourceManager& sources_;
   clang::DiagnosticsEngine& diagnostics_;
   std::vector<const clang::FileEntry*> header_files_;
@@ -883,10 +957,14 @@ void find_documents(const clang::DeclContext* context,
   }
 }
 
-class scan_consumer : public clang::ASTConsumer {
+// A SemaConsumer for Sema's answers about special members (check_lifetime).
+class scan_consumer : public clang::SemaConsumer {
  public:
   scan_consumer(const scan_request& request, scan_result& result)
       : request_(request), result_(result) {}
+
+  void InitializeSema(clang::Sema& sema) override { sema_ = &sema; }
+  void ForgetSema() override { sema_ = nullptr; }
 
   void HandleTranslationUnit(clang::ASTContext& context) override {
     clang::SourceManager& sources = context.getSourceManager();
@@ -898,7 +976,7 @@ class scan_consumer : public clang::ASTConsumer {
     }
     std::vector<const clang::CXXRecordDecl*> documents;
     find_documents(context.getTranslationUnitDecl(), documents);
-    model_builder builder(context, std::move(header_files), result_);
+    model_builder builder(context, *sema_, std::move(header_files), result_);
     for (const auto* record : documents) builder.add_document_from_header(record);
     builder.finish();
   }
@@ -925,6 +1003,7 @@ class scan_consumer : public clang::ASTConsumer {
 
   const scan_request& request_;
   scan_result& result_;
+  clang::Sema* sema_ = nullptr;  // alive from InitializeSema to ForgetSema, parsing included
 };
 
 class scan_action : public clang::ASTFrontendAction {

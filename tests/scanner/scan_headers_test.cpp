@@ -240,6 +240,21 @@ TEST_F(fixture_model, struct_markers_set_policies) {
   EXPECT_EQ(structure("open_document")["fields"].size(), 1U);
 }
 
+TEST(scan_missing_include, names_the_including_line) {
+  scratch_dir dir;
+  write_text(dir.path() / "case.hpp",
+             "#include <bsongen/annotate.hpp>\n#include \"app/missing.hpp\"\n"
+             "struct BSONGEN_DOCUMENT doc { int a; };\n");
+  scan_output run =
+      run_scan({"case.hpp", "-I", runtime_include_dir.string(), "-o", "model.json"}, dir.path());
+  EXPECT_EQ(run.exit_code, 1) << run.err;
+  EXPECT_NE(run.err.find("case.hpp:2:10: fatal error: 'app/missing.hpp' file not found"),
+            std::string::npos)
+      << run.err;
+  EXPECT_NE(run.err.find("no model written"), std::string::npos) << run.err;
+  EXPECT_FALSE(std::filesystem::exists(dir.path() / "model.json"));
+}
+
 // --- Errors: each case is a header with one problem; '@' marks where the error must point. ---
 
 struct error_case {
@@ -342,6 +357,83 @@ const error_case error_cases[] = {
      "BSONGEN_BSON_NAME on 'a' needs the enum 'kind' marked BSONGEN_ENUM_AS_STRING"},
     {"syntax_error", "struct BSONGEN_DOCUMENT doc { int a@ }; ",
      "expected ';' at end of declaration list"},
+    // What application headers hold.
+    {"not_default_constructible",
+     "struct BSONGEN_DOCUMENT @doc { explicit doc(int v) : a(v) {} int a; };",
+     "BSONGEN_DOCUMENT 'doc' is not default-constructible: it has no constructor callable without "
+     "arguments; decoding creates it as 'doc()' before reading the fields, so give it a public "
+     "default constructor"},
+    {"deleted_default_constructor", "struct BSONGEN_DOCUMENT doc { @doc() = delete; int a; };",
+     "BSONGEN_DOCUMENT 'doc' is not default-constructible: its default constructor is deleted"},
+    {"private_default_constructor",
+     "class BSONGEN_DOCUMENT doc { @doc() = default;\n public:\n  int a; };",
+     "BSONGEN_DOCUMENT 'doc' is not default-constructible: its default constructor is not public"},
+    {"ignored_member_without_default",
+     "struct BSONGEN_DOCUMENT @doc { int a; BSONGEN_IGNORE const int k; };",
+     "BSONGEN_DOCUMENT 'doc' is not default-constructible: its implicit default constructor is "
+     "deleted (a member cannot be default-constructed)"},
+    {"private_destructor", "struct BSONGEN_DOCUMENT doc { int a;\n private:\n  @~doc(); };",
+     "BSONGEN_DOCUMENT 'doc' has a deleted or non-public destructor"},
+    {"floating_point_time_point",
+     "#include <chrono>\nstruct BSONGEN_DOCUMENT doc { std::chrono::time_point<std::chrono::"
+     "system_clock, std::chrono::duration<double>> @t; };",
+     "field 't' of 'doc' has unsupported type 'std::chrono::time_point<std::chrono::system_clock, "
+     "std::chrono::duration<double>>': a time point must count ticks in an integer type"},
+    {"steady_clock",
+     "#include <chrono>\nstruct BSONGEN_DOCUMENT doc { std::chrono::steady_clock::time_point @t; "
+     "};",
+     "field 't' of 'doc' has unsupported type 'std::chrono::steady_clock::time_point' (aka "
+     "'time_point<std::chrono::steady_clock, duration<long, ratio<1, 1000000000>>>'): only time "
+     "points of std::chrono::system_clock map to a BSON datetime"},
+    {"duration", "#include <chrono>\nstruct BSONGEN_DOCUMENT doc { std::chrono::seconds @d; };",
+     "field 'd' of 'doc' has unsupported type 'std::chrono::seconds' (aka 'duration<long>'): "
+     "std::chrono::duration is not supported"},
+    {"char_array", "struct BSONGEN_DOCUMENT doc { char @name[16]; };",
+     "field 'name' of 'doc' has unsupported type 'char[16]': C arrays are not supported; use "
+     "std::string for text"},
+    {"reference", "struct BSONGEN_DOCUMENT doc { const std::string& @r; };",
+     "field 'r' of 'doc' has unsupported type 'const std::string &' (aka 'const "
+     "basic_string<char> &'): references are not supported"},
+    {"std_list", "#include <list>\nstruct BSONGEN_DOCUMENT doc { std::list<int> @l; };",
+     "field 'l' of 'doc' has unsupported type 'std::list<int>': std::list is not supported"},
+    {"std_variant",
+     "#include <variant>\nstruct BSONGEN_DOCUMENT doc { std::variant<int, double> @v; };",
+     "field 'v' of 'doc' has unsupported type 'std::variant<int, double>': std::variant is not "
+     "supported"},
+    {"std_unique_ptr",
+     "#include <memory>\nstruct BSONGEN_DOCUMENT doc { std::unique_ptr<std::string> @u; };",
+     "field 'u' of 'doc' has unsupported type 'std::unique_ptr<std::string>' (aka "
+     "'unique_ptr<basic_string<char>>'): std::unique_ptr is not supported"},
+    {"std_pair", "struct BSONGEN_DOCUMENT doc { std::pair<int, int> @p; };",
+     "field 'p' of 'doc' has unsupported type 'std::pair<int, int>': std::pair is not supported"},
+    {"unmarked_class_template",
+     "template <class T> struct point { T x; };\nstruct BSONGEN_DOCUMENT doc { point<int> @p; };",
+     "field 'p' of 'doc' has unsupported type 'point<int>': 'point' is not marked "
+     "BSONGEN_DOCUMENT"},
+    {"size_t", "struct BSONGEN_DOCUMENT doc { std::size_t @n; };",
+     "field 'n' of 'doc' has unsupported type 'std::size_t' (aka 'unsigned long'): 64-bit "
+     "unsigned integers have no lossless BSON type; use std::int64_t"},
+    {"unmarked_nested_struct",
+     "struct BSONGEN_DOCUMENT doc { struct inner { int a; };\n  inner @i; };",
+     "field 'i' of 'doc' has unsupported type 'doc::inner': 'doc::inner' is not marked "
+     "BSONGEN_DOCUMENT"},
+    {"union_member",
+     "union number { int i; double d; };\nstruct BSONGEN_DOCUMENT doc { number @n; };",
+     "field 'n' of 'doc' has unsupported type 'number': 'number' is not marked BSONGEN_DOCUMENT"},
+    {"document_only_declared",
+     "struct BSONGEN_DOCUMENT later;\nstruct BSONGEN_DOCUMENT doc { std::vector<later> @l; };",
+     "field 'l' of 'doc' has unsupported type 'std::vector<later>': in 'later': the struct is "
+     "declared but not defined"},
+    {"document_in_anonymous_namespace", "namespace { struct BSONGEN_DOCUMENT @doc { int a; }; }",
+     "document '(anonymous namespace)::doc' must be declared at namespace scope (not in a class, "
+     "function or anonymous namespace)"},
+    {"unnamed_typedef_struct", "typedef @struct BSONGEN_DOCUMENT { int a; } doc;",
+     "a BSONGEN_DOCUMENT struct needs a name"},
+    {"string_enum_alias",
+     "enum class BSONGEN_ENUM_AS_STRING kind { a = 1, @b = 1 };\n"
+     "struct BSONGEN_DOCUMENT doc { kind k; };",
+     "enumerator 'b' of 'kind' has the value of 'a' (1): an enum stored as a string "
+     "(BSONGEN_ENUM_AS_STRING) needs one enumerator per value"},
 };
 
 // Names the case in ctest's listing instead of printing its bytes.
