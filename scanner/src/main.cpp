@@ -248,6 +248,7 @@ nlohmann::ordered_json to_json(const scan_result& scanned, const options& parsed
                         {"type", to_json(f.type)},
                         {"required", f.required},
                         {"omit_empty", f.omit_empty},
+                        {"struct_default", f.struct_default},
                         {"doc", f.doc},
                         {"location", to_json(f.location)}});
     }

@@ -292,6 +292,9 @@ class model_builder {
       ok = false;
     }
     if (!check_lifetime(record, qualified)) ok = false;
+    // The struct decides its members' initial values (not bsongen): its constructor, when the
+    // user wrote one, may set any member.
+    const bool user_constructor = record->hasUserProvidedDefaultConstructor();
 
     out.name = record->getNameAsString();
     out.doc = doc_of(record);
@@ -370,6 +373,7 @@ class model_builder {
       field built;
       built.name = member_name;
       built.key = member_name;
+      built.struct_default = user_constructor || member->hasInClassInitializer();
       built.doc = doc_of(member);
       built.location = location_of(member);
       std::string as_kind;

@@ -240,6 +240,115 @@ TEST_F(fixture_model, struct_markers_set_policies) {
   EXPECT_EQ(structure("open_document")["fields"].size(), 1U);
 }
 
+// --- Headers as applications write them: tests/scanner/data/realworld_fixture/realworld/. ---
+
+class realworld_model : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    scratch_dir dir("realworld_model");
+    const std::filesystem::path fixture = data_dir / "realworld_fixture";
+    scan_output run =
+        run_scan({(fixture / "realworld" / "model.hpp").string(), "-I", fixture.string(), "-I",
+                  runtime_include_dir.string(), "-o", "model.json"},
+                 dir.path());
+    exit_code_ = run.exit_code;
+    stderr_ = run.err;
+    if (run.exit_code == 0) model_ = json::parse(read_text(dir.path() / "model.json"));
+  }
+
+  void SetUp() override { ASSERT_EQ(exit_code_, 0) << stderr_; }
+
+  static const json& structure(std::string_view name) {
+    for (const auto& s : model_["structs"])
+      if (s["name"] == name) return s;
+    ADD_FAILURE() << "no struct " << name;
+    static const json none;
+    return none;
+  }
+  // Each field's name and whether the struct sets its initial value.
+  static std::vector<std::pair<std::string, bool>> struct_defaults(std::string_view name) {
+    std::vector<std::pair<std::string, bool>> out;
+    for (const auto& f : structure(name)["fields"])
+      out.emplace_back(f["name"], f["struct_default"]);
+    return out;
+  }
+  static json type_of(std::string_view struct_name, std::string_view field_name) {
+    for (const auto& f : structure(struct_name)["fields"])
+      if (f["name"] == field_name) return f["type"];
+    ADD_FAILURE() << "no field " << struct_name << "." << field_name;
+    return {};
+  }
+
+  static inline int exit_code_ = -1;
+  static inline std::string stderr_;
+  static inline json model_;
+};
+
+TEST_F(realworld_model, an_inline_namespace_is_part_of_the_model_namespace) {
+  // Spelled as user code may spell it; the generated code names corp::rw::v2::reading.
+  EXPECT_EQ(model_["namespace"], "corp::rw::v2");
+  EXPECT_EQ(model_["includes"], json::array({"realworld/model.hpp"}));
+}
+
+TEST_F(realworld_model, struct_default_marks_members_the_struct_initializes) {
+  EXPECT_EQ(struct_defaults("geo_point"), (std::vector<std::pair<std::string, bool>>{
+                                              {"lat", false}, {"lon", false}, {"label", false}}));
+  for (const auto& [name, from_struct] : struct_defaults("reading"))
+    EXPECT_FALSE(from_struct) << name;
+  // Every member with an initializer; `plain` has none.
+  for (const auto& [name, from_struct] : struct_defaults("settings"))
+    EXPECT_EQ(from_struct, name != "plain") << name;
+  // A user-provided default constructor may set any member.
+  for (const auto& [name, from_struct] : struct_defaults("account"))
+    EXPECT_TRUE(from_struct) << name;
+}
+
+TEST_F(realworld_model, static_ignored_and_private_ignored_members_are_not_fields) {
+  std::vector<std::string> names;
+  for (const auto& f : structure("account")["fields"]) names.push_back(f["name"]);
+  EXPECT_EQ(names, (std::vector<std::string>{"balance", "owner", "rates"}));
+  EXPECT_EQ(structure("settings")["fields"].size(), 12U);  // no `version`, `instances`
+}
+
+TEST_F(realworld_model, aliases_resolve_to_their_types) {
+  EXPECT_EQ(type_of("settings", "tags"),
+            json::parse(R"({"kind":"vector","element":{"kind":"string"}})"));
+  EXPECT_EQ(type_of("settings", "limits"),
+            json::parse(R"({"kind":"map","element":{"kind":"int64"}})"));
+  EXPECT_EQ(type_of("settings", "threshold"), json::parse(R"({"kind":"double"})"));
+  EXPECT_EQ(type_of("reading", "where"), json::parse(R"({"kind":"struct","name":"geo_point"})"));
+  EXPECT_EQ(type_of("odd", "roots"),
+            json::parse(R"({"kind":"vector","element":{"kind":"struct","name":"category"}})"));
+  EXPECT_EQ(type_of("reading", "at_s32"), json::parse(R"({"kind":"datetime",
+      "cpp":"std::chrono::time_point<std::chrono::system_clock, std::chrono::duration<int, std::ratio<1, 1>>>"})"));
+}
+
+TEST_F(realworld_model, enum_aliases_appear_once_under_their_first_name) {
+  for (const auto& e : model_["enums"]) {
+    if (e["name"] != "level") continue;
+    ASSERT_EQ(e["values"].size(), 2U);
+    EXPECT_EQ(e["values"][0]["name"], "lowest");
+    EXPECT_EQ(e["values"][1]["name"], "high");
+    EXPECT_EQ(e["values"][1]["value"], 3);
+    return;
+  }
+  ADD_FAILURE() << "no enum level";
+}
+
+TEST_F(realworld_model, macro_members_point_at_their_use) {
+  for (const auto& f : structure("odd")["fields"]) {
+    if (f["name"] != "from_macro") continue;
+    const std::string source =
+        read_text(data_dir / "realworld_fixture" / "realworld" / "model.hpp");
+    const auto at = source.find("RW_FIELD(int, from_macro)");
+    ASSERT_NE(at, std::string::npos);
+    EXPECT_EQ(f["location"]["line"],
+              1 + std::count(source.begin(), source.begin() + static_cast<long>(at), '\n'));
+    return;
+  }
+  ADD_FAILURE() << "no field odd.from_macro";
+}
+
 TEST(scan_missing_include, names_the_including_line) {
   scratch_dir dir;
   write_text(dir.path() / "case.hpp",
