@@ -2,8 +2,8 @@
 
 // C++ as application headers write it, before anyone thought of BSON: members without
 // initializers, a class with a constructor, aliases everywhere, unscoped enums with aliases and
-// explicit underlying types, nested and inline namespaces, macros declaring members, keys that
-// need escaping. scan_headers_test checks the model bsongen-scan builds;
+// explicit underlying types, nested and inline namespaces, macros declaring members, deprecated
+// members, keys that need escaping. scan_headers_test checks the model bsongen-scan builds;
 // scanned_realworld_test round-trips the code generated from it.
 
 #include <array>
@@ -123,6 +123,14 @@ struct BSONGEN_DOCUMENT odd {
   int size = 0;
   std::vector<category_alias> roots;
   std::optional<place_t> spot;
+};
+
+/// A deprecated member still holds data: the codecs read and write it without a warning. (Kept
+/// trivial: g++ and clang warn in the user's own code when they synthesize a constructor or a copy
+/// naming it, which bsongen cannot change.)
+struct BSONGEN_DOCUMENT legacy_record {
+  [[deprecated("use current")]] int legacy;
+  int current;
 };
 
 /// C-style: a named struct and a typedef of the same name.
