@@ -360,6 +360,45 @@ TEST(scanned_realworld, macro_members_escaped_keys_and_recursion) {
   EXPECT_EQ(encode_ok(built), expected.data());
 }
 
+TEST(scanned_realworld, bool_vectors_time_t_and_wide_string_enums_round_trip) {
+  rw::switches s;
+  s.bits = {true, false, true};
+  s.pair = {false, true};
+  s.bytes = {0, 255};
+  s.stamp = 1'700'000'000;
+  s.area = rw::region::west;
+  bson_doc expected;
+  bson_t bits;
+  BSON_APPEND_ARRAY_BEGIN(expected.doc, "bits", &bits);
+  BSON_APPEND_BOOL(&bits, "0", true);
+  BSON_APPEND_BOOL(&bits, "1", false);
+  BSON_APPEND_BOOL(&bits, "2", true);
+  bson_append_array_end(expected.doc, &bits);
+  bson_t pair;
+  BSON_APPEND_ARRAY_BEGIN(expected.doc, "pair", &pair);
+  BSON_APPEND_BOOL(&pair, "0", false);
+  BSON_APPEND_BOOL(&pair, "1", true);
+  bson_append_array_end(expected.doc, &pair);
+  bson_t octets;
+  BSON_APPEND_ARRAY_BEGIN(expected.doc, "bytes", &octets);
+  BSON_APPEND_INT32(&octets, "0", 0);
+  BSON_APPEND_INT32(&octets, "1", 255);
+  bson_append_array_end(expected.doc, &octets);
+  BSON_APPEND_INT64(expected.doc, "stamp", 1'700'000'000);
+  BSON_APPEND_UTF8(expected.doc, "area", "west");
+  EXPECT_EQ(encode_ok(s), expected.data());
+
+  rw::switches used;
+  used.bits = {false, false, false, false};
+  decode_into(expected.data(), used);
+  EXPECT_EQ(used.bits, s.bits);
+  EXPECT_EQ(used.pair, s.pair);
+  EXPECT_EQ(used.bytes, s.bytes);
+  EXPECT_EQ(used.stamp, s.stamp);
+  EXPECT_EQ(used.area, rw::region::west);
+  EXPECT_EQ(decode_ok<rw::switches>(empty_document).area, rw::region::east);
+}
+
 TEST(scanned_realworld, deprecated_members_are_still_fields) {
   bson_doc expected;
   BSON_APPEND_INT32(expected.doc, "legacy", 5);
