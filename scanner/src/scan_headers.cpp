@@ -155,6 +155,11 @@ class model_builder {
         where, diagnostics_.getCustomDiagID(clang::DiagnosticsEngine::Error, format));
   }
   template <std::size_t N>
+  clang::DiagnosticBuilder warning(clang::SourceLocation where, const char (&format)[N]) {
+    return diagnostics_.Report(
+        where, diagnostics_.getCustomDiagID(clang::DiagnosticsEngine::Warning, format));
+  }
+  template <std::size_t N>
   clang::DiagnosticBuilder note(clang::SourceLocation where, const char (&format)[N]) {
     return diagnostics_.Report(
         where, diagnostics_.getCustomDiagID(clang::DiagnosticsEngine::Note, format));
@@ -264,6 +269,26 @@ class model_builder {
       return false;
     }
     return true;
+  }
+
+  // An enum member the struct does not initialize is 0 in a new struct and after decoding a
+  // document without it: when 0 names no enumerator, encode refuses that value. Legal C++ and
+  // fine while the key is always present, so a warning rather than an error.
+  void warn_if_zero_is_no_enumerator(const clang::FieldDecl* member, const field& built,
+                                     const std::string& qualified) {
+    if (built.struct_default || built.required) return;
+    const auto* enum_type = member->getType().getCanonicalType()->getAs<clang::EnumType>();
+    const clang::EnumDecl* decl =
+        enum_type != nullptr ? enum_type->getDecl()->getDefinition() : nullptr;
+    if (decl == nullptr) return;
+    for (const clang::EnumConstantDecl* constant : decl->enumerators())
+      if (constant->getInitVal() == 0) return;
+    warning(member->getLocation(),
+            "field '%0' of '%1' has no initializer and enum '%2' has no enumerator for 0: a new "
+            "'%3', or one decoded from a document without '%4', holds 0 there, which encode "
+            "refuses; give the member an initializer or mark it BSONGEN_REQUIRED")
+        << built.name << qualified << decl->getQualifiedNameAsString()
+        << member->getParent()->getNameAsString() << built.key;
   }
 
   bool build_document(const clang::CXXRecordDecl* record, structure& out) {
@@ -451,6 +476,7 @@ class model_builder {
         }
         continue;  // the capture member is not a field of the document
       }
+      warn_if_zero_is_no_enumerator(member, built, qualified);
       if (built.required && is_optional(member->getType().getCanonicalType())) {
         error(member->getLocation(),
               "field '%0' of '%1' is BSONGEN_REQUIRED but std::optional: an optional field may be "

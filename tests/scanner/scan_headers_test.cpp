@@ -349,6 +349,34 @@ TEST_F(realworld_model, macro_members_point_at_their_use) {
   ADD_FAILURE() << "no field odd.from_macro";
 }
 
+TEST(scan_warning, enum_member_that_starts_at_no_enumerator_warns_but_scans) {
+  scratch_dir dir;
+  write_text(dir.path() / "case.hpp",
+             "#include <bsongen/annotate.hpp>\n"
+             "#include <optional>\n"
+             "enum class status { active = 1, closed = 2 };\n"
+             "struct BSONGEN_DOCUMENT doc {\n"
+             "  status bare;\n"
+             "  status initialized = status::active;\n"
+             "  BSONGEN_REQUIRED status required;\n"
+             "  std::optional<status> maybe;\n"
+             "};\n");
+  scan_output run =
+      run_scan({"case.hpp", "-I", runtime_include_dir.string(), "-o", "model.json"}, dir.path());
+  EXPECT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_NE(run.err.find("case.hpp:5:10: warning: field 'bare' of 'doc' has no initializer and "
+                         "enum 'status' has no enumerator for 0: a new 'doc', or one decoded from "
+                         "a document without 'bare', holds 0 there, which encode refuses; give "
+                         "the member an initializer or mark it BSONGEN_REQUIRED"),
+            std::string::npos)
+      << run.err;
+  // Only `bare`: the others are initialized, required or optional.
+  EXPECT_EQ(run.err.find("warning: field 'initialized'"), std::string::npos) << run.err;
+  EXPECT_EQ(run.err.find("warning: field 'required'"), std::string::npos) << run.err;
+  EXPECT_EQ(run.err.find("warning: field 'maybe'"), std::string::npos) << run.err;
+  EXPECT_TRUE(std::filesystem::exists(dir.path() / "model.json"));
+}
+
 TEST(scan_missing_include, names_the_including_line) {
   scratch_dir dir;
   write_text(dir.path() / "case.hpp",
