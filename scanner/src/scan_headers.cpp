@@ -19,6 +19,7 @@
 #include <clang/Sema/Sema.h>
 #include <clang/Sema/SemaConsumer.h>
 #include <clang/Tooling/Tooling.h>
+#include <llvm/Support/ConvertUTF.h>
 #include <llvm/Support/FileSystem.h>
 #include <llvm/Support/Path.h>
 
@@ -49,6 +50,12 @@ std::vector<marker> markers_of(const clang::Decl* decl) {
     out.push_back({name.str(), value.str(), attr});
   }
   return out;
+}
+
+// BSON keys and strings are UTF-8; a marker's string is the header's bytes, whatever its encoding.
+bool valid_utf8(std::string_view text) {
+  const auto* begin = reinterpret_cast<const llvm::UTF8*>(text.data());
+  return llvm::isLegalUTF8String(&begin, begin + text.size()) != 0;
 }
 
 bool has_marker(const clang::Decl* decl, std::string_view name) {
@@ -408,8 +415,18 @@ class model_builder {
         if (m.name == "key") {
           built.key = m.value;
           if (built.key.find('\0') != std::string::npos) {
-            error(m.attr->getLocation(), "BSON key of field '%0' contains a NUL byte")
-                << member_name;
+            error(m.attr->getLocation(), "BSON key of field '%0' of '%1' contains a NUL byte")
+                << member_name << qualified;
+            member_ok = false;
+          } else if (built.key.empty()) {
+            error(m.attr->getLocation(), "BSON key of field '%0' of '%1' is empty")
+                << member_name << qualified;
+            member_ok = false;
+          } else if (!valid_utf8(built.key)) {
+            error(m.attr->getLocation(),
+                  "BSON key of field '%0' of '%1' is not valid UTF-8 (BSON keys are UTF-8): save "
+                  "the header as UTF-8 or spell the key with \\u escapes")
+                << member_name << qualified;
             member_ok = false;
           }
         } else if (m.name == "required") {
@@ -917,7 +934,13 @@ class model_builder {
       const std::vector<marker> constant_markers = markers_of(constant);
       if (!markers_unique(constant_markers)) ok = false;
       for (const auto& m : constant_markers) {
-        if (m.name == "bson_name" && out.storage == "string") {
+        if (m.name == "bson_name" && out.storage == "string" && !valid_utf8(m.value)) {
+          error(m.attr->getLocation(),
+                "BSONGEN_BSON_NAME of '%0' of '%1' is not valid UTF-8 (BSON strings are UTF-8): "
+                "save the header as UTF-8 or spell the name with \\u escapes")
+              << value.name << decl->getQualifiedNameAsString();
+          ok = false;
+        } else if (m.name == "bson_name" && out.storage == "string") {
           value.bson_name = m.value;
         } else if (m.name == "bson_name") {
           error(m.attr->getLocation(),

@@ -377,6 +377,20 @@ TEST(scan_warning, enum_member_that_starts_at_no_enumerator_warns_but_scans) {
   EXPECT_TRUE(std::filesystem::exists(dir.path() / "model.json"));
 }
 
+TEST(scan_doc_comment, in_latin1_is_kept_with_replacement_characters) {
+  // Old headers are often Latin-1; the model is JSON (UTF-8): the scan must not abort on them.
+  scratch_dir dir;
+  write_text(dir.path() / "case.hpp",
+             "#include <bsongen/annotate.hpp>\n"
+             "/// Copyright \xa9 2003 M\xfcller\n"
+             "struct BSONGEN_DOCUMENT doc { int a = 0; };\n");
+  scan_output run =
+      run_scan({"case.hpp", "-I", runtime_include_dir.string(), "-o", "model.json"}, dir.path());
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const json model = json::parse(read_text(dir.path() / "model.json"));
+  EXPECT_EQ(model["structs"][0]["doc"], "Copyright \xef\xbf\xbd 2003 M\xef\xbf\xbdller");
+}
+
 TEST(scan_missing_include, names_the_including_line) {
   scratch_dir dir;
   write_text(dir.path() / "case.hpp",
@@ -571,6 +585,15 @@ const error_case error_cases[] = {
      "struct BSONGEN_DOCUMENT doc { kind k; };",
      "enumerator 'b' of 'kind' has the value of 'a' (1): an enum stored as a string "
      "(BSONGEN_ENUM_AS_STRING) needs one enumerator per value"},
+    {"key_not_utf8", "struct BSONGEN_DOCUMENT doc { @BSONGEN_KEY(\"caf\\xe9\") int a; };",
+     "BSON key of field 'a' of 'doc' is not valid UTF-8 (BSON keys are UTF-8): save the header as "
+     "UTF-8 or spell the key with \\u escapes"},
+    {"empty_key", "struct BSONGEN_DOCUMENT doc { @BSONGEN_KEY(\"\") int a; };",
+     "BSON key of field 'a' of 'doc' is empty"},
+    {"bson_name_not_utf8",
+     "enum class BSONGEN_ENUM_AS_STRING kind { a @BSONGEN_BSON_NAME(\"\\xff\") };\n"
+     "struct BSONGEN_DOCUMENT doc { kind k; };",
+     "BSONGEN_BSON_NAME of 'a' of 'kind' is not valid UTF-8"},
 };
 
 // Names the case in ctest's listing instead of printing its bytes.
