@@ -287,14 +287,14 @@ class model_builder {
     const auto* enum_type = member->getType().getCanonicalType()->getAs<clang::EnumType>();
     const clang::EnumDecl* decl =
         enum_type != nullptr ? enum_type->getDecl()->getDefinition() : nullptr;
-    if (decl == nullptr) return;
+    if (decl == nullptr || enum_name_decl(decl) == nullptr) return;
     for (const clang::EnumConstantDecl* constant : decl->enumerators())
       if (constant->getInitVal() == 0) return;
     warning(member->getLocation(),
             "field '%0' of '%1' has no initializer and enum '%2' has no enumerator for 0: a new "
             "'%3', or one decoded from a document without '%4', holds 0 there, which encode "
             "refuses; give the member an initializer or mark it BSONGEN_REQUIRED")
-        << built.name << qualified << decl->getQualifiedNameAsString()
+        << built.name << qualified << enum_name_decl(decl)->getQualifiedNameAsString()
         << member->getParent()->getNameAsString() << built.key;
   }
 
@@ -564,11 +564,12 @@ class model_builder {
     if (const auto* enum_type = type->getAs<clang::EnumType>()) {
       const clang::EnumDecl* decl = enum_type->getDecl()->getDefinition();
       if (decl == nullptr) return fail("the enum is declared but not defined");
-      if (decl->getIdentifier() == nullptr)
-        return fail("anonymous enums cannot be named in the model");
+      const clang::NamedDecl* named = enum_name_decl(decl);
+      if (named == nullptr)
+        return fail("an enum without a name cannot be named in the model; name it");
       if (!add_enum(decl)) return fail("its enum cannot be part of the model (see above)");
-      return mapped_type{{"enum", "", decl->getNameAsString(), 0, {}},
-                         decl->getQualifiedNameAsString()};
+      return mapped_type{{"enum", "", named->getNameAsString(), 0, {}},
+                         named->getQualifiedNameAsString()};
     }
 
     if (const auto* builtin = type->getAs<clang::BuiltinType>())
@@ -884,6 +885,13 @@ class model_builder {
     return false;
   }
 
+  // The declaration naming an enum: the enum, or for `typedef enum { ... } name;` the typedef (C++
+  // accepts it wherever the enum's name goes, `name::value` included); null when neither exists.
+  static const clang::NamedDecl* enum_name_decl(const clang::EnumDecl* decl) {
+    if (decl->getIdentifier() != nullptr) return decl;
+    return decl->getTypedefNameForAnonDecl();
+  }
+
   // Adds the enum to the model once; false when it cannot be part of it (reported).
   bool add_enum(const clang::EnumDecl* decl) {
     if (auto it = enum_ok_.find(decl); it != enum_ok_.end()) return it->second;
@@ -895,8 +903,9 @@ class model_builder {
   }
 
   bool build_enum(const clang::EnumDecl* decl, enumeration& out) {
-    if (!check_namespace(decl, "enum")) return false;
-    out.name = decl->getNameAsString();
+    const clang::NamedDecl* named = enum_name_decl(decl);  // not null: map_type checked
+    if (!check_namespace(named, "enum")) return false;
+    out.name = named->getNameAsString();
     out.doc = doc_of(decl);
     out.location = location_of(decl);
     const std::vector<marker> enum_markers = markers_of(decl);
@@ -919,7 +928,7 @@ class model_builder {
       const llvm::APSInt& init = constant->getInitVal();
       if (init.getMinSignedBits() > 64) {
         error(constant->getLocation(), "enumerator '%0' of '%1' does not fit in 64 bits")
-            << value.name << decl->getQualifiedNameAsString();
+            << value.name << named->getQualifiedNameAsString();
         ok = false;
         continue;
       }
@@ -928,7 +937,7 @@ class model_builder {
         error(constant->getLocation(),
               "enumerator '%0' of '%1' is %2, outside int32 (the BSON type of the enum); mark "
               "the enum BSONGEN_ENUM_AS_STRING or use smaller values")
-            << value.name << decl->getQualifiedNameAsString() << std::to_string(value.value);
+            << value.name << named->getQualifiedNameAsString() << std::to_string(value.value);
         ok = false;
       }
       const std::vector<marker> constant_markers = markers_of(constant);
@@ -938,14 +947,14 @@ class model_builder {
           error(m.attr->getLocation(),
                 "BSONGEN_BSON_NAME of '%0' of '%1' is not valid UTF-8 (BSON strings are UTF-8): "
                 "save the header as UTF-8 or spell the name with \\u escapes")
-              << value.name << decl->getQualifiedNameAsString();
+              << value.name << named->getQualifiedNameAsString();
           ok = false;
         } else if (m.name == "bson_name" && out.storage == "string") {
           value.bson_name = m.value;
         } else if (m.name == "bson_name") {
           error(m.attr->getLocation(),
                 "BSONGEN_BSON_NAME on '%0' needs the enum '%1' marked BSONGEN_ENUM_AS_STRING")
-              << value.name << decl->getQualifiedNameAsString();
+              << value.name << named->getQualifiedNameAsString();
           ok = false;
         } else {
           error(m.attr->getLocation(), "marker 'bsongen:%0' does not apply to an enumerator")
@@ -962,7 +971,7 @@ class model_builder {
                 "enumerator '%0' of '%1' has the value of '%2' (%3): an enum stored as a string "
                 "(BSONGEN_ENUM_AS_STRING) needs one enumerator per value, else encode cannot tell "
                 "which name to write; remove the alias or store the enum as int32")
-              << value.name << decl->getQualifiedNameAsString() << first->second->getNameAsString()
+              << value.name << named->getQualifiedNameAsString() << first->second->getNameAsString()
               << std::to_string(value.value);
           note(first->second->getLocation(), "'%0' declared here")
               << first->second->getNameAsString();

@@ -323,6 +323,17 @@ TEST_F(realworld_model, aliases_resolve_to_their_types) {
       "cpp":"std::chrono::time_point<std::chrono::system_clock, std::chrono::duration<int, std::ratio<1, 1>>>"})"));
 }
 
+TEST_F(realworld_model, a_typedef_names_an_unnamed_enum) {
+  EXPECT_EQ(type_of("switches", "mode"), json::parse(R"({"kind":"enum","name":"switch_mode"})"));
+  for (const auto& e : model_["enums"]) {
+    if (e["name"] == "switch_mode") {
+      EXPECT_EQ(e["values"].size(), 2U);
+      return;
+    }
+  }
+  ADD_FAILURE() << "no enum switch_mode";
+}
+
 TEST_F(realworld_model, enum_aliases_appear_once_under_their_first_name) {
   for (const auto& e : model_["enums"]) {
     if (e["name"] != "level") continue;
@@ -594,6 +605,9 @@ const error_case error_cases[] = {
      "enum class BSONGEN_ENUM_AS_STRING kind { a @BSONGEN_BSON_NAME(\"\\xff\") };\n"
      "struct BSONGEN_DOCUMENT doc { kind k; };",
      "BSONGEN_BSON_NAME of 'a' of 'kind' is not valid UTF-8"},
+    {"unnamed_enum_member", "struct BSONGEN_DOCUMENT doc { enum { x, y } @e; };",
+     "field 'e' of 'doc' has unsupported type 'enum (unnamed enum at case.hpp:9:31)': an enum "
+     "without a name cannot be named in the model; name it"},
 };
 
 // Names the case in ctest's listing instead of printing its bytes.

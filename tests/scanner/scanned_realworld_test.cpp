@@ -360,13 +360,14 @@ TEST(scanned_realworld, macro_members_escaped_keys_and_recursion) {
   EXPECT_EQ(encode_ok(built), expected.data());
 }
 
-TEST(scanned_realworld, bool_vectors_time_t_and_wide_string_enums_round_trip) {
+TEST(scanned_realworld, bool_vectors_time_t_and_unusual_enums_round_trip) {
   rw::switches s;
   s.bits = {true, false, true};
   s.pair = {false, true};
   s.bytes = {0, 255};
   s.stamp = 1'700'000'000;
   s.area = rw::region::west;
+  s.mode = rw::switch_off;
   bson_doc expected;
   bson_t bits;
   BSON_APPEND_ARRAY_BEGIN(expected.doc, "bits", &bits);
@@ -386,6 +387,7 @@ TEST(scanned_realworld, bool_vectors_time_t_and_wide_string_enums_round_trip) {
   bson_append_array_end(expected.doc, &octets);
   BSON_APPEND_INT64(expected.doc, "stamp", 1'700'000'000);
   BSON_APPEND_UTF8(expected.doc, "area", "west");
+  BSON_APPEND_INT32(expected.doc, "mode", 0);
   EXPECT_EQ(encode_ok(s), expected.data());
 
   rw::switches used;
@@ -396,6 +398,7 @@ TEST(scanned_realworld, bool_vectors_time_t_and_wide_string_enums_round_trip) {
   EXPECT_EQ(used.bytes, s.bytes);
   EXPECT_EQ(used.stamp, s.stamp);
   EXPECT_EQ(used.area, rw::region::west);
+  EXPECT_EQ(used.mode, rw::switch_off);
   EXPECT_EQ(decode_ok<rw::switches>(empty_document).area, rw::region::east);
 }
 

@@ -37,6 +37,7 @@ enum level { lowest = 0, first = 0, high = 3, last = high };  // aliases: one va
 enum class delta : std::int64_t { down = -2'000'000'000, flat = 0, up = 2'000'000'000 };
 enum class octet : unsigned char { zero = 0, top = 255 };
 enum class offset : short { min = -32768, none = 0, max = 32767 };
+typedef enum { switch_off, switch_on } switch_mode;  // C style: the typedef names the enum
 enum class BSONGEN_ENUM_AS_STRING region : std::int64_t { west = -5'000'000'000, east = 5'000'000'000 };
 
 /// Members without initializers: a new one is value-initialized (zero), absent fields too.
@@ -136,13 +137,14 @@ struct BSONGEN_DOCUMENT legacy_record {
 };
 
 /// std::vector<bool> (a proxy container), std::time_t, bytes as numbers, a string enum whose values
-/// need 64 bits (only its names are written).
+/// need 64 bits (only its names are written), an enum named by a typedef.
 struct BSONGEN_DOCUMENT switches {
   std::vector<bool> bits;
   std::array<bool, 2> pair{};
   std::vector<std::uint8_t> bytes;  // an array of int32 elements; bsongen::binary is the blob type
   std::time_t stamp = 0;
   region area = region::east;
+  switch_mode mode = switch_on;
 };
 
 /// C-style: a named struct and a typedef of the same name.
