@@ -147,6 +147,9 @@ class GroupView:
     # of them) were a large share of the generated source's code.
     value_initialized: bool = True
     defaults: list[str] = field(default_factory=list)  # by member: its initial value
+    # Header mode: a member's initial value is the user's (a default member initializer or
+    # constructor), so reset copies it from a value-initialized struct, as a new object has it.
+    from_struct: bool = False
 
 
 @dataclass
@@ -210,6 +213,10 @@ def _by_size(values: list[EnumValueView]) -> list[tuple[int, list[EnumValueView]
 
 
 def _initializer(model: Model, f: Field) -> str:
+    if not model.defines_types:
+        # The user's struct (header mode): a member starts as `T()` leaves it; `default` and the
+        # first enumerator below are schema mode's initializers, which that struct does not have.
+        return "{}"
     d = f.default
     vt = f.value_type
     if d is None:
@@ -252,7 +259,8 @@ def _struct(model: Model, s: Struct, layouts: Layouts) -> StructView:
             groups[group_key] = group
         slots.append((group.index, len(group.members)))
         group.members.append(f.name)
-        group.value_initialized &= view.initializer == "{}"
+        group.value_initialized &= view.initializer == "{}" and not f.struct_default
+        group.from_struct |= f.struct_default
         group.defaults.append(view.initializer.removeprefix(" = "))
     seen_words = max(1, (len(s.fields) + 63) // 64)
     required = [0] * seen_words

@@ -100,7 +100,10 @@ class _Linker:
         for v in enum.values:
             self.check_identifier(v.name, f"enumerator of `{enum.name}`", v.location)
             self.check_doc(v.doc, f"enumerator `{v.name}`", v.location)
-            if not INT32_RANGE[0] <= v.value <= INT32_RANGE[1]:
+            # The value is the element when stored as int32, and schema mode declares the enum
+            # over std::int32_t; a scanned enum stored as a name keeps the user's underlying type.
+            in_int32 = INT32_RANGE[0] <= v.value <= INT32_RANGE[1]
+            if not in_int32 and (enum.storage == "int32" or self.model.defines_types):
                 self.error(v.location, f"enumerator `{v.name}`: {v.value} does not fit in int32")
             for table, key, what in ((seen_names, v.name, "name"), (seen_values, v.value, "value"),
                                      (seen_bson, v.bson_name, "stored name")):

@@ -55,6 +55,9 @@ class Field:
     omit_empty: bool = False
     doc: str = ""
     location: Optional[Location] = None
+    # Header mode: the user's struct sets the member's initial value (a default member initializer
+    # or its own default constructor); an absent field is reset to that member of `T()`.
+    struct_default: bool = False
 
     # Set by the linker.
     index: int = 0
@@ -65,6 +68,8 @@ class Field:
         out = {"name": self.name, "key": self.key, "type": self.type.to_json(),
                "required": self.required, "default": self.default,
                "omit_empty": self.omit_empty, "doc": self.doc}
+        if self.struct_default:
+            out["struct_default"] = True
         if self.location:
             out["location"] = self.location.to_json()
         return out
@@ -186,7 +191,7 @@ class _JsonReader:
                      type=self.type_ref(self.require(obj, "type", dict, loc), loc),
                      required=bool(obj.get("required", False)), default=obj.get("default"),
                      omit_empty=bool(obj.get("omit_empty", False)), doc=obj.get("doc", ""),
-                     location=loc)
+                     location=loc, struct_default=bool(obj.get("struct_default", False)))
 
     def struct(self, obj: dict, where: Location) -> Struct:
         loc = self.location(obj, where)

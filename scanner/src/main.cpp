@@ -248,6 +248,7 @@ nlohmann::ordered_json to_json(const scan_result& scanned, const options& parsed
                         {"type", to_json(f.type)},
                         {"required", f.required},
                         {"omit_empty", f.omit_empty},
+                        {"struct_default", f.struct_default},
                         {"doc", f.doc},
                         {"location", to_json(f.location)}});
     }
@@ -317,7 +318,11 @@ int run(int argc, char** argv) {
     return 1;
   }
 
-  if (!write_file(parsed->model_path, to_json(scanned, *parsed).dump(2) + "\n")) {
+  // Keys and enumerator names were checked to be UTF-8; doc comments and paths are the header's
+  // bytes, Latin-1 in some old headers: invalid sequences become U+FFFD rather than an abort.
+  const std::string model_text =
+      to_json(scanned, *parsed).dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
+  if (!write_file(parsed->model_path, model_text + "\n")) {
     std::cerr << "bsongen-scan: error: cannot write '" << parsed->model_path << "'\n";
     return 2;
   }

@@ -16,7 +16,10 @@
 #include <clang/Basic/SourceManager.h>
 #include <clang/Frontend/CompilerInstance.h>
 #include <clang/Frontend/FrontendAction.h>
+#include <clang/Sema/Sema.h>
+#include <clang/Sema/SemaConsumer.h>
 #include <clang/Tooling/Tooling.h>
+#include <llvm/Support/ConvertUTF.h>
 #include <llvm/Support/FileSystem.h>
 #include <llvm/Support/Path.h>
 
@@ -47,6 +50,12 @@ std::vector<marker> markers_of(const clang::Decl* decl) {
     out.push_back({name.str(), value.str(), attr});
   }
   return out;
+}
+
+// BSON keys and strings are UTF-8; a marker's string is the header's bytes, whatever its encoding.
+bool valid_utf8(std::string_view text) {
+  const auto* begin = reinterpret_cast<const llvm::UTF8*>(text.data());
+  return llvm::isLegalUTF8String(&begin, begin + text.size()) != 0;
 }
 
 bool has_marker(const clang::Decl* decl, std::string_view name) {
@@ -118,9 +127,10 @@ struct mapping_error {
 
 class model_builder {
  public:
-  model_builder(clang::ASTContext& context, std::vector<const clang::FileEntry*> header_files,
-                scan_result& result)
+  model_builder(clang::ASTContext& context, clang::Sema& sema,
+                std::vector<const clang::FileEntry*> header_files, scan_result& result)
       : context_(context),
+        sema_(sema),
         sources_(context.getSourceManager()),
         diagnostics_(context.getDiagnostics()),
         header_files_(std::move(header_files)),
@@ -150,6 +160,11 @@ class model_builder {
   clang::DiagnosticBuilder error(clang::SourceLocation where, const char (&format)[N]) {
     return diagnostics_.Report(
         where, diagnostics_.getCustomDiagID(clang::DiagnosticsEngine::Error, format));
+  }
+  template <std::size_t N>
+  clang::DiagnosticBuilder warning(clang::SourceLocation where, const char (&format)[N]) {
+    return diagnostics_.Report(
+        where, diagnostics_.getCustomDiagID(clang::DiagnosticsEngine::Warning, format));
   }
   template <std::size_t N>
   clang::DiagnosticBuilder note(clang::SourceLocation where, const char (&format)[N]) {
@@ -225,6 +240,64 @@ class model_builder {
     if (ok) result_.structs.push_back(std::move(built));
   }
 
+  // Generated decoders create a struct value-initialized (`T()`, by bsongen::decode<T> and for
+  // every element of a vector, map or optional of it) and destroy it: both must be accessible.
+  // Sema answers as overload resolution would, declaring implicit members on the way (a member
+  // that cannot be default-constructed, BSONGEN_IGNORE'd or not, deletes the implicit one).
+  bool check_lifetime(const clang::CXXRecordDecl* record, const std::string& qualified) {
+    auto* mutable_record = const_cast<clang::CXXRecordDecl*>(record);  // Sema declares members
+    const clang::CXXConstructorDecl* ctor = sema_.LookupDefaultConstructor(mutable_record);
+    const char* problem = nullptr;
+    if (ctor == nullptr)
+      problem = "it has no constructor callable without arguments";
+    else if (ctor->isDeleted() && ctor->isImplicit())
+      problem =
+          "its implicit default constructor is deleted (a member cannot be "
+          "default-constructed)";
+    else if (ctor->isDeleted())
+      problem = "its default constructor is deleted";
+    else if (ctor->getAccess() != clang::AS_public)
+      problem = "its default constructor is not public";
+    if (problem != nullptr) {
+      error(ctor != nullptr && !ctor->isImplicit() ? ctor->getLocation() : record->getLocation(),
+            "BSONGEN_DOCUMENT '%0' is not default-constructible: %1; decoding creates it as "
+            "'%2()' before reading the fields, so give it a public default constructor")
+          << qualified << problem << record->getNameAsString();
+      return false;
+    }
+    const clang::CXXDestructorDecl* destructor = sema_.LookupDestructor(mutable_record);
+    if (destructor == nullptr || destructor->isDeleted() ||
+        destructor->getAccess() != clang::AS_public) {
+      error(destructor != nullptr && !destructor->isImplicit() ? destructor->getLocation()
+                                                               : record->getLocation(),
+            "BSONGEN_DOCUMENT '%0' has a deleted or non-public destructor: decoded values must "
+            "be destroyed")
+          << qualified;
+      return false;
+    }
+    return true;
+  }
+
+  // An enum member the struct does not initialize is 0 in a new struct and after decoding a
+  // document without it: when 0 names no enumerator, encode refuses that value. Legal C++ and
+  // fine while the key is always present, so a warning rather than an error.
+  void warn_if_zero_is_no_enumerator(const clang::FieldDecl* member, const field& built,
+                                     const std::string& qualified) {
+    if (built.struct_default || built.required) return;
+    const auto* enum_type = member->getType().getCanonicalType()->getAs<clang::EnumType>();
+    const clang::EnumDecl* decl =
+        enum_type != nullptr ? enum_type->getDecl()->getDefinition() : nullptr;
+    if (decl == nullptr || enum_name_decl(decl) == nullptr) return;
+    for (const clang::EnumConstantDecl* constant : decl->enumerators())
+      if (constant->getInitVal() == 0) return;
+    warning(member->getLocation(),
+            "field '%0' of '%1' has no initializer and enum '%2' has no enumerator for 0: a new "
+            "'%3', or one decoded from a document without '%4', holds 0 there, which encode "
+            "refuses; give the member an initializer or mark it BSONGEN_REQUIRED")
+        << built.name << qualified << enum_name_decl(decl)->getQualifiedNameAsString()
+        << member->getParent()->getNameAsString() << built.key;
+  }
+
   bool build_document(const clang::CXXRecordDecl* record, structure& out) {
     const std::string qualified = record->getQualifiedNameAsString();
     if (record->getIdentifier() == nullptr) {
@@ -250,6 +323,10 @@ class model_builder {
           << qualified;
       ok = false;
     }
+    if (!check_lifetime(record, qualified)) ok = false;
+    // The struct decides its members' initial values (not bsongen): its constructor, when the
+    // user wrote one, may set any member.
+    const bool user_constructor = record->hasUserProvidedDefaultConstructor();
 
     out.name = record->getNameAsString();
     out.doc = doc_of(record);
@@ -328,6 +405,7 @@ class model_builder {
       field built;
       built.name = member_name;
       built.key = member_name;
+      built.struct_default = user_constructor || member->hasInClassInitializer();
       built.doc = doc_of(member);
       built.location = location_of(member);
       std::string as_kind;
@@ -337,8 +415,18 @@ class model_builder {
         if (m.name == "key") {
           built.key = m.value;
           if (built.key.find('\0') != std::string::npos) {
-            error(m.attr->getLocation(), "BSON key of field '%0' contains a NUL byte")
-                << member_name;
+            error(m.attr->getLocation(), "BSON key of field '%0' of '%1' contains a NUL byte")
+                << member_name << qualified;
+            member_ok = false;
+          } else if (built.key.empty()) {
+            error(m.attr->getLocation(), "BSON key of field '%0' of '%1' is empty")
+                << member_name << qualified;
+            member_ok = false;
+          } else if (!valid_utf8(built.key)) {
+            error(m.attr->getLocation(),
+                  "BSON key of field '%0' of '%1' is not valid UTF-8 (BSON keys are UTF-8): save "
+                  "the header as UTF-8 or spell the key with \\u escapes")
+                << member_name << qualified;
             member_ok = false;
           }
         } else if (m.name == "required") {
@@ -405,6 +493,7 @@ class model_builder {
         }
         continue;  // the capture member is not a field of the document
       }
+      warn_if_zero_is_no_enumerator(member, built, qualified);
       if (built.required && is_optional(member->getType().getCanonicalType())) {
         error(member->getLocation(),
               "field '%0' of '%1' is BSONGEN_REQUIRED but std::optional: an optional field may be "
@@ -464,16 +553,23 @@ class model_builder {
     if (type->isReferenceType()) return fail("references are not supported; store the value");
     if (type->isPointerType() || type->isMemberPointerType())
       return fail("pointers are not supported; store the value (std::optional for absence)");
-    if (type->isArrayType()) return fail("C arrays are not supported; use std::array");
+    if (const clang::ArrayType* array = context_.getAsArrayType(type)) {
+      const clang::QualType element = array->getElementType().getCanonicalType();
+      if (element->isSpecificBuiltinType(clang::BuiltinType::Char_S) ||
+          element->isSpecificBuiltinType(clang::BuiltinType::Char_U))
+        return fail("C arrays are not supported; use std::string for text (a BSON string)");
+      return fail("C arrays are not supported; use std::array");
+    }
 
     if (const auto* enum_type = type->getAs<clang::EnumType>()) {
       const clang::EnumDecl* decl = enum_type->getDecl()->getDefinition();
       if (decl == nullptr) return fail("the enum is declared but not defined");
-      if (decl->getIdentifier() == nullptr)
-        return fail("anonymous enums cannot be named in the model");
+      const clang::NamedDecl* named = enum_name_decl(decl);
+      if (named == nullptr)
+        return fail("an enum without a name cannot be named in the model; name it");
       if (!add_enum(decl)) return fail("its enum cannot be part of the model (see above)");
-      return mapped_type{{"enum", "", decl->getNameAsString(), 0, {}},
-                         decl->getQualifiedNameAsString()};
+      return mapped_type{{"enum", "", named->getNameAsString(), 0, {}},
+                         named->getQualifiedNameAsString()};
     }
 
     if (const auto* builtin = type->getAs<clang::BuiltinType>())
@@ -751,6 +847,13 @@ class model_builder {
     clang::QualType rep = duration->getTemplateArgs()[0].getAsType().getCanonicalType();
     const auto* period = specialization_of(duration->getTemplateArgs()[1].getAsType());
     if (!rep->isArithmeticType() || period == nullptr) return fail("unrecognized duration type");
+    // A BSON datetime is a count of milliseconds: converting it to or from a floating-point count
+    // rounds, so only integer counts map exactly.
+    if (!rep->isIntegerType() || rep->isBooleanType())
+      return fail("a time point must count ticks in an integer type (" +
+                  rep.getAsString(context_.getPrintingPolicy()) +
+                  " ticks would be rounded); use std::chrono::system_clock::time_point or "
+                  "bsongen::datetime");
     const std::int64_t num = period->getTemplateArgs()[0].getAsIntegral().getExtValue();
     const std::int64_t den = period->getTemplateArgs()[1].getAsIntegral().getExtValue();
     clang::QualType int64 = context_.getIntTypeForBitwidth(64, 1);
@@ -782,6 +885,13 @@ class model_builder {
     return false;
   }
 
+  // The declaration naming an enum: the enum, or for `typedef enum { ... } name;` the typedef (C++
+  // accepts it wherever the enum's name goes, `name::value` included); null when neither exists.
+  static const clang::NamedDecl* enum_name_decl(const clang::EnumDecl* decl) {
+    if (decl->getIdentifier() != nullptr) return decl;
+    return decl->getTypedefNameForAnonDecl();
+  }
+
   // Adds the enum to the model once; false when it cannot be part of it (reported).
   bool add_enum(const clang::EnumDecl* decl) {
     if (auto it = enum_ok_.find(decl); it != enum_ok_.end()) return it->second;
@@ -793,8 +903,9 @@ class model_builder {
   }
 
   bool build_enum(const clang::EnumDecl* decl, enumeration& out) {
-    if (!check_namespace(decl, "enum")) return false;
-    out.name = decl->getNameAsString();
+    const clang::NamedDecl* named = enum_name_decl(decl);  // not null: map_type checked
+    if (!check_namespace(named, "enum")) return false;
+    out.name = named->getNameAsString();
     out.doc = doc_of(decl);
     out.location = location_of(decl);
     const std::vector<marker> enum_markers = markers_of(decl);
@@ -807,6 +918,7 @@ class model_builder {
         ok = false;
       }
     }
+    std::map<std::int64_t, const clang::EnumConstantDecl*> first_with_value;
     for (const clang::EnumConstantDecl* constant : decl->enumerators()) {
       enum_value value;
       value.name = constant->getNameAsString();
@@ -816,7 +928,7 @@ class model_builder {
       const llvm::APSInt& init = constant->getInitVal();
       if (init.getMinSignedBits() > 64) {
         error(constant->getLocation(), "enumerator '%0' of '%1' does not fit in 64 bits")
-            << value.name << decl->getQualifiedNameAsString();
+            << value.name << named->getQualifiedNameAsString();
         ok = false;
         continue;
       }
@@ -825,24 +937,47 @@ class model_builder {
         error(constant->getLocation(),
               "enumerator '%0' of '%1' is %2, outside int32 (the BSON type of the enum); mark "
               "the enum BSONGEN_ENUM_AS_STRING or use smaller values")
-            << value.name << decl->getQualifiedNameAsString() << std::to_string(value.value);
+            << value.name << named->getQualifiedNameAsString() << std::to_string(value.value);
         ok = false;
       }
       const std::vector<marker> constant_markers = markers_of(constant);
       if (!markers_unique(constant_markers)) ok = false;
       for (const auto& m : constant_markers) {
-        if (m.name == "bson_name" && out.storage == "string") {
+        if (m.name == "bson_name" && out.storage == "string" && !valid_utf8(m.value)) {
+          error(m.attr->getLocation(),
+                "BSONGEN_BSON_NAME of '%0' of '%1' is not valid UTF-8 (BSON strings are UTF-8): "
+                "save the header as UTF-8 or spell the name with \\u escapes")
+              << value.name << named->getQualifiedNameAsString();
+          ok = false;
+        } else if (m.name == "bson_name" && out.storage == "string") {
           value.bson_name = m.value;
         } else if (m.name == "bson_name") {
           error(m.attr->getLocation(),
                 "BSONGEN_BSON_NAME on '%0' needs the enum '%1' marked BSONGEN_ENUM_AS_STRING")
-              << value.name << decl->getQualifiedNameAsString();
+              << value.name << named->getQualifiedNameAsString();
           ok = false;
         } else {
           error(m.attr->getLocation(), "marker 'bsongen:%0' does not apply to an enumerator")
               << m.name;
           ok = false;
         }
+      }
+      // An alias (`last = b`) is the same value: stored as int32 it changes nothing on the wire,
+      // so the model lists each value once, under its first enumerator. Stored as a name, encode
+      // could not tell which name to write.
+      if (auto [first, fresh] = first_with_value.try_emplace(value.value, constant); !fresh) {
+        if (out.storage == "string") {
+          error(constant->getLocation(),
+                "enumerator '%0' of '%1' has the value of '%2' (%3): an enum stored as a string "
+                "(BSONGEN_ENUM_AS_STRING) needs one enumerator per value, else encode cannot tell "
+                "which name to write; remove the alias or store the enum as int32")
+              << value.name << named->getQualifiedNameAsString() << first->second->getNameAsString()
+              << std::to_string(value.value);
+          note(first->second->getLocation(), "'%0' declared here")
+              << first->second->getNameAsString();
+          ok = false;
+        }
+        continue;
       }
       out.values.push_back(std::move(value));
     }
@@ -852,6 +987,7 @@ class model_builder {
   enum class state { in_progress, done, failed };
 
   clang::ASTContext& context_;
+  clang::Sema& sema_;
   clang::SourceManager& sources_;
   clang::DiagnosticsEngine& diagnostics_;
   std::vector<const clang::FileEntry*> header_files_;
@@ -883,10 +1019,14 @@ void find_documents(const clang::DeclContext* context,
   }
 }
 
-class scan_consumer : public clang::ASTConsumer {
+// A SemaConsumer for Sema's answers about special members (check_lifetime).
+class scan_consumer : public clang::SemaConsumer {
  public:
   scan_consumer(const scan_request& request, scan_result& result)
       : request_(request), result_(result) {}
+
+  void InitializeSema(clang::Sema& sema) override { sema_ = &sema; }
+  void ForgetSema() override { sema_ = nullptr; }
 
   void HandleTranslationUnit(clang::ASTContext& context) override {
     clang::SourceManager& sources = context.getSourceManager();
@@ -898,7 +1038,7 @@ class scan_consumer : public clang::ASTConsumer {
     }
     std::vector<const clang::CXXRecordDecl*> documents;
     find_documents(context.getTranslationUnitDecl(), documents);
-    model_builder builder(context, std::move(header_files), result_);
+    model_builder builder(context, *sema_, std::move(header_files), result_);
     for (const auto* record : documents) builder.add_document_from_header(record);
     builder.finish();
   }
@@ -925,6 +1065,7 @@ class scan_consumer : public clang::ASTConsumer {
 
   const scan_request& request_;
   scan_result& result_;
+  clang::Sema* sema_ = nullptr;  // alive from InitializeSema to ForgetSema, parsing included
 };
 
 class scan_action : public clang::ASTFrontendAction {

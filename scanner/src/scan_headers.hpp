@@ -34,6 +34,10 @@ struct field {
   type_ref type;
   bool required = false;
   bool omit_empty = false;
+  // The struct sets the member's initial value itself (a default member initializer, or a
+  // user-provided default constructor), so an absent field is reset to the member of a
+  // value-initialized struct rather than to a value-initialized member.
+  bool struct_default = false;
   std::string doc;
   source_location location;
 };

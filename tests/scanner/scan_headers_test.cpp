@@ -240,6 +240,183 @@ TEST_F(fixture_model, struct_markers_set_policies) {
   EXPECT_EQ(structure("open_document")["fields"].size(), 1U);
 }
 
+// --- Headers as applications write them: tests/scanner/data/realworld_fixture/realworld/. ---
+
+class realworld_model : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    scratch_dir dir("realworld_model");
+    const std::filesystem::path fixture = data_dir / "realworld_fixture";
+    scan_output run =
+        run_scan({(fixture / "realworld" / "model.hpp").string(), "-I", fixture.string(), "-I",
+                  runtime_include_dir.string(), "-o", "model.json"},
+                 dir.path());
+    exit_code_ = run.exit_code;
+    stderr_ = run.err;
+    if (run.exit_code == 0) model_ = json::parse(read_text(dir.path() / "model.json"));
+  }
+
+  void SetUp() override { ASSERT_EQ(exit_code_, 0) << stderr_; }
+
+  static const json& structure(std::string_view name) {
+    for (const auto& s : model_["structs"])
+      if (s["name"] == name) return s;
+    ADD_FAILURE() << "no struct " << name;
+    static const json none;
+    return none;
+  }
+  // Each field's name and whether the struct sets its initial value.
+  static std::vector<std::pair<std::string, bool>> struct_defaults(std::string_view name) {
+    std::vector<std::pair<std::string, bool>> out;
+    for (const auto& f : structure(name)["fields"])
+      out.emplace_back(f["name"], f["struct_default"]);
+    return out;
+  }
+  static json type_of(std::string_view struct_name, std::string_view field_name) {
+    for (const auto& f : structure(struct_name)["fields"])
+      if (f["name"] == field_name) return f["type"];
+    ADD_FAILURE() << "no field " << struct_name << "." << field_name;
+    return {};
+  }
+
+  static inline int exit_code_ = -1;
+  static inline std::string stderr_;
+  static inline json model_;
+};
+
+TEST_F(realworld_model, an_inline_namespace_is_part_of_the_model_namespace) {
+  // Spelled as user code may spell it; the generated code names corp::rw::v2::reading.
+  EXPECT_EQ(model_["namespace"], "corp::rw::v2");
+  EXPECT_EQ(model_["includes"], json::array({"realworld/model.hpp"}));
+}
+
+TEST_F(realworld_model, struct_default_marks_members_the_struct_initializes) {
+  EXPECT_EQ(struct_defaults("geo_point"), (std::vector<std::pair<std::string, bool>>{
+                                              {"lat", false}, {"lon", false}, {"label", false}}));
+  for (const auto& [name, from_struct] : struct_defaults("reading"))
+    EXPECT_FALSE(from_struct) << name;
+  // Every member with an initializer; `plain` has none.
+  for (const auto& [name, from_struct] : struct_defaults("settings"))
+    EXPECT_EQ(from_struct, name != "plain") << name;
+  // A user-provided default constructor may set any member.
+  for (const auto& [name, from_struct] : struct_defaults("account"))
+    EXPECT_TRUE(from_struct) << name;
+}
+
+TEST_F(realworld_model, static_ignored_and_private_ignored_members_are_not_fields) {
+  std::vector<std::string> names;
+  for (const auto& f : structure("account")["fields"]) names.push_back(f["name"]);
+  EXPECT_EQ(names, (std::vector<std::string>{"balance", "owner", "rates"}));
+  EXPECT_EQ(structure("settings")["fields"].size(), 12U);  // no `version`, `instances`
+}
+
+TEST_F(realworld_model, aliases_resolve_to_their_types) {
+  EXPECT_EQ(type_of("settings", "tags"),
+            json::parse(R"({"kind":"vector","element":{"kind":"string"}})"));
+  EXPECT_EQ(type_of("settings", "limits"),
+            json::parse(R"({"kind":"map","element":{"kind":"int64"}})"));
+  EXPECT_EQ(type_of("settings", "threshold"), json::parse(R"({"kind":"double"})"));
+  EXPECT_EQ(type_of("reading", "where"), json::parse(R"({"kind":"struct","name":"geo_point"})"));
+  EXPECT_EQ(type_of("odd", "roots"),
+            json::parse(R"({"kind":"vector","element":{"kind":"struct","name":"category"}})"));
+  EXPECT_EQ(type_of("reading", "at_s32"), json::parse(R"({"kind":"datetime",
+      "cpp":"std::chrono::time_point<std::chrono::system_clock, std::chrono::duration<int, std::ratio<1, 1>>>"})"));
+}
+
+TEST_F(realworld_model, a_typedef_names_an_unnamed_enum) {
+  EXPECT_EQ(type_of("switches", "mode"), json::parse(R"({"kind":"enum","name":"switch_mode"})"));
+  for (const auto& e : model_["enums"]) {
+    if (e["name"] == "switch_mode") {
+      EXPECT_EQ(e["values"].size(), 2U);
+      return;
+    }
+  }
+  ADD_FAILURE() << "no enum switch_mode";
+}
+
+TEST_F(realworld_model, enum_aliases_appear_once_under_their_first_name) {
+  for (const auto& e : model_["enums"]) {
+    if (e["name"] != "level") continue;
+    ASSERT_EQ(e["values"].size(), 2U);
+    EXPECT_EQ(e["values"][0]["name"], "lowest");
+    EXPECT_EQ(e["values"][1]["name"], "high");
+    EXPECT_EQ(e["values"][1]["value"], 3);
+    return;
+  }
+  ADD_FAILURE() << "no enum level";
+}
+
+TEST_F(realworld_model, macro_members_point_at_their_use) {
+  for (const auto& f : structure("odd")["fields"]) {
+    if (f["name"] != "from_macro") continue;
+    const std::string source =
+        read_text(data_dir / "realworld_fixture" / "realworld" / "model.hpp");
+    const auto at = source.find("RW_FIELD(int, from_macro)");
+    ASSERT_NE(at, std::string::npos);
+    EXPECT_EQ(f["location"]["line"],
+              1 + std::count(source.begin(), source.begin() + static_cast<long>(at), '\n'));
+    return;
+  }
+  ADD_FAILURE() << "no field odd.from_macro";
+}
+
+TEST(scan_warning, enum_member_that_starts_at_no_enumerator_warns_but_scans) {
+  scratch_dir dir;
+  write_text(dir.path() / "case.hpp",
+             "#include <bsongen/annotate.hpp>\n"
+             "#include <optional>\n"
+             "enum class status { active = 1, closed = 2 };\n"
+             "struct BSONGEN_DOCUMENT doc {\n"
+             "  status bare;\n"
+             "  status initialized = status::active;\n"
+             "  BSONGEN_REQUIRED status required;\n"
+             "  std::optional<status> maybe;\n"
+             "};\n");
+  scan_output run =
+      run_scan({"case.hpp", "-I", runtime_include_dir.string(), "-o", "model.json"}, dir.path());
+  EXPECT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_NE(run.err.find("case.hpp:5:10: warning: field 'bare' of 'doc' has no initializer and "
+                         "enum 'status' has no enumerator for 0: a new 'doc', or one decoded from "
+                         "a document without 'bare', holds 0 there, which encode refuses; give "
+                         "the member an initializer or mark it BSONGEN_REQUIRED"),
+            std::string::npos)
+      << run.err;
+  // Only `bare`: the others are initialized, required or optional.
+  EXPECT_EQ(run.err.find("warning: field 'initialized'"), std::string::npos) << run.err;
+  EXPECT_EQ(run.err.find("warning: field 'required'"), std::string::npos) << run.err;
+  EXPECT_EQ(run.err.find("warning: field 'maybe'"), std::string::npos) << run.err;
+  EXPECT_TRUE(std::filesystem::exists(dir.path() / "model.json"));
+}
+
+TEST(scan_doc_comment, in_latin1_is_kept_with_replacement_characters) {
+  // Old headers are often Latin-1; the model is JSON (UTF-8): the scan must not abort on them.
+  scratch_dir dir;
+  write_text(dir.path() / "case.hpp",
+             "#include <bsongen/annotate.hpp>\n"
+             "/// Copyright \xa9 2003 M\xfcller\n"
+             "struct BSONGEN_DOCUMENT doc { int a = 0; };\n");
+  scan_output run =
+      run_scan({"case.hpp", "-I", runtime_include_dir.string(), "-o", "model.json"}, dir.path());
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const json model = json::parse(read_text(dir.path() / "model.json"));
+  EXPECT_EQ(model["structs"][0]["doc"], "Copyright \xef\xbf\xbd 2003 M\xef\xbf\xbdller");
+}
+
+TEST(scan_missing_include, names_the_including_line) {
+  scratch_dir dir;
+  write_text(dir.path() / "case.hpp",
+             "#include <bsongen/annotate.hpp>\n#include \"app/missing.hpp\"\n"
+             "struct BSONGEN_DOCUMENT doc { int a; };\n");
+  scan_output run =
+      run_scan({"case.hpp", "-I", runtime_include_dir.string(), "-o", "model.json"}, dir.path());
+  EXPECT_EQ(run.exit_code, 1) << run.err;
+  EXPECT_NE(run.err.find("case.hpp:2:10: fatal error: 'app/missing.hpp' file not found"),
+            std::string::npos)
+      << run.err;
+  EXPECT_NE(run.err.find("no model written"), std::string::npos) << run.err;
+  EXPECT_FALSE(std::filesystem::exists(dir.path() / "model.json"));
+}
+
 // --- Errors: each case is a header with one problem; '@' marks where the error must point. ---
 
 struct error_case {
@@ -342,6 +519,95 @@ const error_case error_cases[] = {
      "BSONGEN_BSON_NAME on 'a' needs the enum 'kind' marked BSONGEN_ENUM_AS_STRING"},
     {"syntax_error", "struct BSONGEN_DOCUMENT doc { int a@ }; ",
      "expected ';' at end of declaration list"},
+    // What application headers hold.
+    {"not_default_constructible",
+     "struct BSONGEN_DOCUMENT @doc { explicit doc(int v) : a(v) {} int a; };",
+     "BSONGEN_DOCUMENT 'doc' is not default-constructible: it has no constructor callable without "
+     "arguments; decoding creates it as 'doc()' before reading the fields, so give it a public "
+     "default constructor"},
+    {"deleted_default_constructor", "struct BSONGEN_DOCUMENT doc { @doc() = delete; int a; };",
+     "BSONGEN_DOCUMENT 'doc' is not default-constructible: its default constructor is deleted"},
+    {"private_default_constructor",
+     "class BSONGEN_DOCUMENT doc { @doc() = default;\n public:\n  int a; };",
+     "BSONGEN_DOCUMENT 'doc' is not default-constructible: its default constructor is not public"},
+    {"ignored_member_without_default",
+     "struct BSONGEN_DOCUMENT @doc { int a; BSONGEN_IGNORE const int k; };",
+     "BSONGEN_DOCUMENT 'doc' is not default-constructible: its implicit default constructor is "
+     "deleted (a member cannot be default-constructed)"},
+    {"private_destructor", "struct BSONGEN_DOCUMENT doc { int a;\n private:\n  @~doc(); };",
+     "BSONGEN_DOCUMENT 'doc' has a deleted or non-public destructor"},
+    {"floating_point_time_point",
+     "#include <chrono>\nstruct BSONGEN_DOCUMENT doc { std::chrono::time_point<std::chrono::"
+     "system_clock, std::chrono::duration<double>> @t; };",
+     "field 't' of 'doc' has unsupported type 'std::chrono::time_point<std::chrono::system_clock, "
+     "std::chrono::duration<double>>': a time point must count ticks in an integer type"},
+    {"steady_clock",
+     "#include <chrono>\nstruct BSONGEN_DOCUMENT doc { std::chrono::steady_clock::time_point @t; "
+     "};",
+     "field 't' of 'doc' has unsupported type 'std::chrono::steady_clock::time_point' (aka "
+     "'time_point<std::chrono::steady_clock, duration<long, ratio<1, 1000000000>>>'): only time "
+     "points of std::chrono::system_clock map to a BSON datetime"},
+    {"duration", "#include <chrono>\nstruct BSONGEN_DOCUMENT doc { std::chrono::seconds @d; };",
+     "field 'd' of 'doc' has unsupported type 'std::chrono::seconds' (aka 'duration<long>'): "
+     "std::chrono::duration is not supported"},
+    {"char_array", "struct BSONGEN_DOCUMENT doc { char @name[16]; };",
+     "field 'name' of 'doc' has unsupported type 'char[16]': C arrays are not supported; use "
+     "std::string for text"},
+    {"reference", "struct BSONGEN_DOCUMENT doc { const std::string& @r; };",
+     "field 'r' of 'doc' has unsupported type 'const std::string &' (aka 'const "
+     "basic_string<char> &'): references are not supported"},
+    {"std_list", "#include <list>\nstruct BSONGEN_DOCUMENT doc { std::list<int> @l; };",
+     "field 'l' of 'doc' has unsupported type 'std::list<int>': std::list is not supported"},
+    {"std_variant",
+     "#include <variant>\nstruct BSONGEN_DOCUMENT doc { std::variant<int, double> @v; };",
+     "field 'v' of 'doc' has unsupported type 'std::variant<int, double>': std::variant is not "
+     "supported"},
+    {"std_unique_ptr",
+     "#include <memory>\nstruct BSONGEN_DOCUMENT doc { std::unique_ptr<std::string> @u; };",
+     "field 'u' of 'doc' has unsupported type 'std::unique_ptr<std::string>' (aka "
+     "'unique_ptr<basic_string<char>>'): std::unique_ptr is not supported"},
+    {"std_pair", "struct BSONGEN_DOCUMENT doc { std::pair<int, int> @p; };",
+     "field 'p' of 'doc' has unsupported type 'std::pair<int, int>': std::pair is not supported"},
+    {"unmarked_class_template",
+     "template <class T> struct point { T x; };\nstruct BSONGEN_DOCUMENT doc { point<int> @p; };",
+     "field 'p' of 'doc' has unsupported type 'point<int>': 'point' is not marked "
+     "BSONGEN_DOCUMENT"},
+    {"size_t", "struct BSONGEN_DOCUMENT doc { std::size_t @n; };",
+     "field 'n' of 'doc' has unsupported type 'std::size_t' (aka 'unsigned long'): 64-bit "
+     "unsigned integers have no lossless BSON type; use std::int64_t"},
+    {"unmarked_nested_struct",
+     "struct BSONGEN_DOCUMENT doc { struct inner { int a; };\n  inner @i; };",
+     "field 'i' of 'doc' has unsupported type 'doc::inner': 'doc::inner' is not marked "
+     "BSONGEN_DOCUMENT"},
+    {"union_member",
+     "union number { int i; double d; };\nstruct BSONGEN_DOCUMENT doc { number @n; };",
+     "field 'n' of 'doc' has unsupported type 'number': 'number' is not marked BSONGEN_DOCUMENT"},
+    {"document_only_declared",
+     "struct BSONGEN_DOCUMENT later;\nstruct BSONGEN_DOCUMENT doc { std::vector<later> @l; };",
+     "field 'l' of 'doc' has unsupported type 'std::vector<later>': in 'later': the struct is "
+     "declared but not defined"},
+    {"document_in_anonymous_namespace", "namespace { struct BSONGEN_DOCUMENT @doc { int a; }; }",
+     "document '(anonymous namespace)::doc' must be declared at namespace scope (not in a class, "
+     "function or anonymous namespace)"},
+    {"unnamed_typedef_struct", "typedef @struct BSONGEN_DOCUMENT { int a; } doc;",
+     "a BSONGEN_DOCUMENT struct needs a name"},
+    {"string_enum_alias",
+     "enum class BSONGEN_ENUM_AS_STRING kind { a = 1, @b = 1 };\n"
+     "struct BSONGEN_DOCUMENT doc { kind k; };",
+     "enumerator 'b' of 'kind' has the value of 'a' (1): an enum stored as a string "
+     "(BSONGEN_ENUM_AS_STRING) needs one enumerator per value"},
+    {"key_not_utf8", "struct BSONGEN_DOCUMENT doc { @BSONGEN_KEY(\"caf\\xe9\") int a; };",
+     "BSON key of field 'a' of 'doc' is not valid UTF-8 (BSON keys are UTF-8): save the header as "
+     "UTF-8 or spell the key with \\u escapes"},
+    {"empty_key", "struct BSONGEN_DOCUMENT doc { @BSONGEN_KEY(\"\") int a; };",
+     "BSON key of field 'a' of 'doc' is empty"},
+    {"bson_name_not_utf8",
+     "enum class BSONGEN_ENUM_AS_STRING kind { a @BSONGEN_BSON_NAME(\"\\xff\") };\n"
+     "struct BSONGEN_DOCUMENT doc { kind k; };",
+     "BSONGEN_BSON_NAME of 'a' of 'kind' is not valid UTF-8"},
+    {"unnamed_enum_member", "struct BSONGEN_DOCUMENT doc { enum { x, y } @e; };",
+     "field 'e' of 'doc' has unsupported type 'enum (unnamed enum at case.hpp:9:31)': an enum "
+     "without a name cannot be named in the model; name it"},
 };
 
 // Names the case in ctest's listing instead of printing its bytes.
