@@ -935,38 +935,34 @@ struct array_codec {
   }
 };
 
+// What encode writes for an array of N fixed-width Elem values (Size bytes): the length, then per
+// element its type byte, index key and value (zeros, not compared), then the terminator.
+template <class Elem, std::size_t N, std::size_t Size>
+consteval fixed_shape<Size> make_array_shape() {
+  char skeleton[Size + 1] = {};
+  std::array<byte_run, N> values{};
+  for (std::size_t b = 0; b < 4; ++b) skeleton[b] = static_cast<char>((Size >> (8 * b)) & 0xFF);
+  std::size_t at = 4;
+  for (std::size_t i = 0; i < N; ++i) {
+    skeleton[at++] = static_cast<char>(Elem::type);
+    char digits[20] = {};
+    std::size_t count = 0;
+    for (std::size_t rest = i; count == 0 || rest != 0; rest /= 10) {
+      digits[count++] = static_cast<char>('0' + rest % 10);
+    }
+    while (count != 0) skeleton[at++] = digits[--count];
+    skeleton[at++] = 0;
+    values[i] = {static_cast<std::uint32_t>(at), static_cast<std::uint32_t>(Elem::fixed_size)};
+    at += Elem::fixed_size;
+  }
+  return make_fixed_shape<Size>(skeleton, values);  // skeleton[at] is the terminator
+}
+
 // Fixed arrays of fixed-width elements have a fixed shape themselves.
 template <class Elem, std::size_t N>
 requires(is_fixed_codec<Elem>()) struct array_codec<Elem, N> {
   static constexpr std::uint8_t type = static_cast<std::uint8_t>(bson_type::array);
   static constexpr std::size_t fixed_size = 5 + index_keys_size(N) + N * (1 + Elem::fixed_size);
-
- private:
-  // What encode writes for N values: length, then per element its type byte, index key and value
-  // (zeros, not compared), then the terminator.
-  static consteval fixed_shape<fixed_size> make_shape() {
-    char skeleton[fixed_size + 1] = {};
-    std::array<byte_run, N> values{};
-    for (std::size_t b = 0; b < 4; ++b)
-      skeleton[b] = static_cast<char>((fixed_size >> (8 * b)) & 0xFF);
-    std::size_t at = 4;
-    for (std::size_t i = 0; i < N; ++i) {
-      skeleton[at++] = static_cast<char>(Elem::type);
-      char digits[20] = {};
-      std::size_t count = 0;
-      for (std::size_t rest = i; count == 0 || rest != 0; rest /= 10) {
-        digits[count++] = static_cast<char>('0' + rest % 10);
-      }
-      while (count != 0) skeleton[at++] = digits[--count];
-      skeleton[at++] = 0;
-      values[i] = {static_cast<std::uint32_t>(at), static_cast<std::uint32_t>(Elem::fixed_size)};
-      at += Elem::fixed_size;
-    }
-    return make_fixed_shape<fixed_size>(skeleton, values);  // skeleton[at] is the terminator
-  }
-  static constexpr fixed_shape<fixed_size> shape = make_shape();
-
- public:
   template <class V>
   static std::size_t size(const V& v, encode_state& es) noexcept {
     return array_size<Elem>(v, es);
@@ -1005,6 +1001,7 @@ requires(is_fixed_codec<Elem>()) struct array_codec<Elem, N> {
       // terminator against the skeleton, then the values load, without the general path's count
       // from the length (two divisions) or its per-element key checks. Anything else goes the
       // general way, which also says what is wrong.
+      static constexpr fixed_shape<fixed_size> shape = make_array_shape<Elem, N, fixed_size>();
       if (static_cast<std::ptrdiff_t>(fixed_size) <= end - p && st.depth < st.max_depth &&
           matches_shape(p, shape) && load_fixed(p, out)) {
         return p + fixed_size;
