@@ -15,13 +15,16 @@ namespace {
 
 using nlohmann::json;
 
-// The model of tests/scanner/data/scan_fixture/all_types.hpp, scanned once for the suite.
-class fixture_model : public ::testing::Test {
+// A header's model, scanned once for the test suite `Suite` (each suite its own statics), with
+// lookups that fail the test when a name is missing.
+template <class Suite>
+class scanned_model : public ::testing::Test {
  protected:
-  static void SetUpTestSuite() {
-    scratch_dir dir("fixture_model");
-    header_ = data_dir / "scan_fixture" / "all_types.hpp";
-    scan_output run = run_scan({header_.string(), "-I", data_dir.string(), "-I",
+  static void scan(const char* scratch, const std::filesystem::path& header,
+                   const std::filesystem::path& include_dir) {
+    scratch_dir dir(scratch);
+    header_ = header;
+    scan_output run = run_scan({header.string(), "-I", include_dir.string(), "-I",
                                 runtime_include_dir.string(), "-o", "model.json"},
                                dir.path());
     exit_code_ = run.exit_code;
@@ -37,6 +40,19 @@ class fixture_model : public ::testing::Test {
     ADD_FAILURE() << "no struct " << name;
     static const json none;
     return none;
+  }
+
+  static inline std::filesystem::path header_;
+  static inline int exit_code_ = -1;
+  static inline std::string stderr_;
+  static inline json model_;
+};
+
+// The model of tests/scanner/data/scan_fixture/all_types.hpp.
+class fixture_model : public scanned_model<fixture_model> {
+ protected:
+  static void SetUpTestSuite() {
+    scan("fixture_model", data_dir / "scan_fixture" / "all_types.hpp", data_dir);
   }
   static const json& field(std::string_view struct_name, std::string_view field_name) {
     for (const auto& f : structure(struct_name)["fields"])
@@ -63,11 +79,6 @@ class fixture_model : public ::testing::Test {
     return 1 + static_cast<int>(
                    std::count(source.begin(), source.begin() + static_cast<long>(at), '\n'));
   }
-
-  static inline std::filesystem::path header_;
-  static inline int exit_code_ = -1;
-  static inline std::string stderr_;
-  static inline json model_;
 };
 
 TEST_F(fixture_model, top_level_describes_a_header_model) {
@@ -242,28 +253,11 @@ TEST_F(fixture_model, struct_markers_set_policies) {
 
 // --- Headers as applications write them: tests/scanner/data/realworld_fixture/realworld/. ---
 
-class realworld_model : public ::testing::Test {
+class realworld_model : public scanned_model<realworld_model> {
  protected:
   static void SetUpTestSuite() {
-    scratch_dir dir("realworld_model");
     const std::filesystem::path fixture = data_dir / "realworld_fixture";
-    scan_output run =
-        run_scan({(fixture / "realworld" / "model.hpp").string(), "-I", fixture.string(), "-I",
-                  runtime_include_dir.string(), "-o", "model.json"},
-                 dir.path());
-    exit_code_ = run.exit_code;
-    stderr_ = run.err;
-    if (run.exit_code == 0) model_ = json::parse(read_text(dir.path() / "model.json"));
-  }
-
-  void SetUp() override { ASSERT_EQ(exit_code_, 0) << stderr_; }
-
-  static const json& structure(std::string_view name) {
-    for (const auto& s : model_["structs"])
-      if (s["name"] == name) return s;
-    ADD_FAILURE() << "no struct " << name;
-    static const json none;
-    return none;
+    scan("realworld_model", fixture / "realworld" / "model.hpp", fixture);
   }
   // Each field's name and whether the struct sets its initial value.
   static std::vector<std::pair<std::string, bool>> struct_defaults(std::string_view name) {
@@ -278,10 +272,6 @@ class realworld_model : public ::testing::Test {
     ADD_FAILURE() << "no field " << struct_name << "." << field_name;
     return {};
   }
-
-  static inline int exit_code_ = -1;
-  static inline std::string stderr_;
-  static inline json model_;
 };
 
 TEST_F(realworld_model, an_inline_namespace_is_part_of_the_model_namespace) {

@@ -12,26 +12,14 @@
 #include <vector>
 
 #include "codec_helpers.hpp"
+#include "libbson_doc.hpp"
 #include "scanned_all_types.bsongen.hpp"
 
 namespace {
 
 using bytes = std::vector<std::uint8_t>;
 
-bytes to_bytes(const bson_t* b) {
-  const std::uint8_t* p = bson_get_data(b);
-  return {p, p + b->len};
-}
-
-// libbson documents released at scope exit.
-struct bson_doc {
-  bson_t* doc = bson_new();
-  bson_doc() = default;
-  bson_doc(const bson_doc&) = delete;
-  bson_doc& operator=(const bson_doc&) = delete;
-  ~bson_doc() { bson_destroy(doc); }
-  [[nodiscard]] bytes data() const { return to_bytes(doc); }
-};
+using bson_doc = bsongen::test::libbson_doc;
 
 using bsongen::test::decode_error;
 using bsongen::test::decode_ok;

@@ -17,6 +17,7 @@
 
 #include "bson_builder.hpp"
 #include "codec_helpers.hpp"
+#include "libbson_doc.hpp"
 #include "scanned_realworld.bsongen.hpp"
 
 namespace {
@@ -27,18 +28,7 @@ using bsongen::test::decode_error;
 using bsongen::test::decode_ok;
 using bsongen::test::encode_ok;
 
-// libbson documents released at scope exit.
-struct bson_doc {
-  bson_t* doc = bson_new();
-  bson_doc() = default;
-  bson_doc(const bson_doc&) = delete;
-  bson_doc& operator=(const bson_doc&) = delete;
-  ~bson_doc() { bson_destroy(doc); }
-  [[nodiscard]] bytes data() const {
-    const std::uint8_t* p = bson_get_data(doc);
-    return {p, p + doc->len};
-  }
-};
+using bson_doc = bsongen::test::libbson_doc;
 
 const bytes empty_document = {5, 0, 0, 0, 0};
 
