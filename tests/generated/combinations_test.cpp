@@ -43,7 +43,6 @@ namespace {
 
 using bytes = std::vector<std::uint8_t>;
 using bsongen::test::encode_ok;
-using bsongen::test::to_bytes;
 
 // One document of write_combination_documents.py (its docstring describes the file).
 struct record {
