@@ -380,7 +380,7 @@ inline constexpr std::array<std::uint32_t, table_index_keys> index_key_table =
     make_index_key_table();
 
 // Bytes of the key of index i, with its NUL.
-[[nodiscard]] inline std::size_t index_key_size(std::size_t i) noexcept {
+[[nodiscard]] constexpr std::size_t index_key_size(std::size_t i) noexcept {
   std::size_t digits = 1;
   for (; i >= 10; i /= 10) ++digits;
   return digits + 1;
@@ -395,7 +395,7 @@ inline constexpr std::array<std::uint32_t, table_index_keys> index_key_table =
   return total;
 }
 // Writes the key of index i (any size) and its NUL; returns the end.
-inline std::uint8_t* put_index_key(std::uint8_t* out, std::size_t i) noexcept {
+constexpr std::uint8_t* put_index_key(std::uint8_t* out, std::size_t i) noexcept {
   const std::size_t n = index_key_size(i) - 1;
   for (std::size_t d = n; d-- > 0; i /= 10) out[d] = static_cast<std::uint8_t>('0' + i % 10);
   out[n] = 0;
@@ -945,13 +945,9 @@ consteval fixed_shape<Size> make_array_shape() {
   std::size_t at = 4;
   for (std::size_t i = 0; i < N; ++i) {
     skeleton[at++] = static_cast<char>(Elem::type);
-    char digits[20] = {};
-    std::size_t count = 0;
-    for (std::size_t rest = i; count == 0 || rest != 0; rest /= 10) {
-      digits[count++] = static_cast<char>('0' + rest % 10);
-    }
-    while (count != 0) skeleton[at++] = digits[--count];
-    skeleton[at++] = 0;
+    std::uint8_t key[24] = {};
+    const std::uint8_t* const key_end = put_index_key(key, i);  // the digits and the NUL
+    for (const std::uint8_t* k = key; k != key_end; ++k) skeleton[at++] = static_cast<char>(*k);
     values[i] = {static_cast<std::uint32_t>(at), static_cast<std::uint32_t>(Elem::fixed_size)};
     at += Elem::fixed_size;
   }
