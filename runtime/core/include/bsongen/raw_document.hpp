@@ -18,26 +18,30 @@ namespace bsongen {
 
 // A BSON document kept as bytes: an embedded document the schema does not model, or the unknown
 // elements a struct captures. Always holds a complete, valid document (default: the empty
-// document, 5 bytes).
+// document, 5 bytes). The empty document is kept as an empty buffer that bytes() reads as those 5
+// constant bytes: a struct that captures unknown elements is then built, and decoded into when
+// none is unknown, without a heap allocation (one malloc and free per new struct before).
 class raw_document {
  public:
-  raw_document() { clear(); }
+  raw_document() noexcept = default;
   // Precondition: `bytes` is one complete, valid BSON document (decoders check this).
   explicit raw_document(std::span<const std::uint8_t> bytes) : bytes_(bytes) {}
 
-  [[nodiscard]] std::span<const std::uint8_t> bytes() const noexcept { return bytes_.span(); }
-  [[nodiscard]] std::size_t size() const noexcept { return bytes_.size(); }
-  // True when the document has no elements.
-  [[nodiscard]] bool empty() const noexcept { return bytes_.size() <= 5; }
-
-  void clear() {
-    static constexpr std::uint8_t empty_document[5] = {5, 0, 0, 0, 0};
-    bytes_.assign(empty_document);
+  [[nodiscard]] std::span<const std::uint8_t> bytes() const noexcept {
+    if (bytes_.empty()) return empty_document;
+    return bytes_.span();
   }
+  [[nodiscard]] std::size_t size() const noexcept { return bytes().size(); }
+  // True when the document has no elements.
+  [[nodiscard]] bool empty() const noexcept { return bytes_.size() <= sizeof empty_document; }
+
+  // Keeps the buffer's capacity for the next assign() or append_element().
+  void clear() noexcept { bytes_.clear(); }
   // Replaces the contents, reusing the buffer's capacity. Precondition as for the constructor.
   void assign(std::span<const std::uint8_t> bytes) { bytes_.assign(bytes); }
   // Appends one encoded element (type byte, key, NUL, value). Precondition: it is well formed.
   void append_element(std::span<const std::uint8_t> element) {
+    if (bytes_.empty()) bytes_.assign(empty_document);
     const std::size_t old_size = bytes_.size();
     bytes_.resize_uninitialized(old_size + element.size());
     std::uint8_t* p = bytes_.data();
@@ -47,11 +51,15 @@ class raw_document {
   }
 
   friend bool operator==(const raw_document& a, const raw_document& b) noexcept {
-    return a.bytes_ == b.bytes_;
+    const std::span<const std::uint8_t> x = a.bytes();
+    const std::span<const std::uint8_t> y = b.bytes();
+    return x.size() == y.size() && std::memcmp(x.data(), y.data(), x.size()) == 0;
   }
 
  private:
-  byte_buffer bytes_;
+  static constexpr std::uint8_t empty_document[5] = {5, 0, 0, 0, 0};
+
+  byte_buffer bytes_;  // empty: the empty document
 };
 
 // BSON's deprecated "JavaScript code with scope" (type 0x0F): the code and its scope document as
