@@ -570,6 +570,17 @@ template <class Elem, class Out>
   return diff == 0 && ok;
 }
 
+// How many elements to reserve for a new vector: the `bytes` from its first element to the array's
+// end, as elements of the first one's size (`first` bytes), rounded up. Exact when the elements
+// are alike; rounding up covers later elements a little smaller than the first (a struct whose
+// first element has an optional field the next lacks), which rounding down made the vector grow
+// for, moving every element. Never more than one element beyond what the bytes hold at the first
+// one's size, so hostile input cannot make it reserve more than its own size justifies.
+[[nodiscard]] constexpr std::size_t elements_like_first(std::size_t bytes,
+                                                        std::size_t first) noexcept {
+  return bytes / first + (bytes % first != 0 ? 1 : 0);
+}
+
 // The string elements of an array into a vector of std::string, all inline: the common case of
 // arrays of strings, whose per-element cost is otherwise mostly calls. One run per key length
 // (indices below 1000), so each element's type byte and key are one masked word compare. Stops
@@ -607,9 +618,9 @@ const std::uint8_t* decode_string_elements(const decode_state& st, const std::ui
       }
       body = text + length;
       if (count == 0 && out.capacity() < 2) {
-        // A new vector: as many strings as the rest holds if they are like the first.
-        out.reserve(1 + static_cast<std::size_t>(doc_end - body) /
-                            static_cast<std::size_t>(body - first));
+        // A new vector: as many strings as the array holds if they are like the first.
+        out.reserve(elements_like_first(static_cast<std::size_t>(doc_end - first),
+                                        static_cast<std::size_t>(body - first)));
       }
     }
   }
@@ -684,20 +695,19 @@ const std::uint8_t* decode_array_elements(decode_state& st, const std::uint8_t* 
              t == static_cast<std::uint8_t>(bson_type::array)) &&
             doc_end - body >= 4) {
           // A new vector of documents: the first one's length prefix gives its size before it is
-          // decoded, so reserve (as below, never more than the bytes left could hold) before the
-          // first element rather than moving it.
+          // decoded, so reserve (elements_like_first) before the first element rather than
+          // moving it.
           const std::int32_t length = load_i32_le(body);
           if (length >= 5 && length <= doc_end - body) {
             const auto first =
                 static_cast<std::size_t>(body - element) + static_cast<std::size_t>(length);
-            out.reserve(static_cast<std::size_t>(doc_end - element) / first);
+            out.reserve(elements_like_first(static_cast<std::size_t>(doc_end - element), first));
           }
         }
         if (count == 1 && out.capacity() < 2) {
-          // A new vector: guess the count from the first element's size (exact when the
-          // elements are alike); never more than the bytes left could hold.
+          // A new vector: guess the count from the first element's size.
           const auto first = static_cast<std::size_t>(element - (p + 4));
-          out.reserve(1 + static_cast<std::size_t>(doc_end - element) / first);
+          out.reserve(elements_like_first(static_cast<std::size_t>(doc_end - (p + 4)), first));
         }
         body = decode_member<Elem>(st, t, body, doc_end, out.emplace_back(), true);
       }
