@@ -1427,7 +1427,7 @@ std::uint8_t* codec<::shop::address>::write(const value_type& v, std::uint8_t* o
                                             ::bsongen::detail::text_bits& text) noexcept {
   return ::bsongen::detail::codec_impl<::shop::address>::write(v, out, text);
 }
-const std::uint8_t* codec<::shop::address>::decode_document(detail::decode_state& st,
+const std::uint8_t* codec<::shop::address>::decode_document(::bsongen::detail::decode_state& st,
                                                             const std::uint8_t* p,
                                                             const std::uint8_t* end,
                                                             value_type& out, bool fresh) {
@@ -1442,7 +1442,7 @@ std::uint8_t* codec<::shop::customer>::write(const value_type& v, std::uint8_t* 
                                              ::bsongen::detail::text_bits& text) noexcept {
   return ::bsongen::detail::codec_impl<::shop::customer>::write(v, out, text);
 }
-const std::uint8_t* codec<::shop::customer>::decode_document(detail::decode_state& st,
+const std::uint8_t* codec<::shop::customer>::decode_document(::bsongen::detail::decode_state& st,
                                                              const std::uint8_t* p,
                                                              const std::uint8_t* end,
                                                              value_type& out, bool fresh) {
@@ -1457,7 +1457,7 @@ std::uint8_t* codec<::shop::line_item>::write(const value_type& v, std::uint8_t*
                                               ::bsongen::detail::text_bits& text) noexcept {
   return ::bsongen::detail::codec_impl<::shop::line_item>::write(v, out, text);
 }
-const std::uint8_t* codec<::shop::line_item>::decode_document(detail::decode_state& st,
+const std::uint8_t* codec<::shop::line_item>::decode_document(::bsongen::detail::decode_state& st,
                                                               const std::uint8_t* p,
                                                               const std::uint8_t* end,
                                                               value_type& out, bool fresh) {
@@ -1472,7 +1472,7 @@ std::uint8_t* codec<::shop::order>::write(const value_type& v, std::uint8_t* out
                                           ::bsongen::detail::text_bits& text) noexcept {
   return ::bsongen::detail::codec_impl<::shop::order>::write(v, out, text);
 }
-const std::uint8_t* codec<::shop::order>::decode_document(detail::decode_state& st,
+const std::uint8_t* codec<::shop::order>::decode_document(::bsongen::detail::decode_state& st,
                                                           const std::uint8_t* p,
                                                           const std::uint8_t* end, value_type& out,
                                                           bool fresh) {
