@@ -68,10 +68,10 @@ TEST(decode_allocation, a_vector_of_structs_is_allocated_once_when_later_element
 
 TEST(decode_allocation, each_member_that_needs_the_heap_allocates_once) {
   shop::order o = order_with_items({item(0, true), item(1, false), item(2, false)});
-  o.notes = std::string(inline_chars + 1, 'n');                      // 1
-  o.customer.email = std::string(inline_chars + 5, 'e');             // 1
-  o.customer.name = "short";                                         // 0
-  o.tags = {{"channel", "web"}, {"region", "eu-central"}};           // 2 map nodes
+  o.notes = std::string(inline_chars + 1, 'n');                                 // 1
+  o.customer.email = std::string(inline_chars + 5, 'e');                        // 1
+  o.customer.name = "short";                                                    // 0
+  o.tags = {{"channel", "web"}, {"region", "eu-central"}};                      // 2 map nodes
   o.attachment = bsongen::binary{{1, 2, 3}, bsongen::binary_subtype::generic};  // 1
   const auto bytes = bsongen::encode(o).value();
   EXPECT_EQ(allocations_of_new_decode(bytes), 1U + 1U + 1U + 2U + 1U);
