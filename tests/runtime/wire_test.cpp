@@ -1,8 +1,8 @@
 // bsongen/detail/wire.hpp: read_element_header, which every decoder uses for keys it does not
-// predict (map labels, unknown and out-of-order fields, array keys out of sequence). Short ASCII
-// keys take a one-word path; everything else the byte loop and the UTF-8 validator. Every key
-// length up to 20, every position of a non-ASCII byte, and every distance from the key to the
-// document's end, so neither path is trusted where the other one applies.
+// predict (map labels, unknown and out-of-order fields, array keys out of sequence). ASCII keys are
+// read a word at a time; everything else by the byte loop and the UTF-8 validator. Every key
+// length up to 40 (5 words), every position of a non-ASCII byte, and every distance from the key
+// to the document's end, so neither path is trusted where the other one applies.
 
 #include "bsongen/detail/wire.hpp"
 
@@ -62,7 +62,7 @@ std::string ascii_key(std::size_t n) {
 }
 
 TEST(wire, read_element_header_reads_ascii_keys_of_every_length_at_every_distance_to_the_end) {
-  for (std::size_t n = 0; n <= 20; ++n) {
+  for (std::size_t n = 0; n <= 40; ++n) {
     const std::string key = ascii_key(n);
     for (std::size_t after = 0; after <= 10; ++after) {
       const header_read r = read(key, after);
@@ -76,7 +76,7 @@ TEST(wire, read_element_header_reads_ascii_keys_of_every_length_at_every_distanc
 
 TEST(wire, read_element_header_reads_utf8_keys_with_the_non_ascii_bytes_anywhere) {
   const std::string two_bytes = "\xC3\xA9";  // é
-  for (std::size_t n = 0; n <= 12; ++n) {
+  for (std::size_t n = 0; n <= 24; ++n) {
     for (std::size_t at = 0; at <= n; ++at) {
       std::string key = ascii_key(n);
       key.insert(at, two_bytes);
@@ -91,7 +91,7 @@ TEST(wire, read_element_header_reads_utf8_keys_with_the_non_ascii_bytes_anywhere
 }
 
 TEST(wire, read_element_header_refuses_keys_that_are_not_utf8_wherever_the_bad_byte_is) {
-  for (std::size_t n = 0; n <= 12; ++n) {
+  for (std::size_t n = 0; n <= 24; ++n) {
     for (std::size_t at = 0; at <= n; ++at) {
       for (const std::string_view bad :
            {std::string_view("\xFF"), std::string_view("\xC3"), std::string_view("\x80")}) {
@@ -110,7 +110,7 @@ TEST(wire, read_element_header_refuses_keys_that_are_not_utf8_wherever_the_bad_b
 }
 
 TEST(wire, read_element_header_refuses_a_key_that_runs_into_the_end_of_its_document) {
-  for (std::size_t n = 1; n <= 20; ++n) {
+  for (std::size_t n = 1; n <= 40; ++n) {
     const header_read r = read(ascii_key(n), 0, /*terminated=*/false);
     ASSERT_FALSE(r.ok) << "length " << n;
     EXPECT_EQ(r.err.code, error_code::missing_terminator);

@@ -249,23 +249,26 @@ struct encode_state {
                                               std::string_view& key) {
   type = *p;
   const std::uint8_t* k = p + 1;
-  if (doc_end - k >= 8) {
-    // Keys of up to 7 ASCII characters (map labels, field names) from one word: its first zero
-    // byte ends the key (the lowest bit of the zero-byte test is exact; only bits above it can be
-    // false), and no high bit before it means ASCII, valid UTF-8 without the validator.
-    constexpr std::uint64_t ones = 0x0101010101010101ULL;
-    constexpr std::uint64_t highs = 0x8080808080808080ULL;
-    const std::uint64_t word = load_u64_le(k);
+  // ASCII keys a word at a time: a word's first zero byte ends the key (the lowest bit of the
+  // zero-byte test is exact; only bits above it can be false), and no high bit before it means
+  // ASCII, which is valid UTF-8 without the validator. A non-ASCII byte, or a key closer than a
+  // word to the document's end, leaves the rest to the byte loop and the validator below.
+  constexpr std::uint64_t ones = 0x0101010101010101ULL;
+  constexpr std::uint64_t highs = 0x8080808080808080ULL;
+  for (const std::uint8_t* w = k; doc_end - w >= 8; w += 8) {
+    const std::uint64_t word = load_u64_le(w);
     const std::uint64_t zeros = (word - ones) & ~word & highs;
-    if (zeros != 0) {
-      const int length = std::countr_zero(zeros) / 8;
-      const std::uint64_t before = (std::uint64_t{1} << (8 * length)) - 1;
-      if ((word & before & highs) == 0) {
-        key = std::string_view(reinterpret_cast<const char*>(k), static_cast<std::size_t>(length));
-        p = k + length + 1;
-        return true;
-      }
+    if (zeros == 0) {
+      if ((word & highs) != 0) break;
+      continue;
     }
+    const int length = std::countr_zero(zeros) / 8;
+    const std::uint64_t before = (std::uint64_t{1} << (8 * length)) - 1;
+    if ((word & before & highs) != 0) break;
+    key = std::string_view(reinterpret_cast<const char*>(k),
+                           static_cast<std::size_t>(w - k) + static_cast<std::size_t>(length));
+    p = w + length + 1;
+    return true;
   }
   const std::uint8_t* terminator = find_nul(k, doc_end);
   if (terminator == nullptr) [[unlikely]] {
