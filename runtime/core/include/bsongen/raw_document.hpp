@@ -28,10 +28,12 @@ class raw_document {
   explicit raw_document(std::span<const std::uint8_t> bytes) : bytes_(bytes) {}
 
   [[nodiscard]] std::span<const std::uint8_t> bytes() const noexcept {
-    if (bytes_.empty()) return empty_document;
-    return bytes_.span();
+    return bytes_.empty() ? std::span<const std::uint8_t>(empty_document) : bytes_.span();
   }
-  [[nodiscard]] std::size_t size() const noexcept { return bytes().size(); }
+  // A held document is never shorter than the empty one, so this is a select, not a branch.
+  [[nodiscard]] std::size_t size() const noexcept {
+    return bytes_.size() < sizeof empty_document ? sizeof empty_document : bytes_.size();
+  }
   // True when the document has no elements.
   [[nodiscard]] bool empty() const noexcept { return bytes_.size() <= sizeof empty_document; }
 

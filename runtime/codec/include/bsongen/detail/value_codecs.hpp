@@ -704,8 +704,9 @@ struct raw_document_codec {
   static bool empty(const raw_document& v) noexcept { return v.empty(); }
   static std::uint8_t* write(const raw_document& v, std::uint8_t* out,
                              [[maybe_unused]] text_bits& text) noexcept {
-    std::memcpy(out, v.bytes().data(), v.size());
-    return out + v.size();
+    const std::span<const std::uint8_t> bytes = v.bytes();
+    std::memcpy(out, bytes.data(), bytes.size());
+    return out + bytes.size();
   }
   static const std::uint8_t* decode(decode_state& st, std::uint8_t t, const std::uint8_t* p,
                                     const std::uint8_t* end, raw_document& out) {
@@ -728,13 +729,14 @@ struct javascript_with_scope_codec {
   static std::uint8_t* write(const javascript_with_scope& v, std::uint8_t* out,
                              text_bits& text) noexcept {
     const std::string_view code(v.code);
-    store_i32_le(out, static_cast<std::int32_t>(4 + 5 + code.size() + v.scope.size()));
+    const std::span<const std::uint8_t> scope = v.scope.bytes();
+    store_i32_le(out, static_cast<std::int32_t>(4 + 5 + code.size() + scope.size()));
     store_i32_le(out + 4, static_cast<std::int32_t>(code.size() + 1));
     copy_text(out + 8, code, text);
     out += 8 + code.size();
     *out++ = 0;
-    std::memcpy(out, v.scope.bytes().data(), v.scope.size());
-    return out + v.scope.size();
+    std::memcpy(out, scope.data(), scope.size());
+    return out + scope.size();
   }
   static const std::uint8_t* decode(decode_state& st, std::uint8_t t, const std::uint8_t* p,
                                     const std::uint8_t* end, javascript_with_scope& out) {
