@@ -1,5 +1,5 @@
 // Nested type combinations against a real peer: every leaf type of the schema grammar in every
-// container/wrapper shape up to depth 3 (schemas/combinations.yaml, written by
+// container/wrapper shape up to depth 3 (schemas/combinations_*.yaml, written by
 // make_combination_schema.py), decoded from documents pymongo wrote
 // (write_combination_documents.py, fixed seed) and written back by the generated encoder.
 //
@@ -37,7 +37,10 @@
 #include "bsongen/codec.hpp"
 #include "bsongen/document.hpp"
 #include "codec_helpers.hpp"
-#include "combinations.bsongen.hpp"
+#include "combinations_1.bsongen.hpp"
+#include "combinations_2.bsongen.hpp"
+#include "combinations_3.bsongen.hpp"
+#include "combinations_4.bsongen.hpp"
 
 namespace {
 
@@ -281,48 +284,50 @@ struct_checks checks_of() {
   return {&check_decodes<T>, &check_refused<T>, &check_hostile<T>};
 }
 
-// Every struct of combinations.yaml (the first test fails when the documents name another).
+// Every struct of the combination schemas, in the file whose documents it has (the first test
+// fails when the documents name another). A struct defined in several files (the leaf structs
+// `fixed` and `texty`) is checked in the first.
 const std::map<std::string, struct_checks>& checks() {
   static const std::map<std::string, struct_checks> all = {
-      {"fixed", checks_of<combo::fixed>()},
-      {"texty", checks_of<combo::texty>()},
-      {"tree", checks_of<combo::tree>()},
-      {"strict", checks_of<combo::strict>()},
-      {"kept", checks_of<combo::kept>()},
-      {"special", checks_of<combo::special>()},
-      {"c_double", checks_of<combo::c_double>()},
-      {"c_string", checks_of<combo::c_string>()},
-      {"c_javascript", checks_of<combo::c_javascript>()},
-      {"c_int32", checks_of<combo::c_int32>()},
-      {"c_int64", checks_of<combo::c_int64>()},
-      {"c_bool", checks_of<combo::c_bool>()},
-      {"c_datetime", checks_of<combo::c_datetime>()},
-      {"c_object_id", checks_of<combo::c_object_id>()},
-      {"c_decimal128", checks_of<combo::c_decimal128>()},
-      {"c_binary", checks_of<combo::c_binary>()},
-      {"c_uuid", checks_of<combo::c_uuid>()},
-      {"c_timestamp", checks_of<combo::c_timestamp>()},
-      {"c_regex", checks_of<combo::c_regex>()},
-      {"c_null", checks_of<combo::c_null>()},
-      {"c_min_key", checks_of<combo::c_min_key>()},
-      {"c_max_key", checks_of<combo::c_max_key>()},
-      {"c_jscope", checks_of<combo::c_jscope>()},
-      {"c_raw", checks_of<combo::c_raw>()},
-      {"c_any", checks_of<combo::c_any>()},
-      {"c_ienum", checks_of<combo::c_ienum>()},
-      {"c_senum", checks_of<combo::c_senum>()},
-      {"c_fixed", checks_of<combo::c_fixed>()},
-      {"c_texty", checks_of<combo::c_texty>()},
-      {"c_num_i64", checks_of<combo::c_num_i64>()},
-      {"c_num_dbl", checks_of<combo::c_num_dbl>()},
-      {"deep_0", checks_of<combo::deep_0>()},
-      {"deep_1", checks_of<combo::deep_1>()},
-      {"deep_2", checks_of<combo::deep_2>()},
-      {"deep_3", checks_of<combo::deep_3>()},
-      {"deep_4", checks_of<combo::deep_4>()},
-      {"deep_5", checks_of<combo::deep_5>()},
-      {"deep_6", checks_of<combo::deep_6>()},
-      {"deep_7", checks_of<combo::deep_7>()},
+      {"fixed", checks_of<combo::part1::fixed>()},
+      {"texty", checks_of<combo::part1::texty>()},
+      {"tree", checks_of<combo::part1::tree>()},
+      {"strict", checks_of<combo::part1::strict>()},
+      {"kept", checks_of<combo::part1::kept>()},
+      {"special", checks_of<combo::part1::special>()},
+      {"c_double", checks_of<combo::part1::c_double>()},
+      {"c_string", checks_of<combo::part1::c_string>()},
+      {"c_javascript", checks_of<combo::part1::c_javascript>()},
+      {"c_int32", checks_of<combo::part1::c_int32>()},
+      {"c_int64", checks_of<combo::part1::c_int64>()},
+      {"c_bool", checks_of<combo::part1::c_bool>()},
+      {"c_datetime", checks_of<combo::part2::c_datetime>()},
+      {"c_object_id", checks_of<combo::part2::c_object_id>()},
+      {"c_decimal128", checks_of<combo::part2::c_decimal128>()},
+      {"c_binary", checks_of<combo::part2::c_binary>()},
+      {"c_uuid", checks_of<combo::part2::c_uuid>()},
+      {"c_timestamp", checks_of<combo::part2::c_timestamp>()},
+      {"c_regex", checks_of<combo::part2::c_regex>()},
+      {"c_null", checks_of<combo::part2::c_null>()},
+      {"c_min_key", checks_of<combo::part2::c_min_key>()},
+      {"c_max_key", checks_of<combo::part2::c_max_key>()},
+      {"c_jscope", checks_of<combo::part2::c_jscope>()},
+      {"c_raw", checks_of<combo::part2::c_raw>()},
+      {"c_any", checks_of<combo::part3::c_any>()},
+      {"c_ienum", checks_of<combo::part3::c_ienum>()},
+      {"c_senum", checks_of<combo::part3::c_senum>()},
+      {"c_fixed", checks_of<combo::part3::c_fixed>()},
+      {"c_texty", checks_of<combo::part3::c_texty>()},
+      {"c_num_i64", checks_of<combo::part3::c_num_i64>()},
+      {"c_num_dbl", checks_of<combo::part3::c_num_dbl>()},
+      {"deep_0", checks_of<combo::part3::deep_0>()},
+      {"deep_1", checks_of<combo::part3::deep_1>()},
+      {"deep_2", checks_of<combo::part4::deep_2>()},
+      {"deep_3", checks_of<combo::part4::deep_3>()},
+      {"deep_4", checks_of<combo::part4::deep_4>()},
+      {"deep_5", checks_of<combo::part4::deep_5>()},
+      {"deep_6", checks_of<combo::part4::deep_6>()},
+      {"deep_7", checks_of<combo::part4::deep_7>()},
   };
   return all;
 }

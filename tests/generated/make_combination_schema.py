@@ -1,10 +1,20 @@
 #!/usr/bin/python3
-"""Writes schemas/combinations.yaml: every leaf type of the schema grammar wrapped in every
-container/wrapper shape up to depth 3 that the grammar accepts, for combinations_test.cpp.
+"""Writes schemas/combinations_1.yaml .. combinations_<n>.yaml: every leaf type of the schema
+grammar wrapped in every container/wrapper shape up to depth 3 that the grammar accepts, for
+combinations_test.cpp.
 
-Deterministic (no randomness): the same script writes the same file, and
-`make_combination_schema.py --check` (ctest `generator_combination_schema_test`) fails when the
-checked-in schema is stale.
+Several files rather than one, so the build compiles their generated sources side by side (as one
+file, its source was the longest compile of the build: 80-100 s CPU in Release, ~4 min under
+ASan+UBSan).
+Each file is a run of consecutive structs (PART_STARTS), chosen for about equal compile cost. A
+schema cannot name another file's types, so a file also defines the enums and leaf structs its
+fields use (`fixed` and `texty` are in several files), each file in its own C++ namespace
+`combo::part<k>`; the documents of a struct defined in several files are those of the first.
+
+Deterministic (no randomness): the same script writes the same files, and
+`make_combination_schema.py --check` (ctest `generator_combination_schema_test`) fails when a
+checked-in file is stale or missing, or when a schemas/combinations*.yaml it does not write is
+left over.
 
 Shapes: `vector<T>` (V), `array<T, N>` (A), `map<string, T>` (M), `nullable<T>` (N), and
 `optional<T>` (O, a field's outermost type only). Coverage:
@@ -22,11 +32,22 @@ combinations the rules refuse are not written, and tests/generator/generator_tes
 bsongen refuses each of them (`refused_combinations()`) with the reason given here.
 """
 
+import glob
 import os
+import re
 import sys
 
+import yaml
+
 HERE = os.path.dirname(os.path.abspath(__file__))
-OUTPUT = os.path.join(HERE, "schemas", "combinations.yaml")
+SCHEMA_DIR = os.path.join(HERE, "schemas")
+
+# Where each file starts: file k holds the structs from PART_STARTS[k - 1] up to the next start, in
+# the order combination_fields() makes them (the hand-written structs first). Consecutive runs, so
+# write_combination_documents.py, reading the files in order, meets every struct in the same order
+# (one random generator runs through all of them, so the order decides the documents). Rebalance
+# here when the compile costs shift; CMake's list in tests/generated/CMakeLists.txt names the files.
+PART_STARTS = ["fixed", "c_datetime", "c_any", "deep_2"]
 
 # Leaf name (used in struct and field names) -> type expression. Every scalar BSON type the
 # format has, both enum storages, a fixed-shape struct, a struct with strings, `any`, and the two
@@ -183,18 +204,26 @@ HEADER = """\
 #   /usr/bin/python3 tests/generated/make_combination_schema.py
 # Every leaf type wrapped in every container/wrapper shape up to depth 3 the grammar accepts,
 # for combinations_test.cpp (documents written by write_combination_documents.py with pymongo).
-namespace: combo
-enums:
+"""
+
+# The enums and hand-written structs, each defined in every file whose fields use it.
+ENUMS = {
+    "level": """\
   level:
     storage: int32
     values: {low: -5, mid: 0, high: 2147483647}
+""",
+    "mood": """\
   mood:
     storage: string
     values:
       calm:
       busy:
       sunny: {bson_name: "\\u00e9t\\u00e9"}
-structs:
+""",
+}
+STRUCTS = {
+    "fixed": """\
   fixed:
     doc: A fixed-shape struct (every field fixed-width).
     fields:
@@ -203,12 +232,16 @@ structs:
       flag: bool
       at: datetime
       id: object_id
+""",
+    "texty": """\
   texty:
     doc: A struct with strings.
     fields:
       name: string
       code: javascript
       alias: nullable<string>
+""",
+    "tree": """\
   tree:
     doc: Recursive through vector, map, nullable, array and optional (always under a vector or map).
     fields:
@@ -218,6 +251,8 @@ structs:
       maybe: vector<nullable<tree>>
       pair: "array<vector<tree>, 2>"
       later: "vector<tree>?"
+""",
+    "strict": """\
   strict:
     doc: Containers in a struct that rejects unknown fields.
     unknown_fields: reject
@@ -225,6 +260,8 @@ structs:
       by_name: "map<string, vector<fixed>>"
       rows: "vector<nullable<texty>>"
       n: int32
+""",
+    "kept": """\
   kept:
     doc: Containers in a struct that captures unknown fields (written back after its fields).
     unknown_fields: capture
@@ -234,6 +271,8 @@ structs:
       grid: "vector<array<int32, 2>>"
       tags: "map<string, string>"
       maybe: "optional<vector<fixed>>"
+""",
+    "special": """\
   special:
     doc: Struct containers, omit_empty, spellings, a required field.
     fields:
@@ -264,36 +303,111 @@ structs:
       wide_lists: {type: "map<string, vector<int32>>",
                    cpp: "std::map<std::string, std::vector<std::int64_t>>"}
       wide_grid: {type: "vector<array<int32, 2>>", cpp: "std::vector<std::array<std::int64_t, 2>>"}
-"""
+""",
+}
 
 
-def render() -> str:
-    fields, _ = combination_fields()
-    lines = [HEADER.rstrip("\n")]
-    current = None
-    for struct, name, expr in fields:
-        if struct != current:
-            lines.append(f"  {struct}:")
-            lines.append("    fields:")
-            current = struct
-        lines.append(f'      {name}: "{expr}"')
-    return "\n".join(lines) + "\n"
+def type_names(expr: str) -> set[str]:
+    """The enums and hand-written structs a type expression names."""
+    return {w for w in re.findall(r"[A-Za-z_][A-Za-z0-9_]*", expr) if w in ENUMS or w in STRUCTS}
+
+
+def struct_types(name: str) -> list[str]:
+    """The type expressions of a hand-written struct's fields."""
+    fields = yaml.safe_load(STRUCTS[name])[name]["fields"]
+    return [spec["type"] if isinstance(spec, dict) else spec for spec in fields.values()]
+
+
+def parts():
+    """Per file: its structs as (name, YAML text, type expressions of the fields), in order."""
+    structs = [(name, text, struct_types(name)) for name, text in STRUCTS.items()]
+    generated = {}
+    for struct, name, expr in combination_fields()[0]:
+        generated.setdefault(struct, []).append((name, expr))
+    for struct, fields in generated.items():
+        text = f"  {struct}:\n    fields:\n" + "".join(f'      {name}: "{expr}"\n'
+                                                   for name, expr in fields)
+        structs.append((struct, text, [expr for _, expr in fields]))
+    names = [name for name, _, _ in structs]
+    starts = [names.index(start) for start in PART_STARTS]  # ValueError: no such struct
+    assert starts[0] == 0 and starts == sorted(starts), PART_STARTS
+    return [structs[a:b] for a, b in zip(starts, starts[1:] + [len(structs)])]
+
+
+def render_part(number: int, count: int, own: list) -> str:
+    """One file: the enums and hand-written structs its structs use, then its structs."""
+    used, todo = set(), [name for _, _, types in own for expr in types for name in type_names(expr)]
+    while todo:
+        name = todo.pop()
+        if name not in used:
+            used.add(name)
+            if name in STRUCTS:
+                todo += [used_name for expr in struct_types(name) for used_name in type_names(expr)]
+    owned = {name for name, _, _ in own}
+    copies = [name for name in STRUCTS if name in used and name not in owned]
+    lines = [HEADER, f"# Part {number} of {count}: the structs {own[0][0]} .. {own[-1][0]}"]
+    if copies:
+        also = " and ".join(copies)
+        lines.append(f";\n# also {also}, which fields here use (tested with part 1)")
+    lines.append(f".\nnamespace: combo::part{number}\n")
+    enums = [name for name in ENUMS if name in used]
+    if enums:
+        lines.append("enums:\n" + "".join(ENUMS[name] for name in enums))
+    lines.append("structs:\n" + "".join(STRUCTS[name] for name in copies))
+    lines += [text for _, text, _ in own]
+    return "".join(lines)
+
+
+def outputs() -> dict[str, str]:
+    """Path -> text of every file this script writes."""
+    split = parts()
+    return {os.path.join(SCHEMA_DIR, f"combinations_{k}.yaml"): render_part(k, len(split), own)
+            for k, own in enumerate(split, start=1)}
+
+
+OUTPUTS = list(outputs())
+
+
+def leftovers(written) -> list[str]:
+    """schemas/combinations*.yaml files this script does not write (an older split, or the single
+    file there was before)."""
+    return sorted(set(glob.glob(os.path.join(SCHEMA_DIR, "combinations*.yaml"))) - set(written))
 
 
 def main() -> int:
-    text = render()
+    files = outputs()
+    refresh = f"refresh with\n  /usr/bin/python3 {__file__}"
     if sys.argv[1:] == ["--check"]:
-        with open(OUTPUT, encoding="utf-8") as f:
-            if f.read() != text:
-                print(f"{OUTPUT} is stale; refresh with\n  /usr/bin/python3 {__file__}",
-                      file=sys.stderr)
-                return 1
+        problems = []
+        for path, text in files.items():
+            try:
+                with open(path, encoding="utf-8") as f:
+                    if f.read() != text:
+                        problems.append(f"{path} is stale")
+            except FileNotFoundError:
+                problems.append(f"{path} is missing")
+        problems += [f"{path} is not written by this script (left over)"
+                     for path in leftovers(files)]
+        for problem in problems:
+            print(problem, file=sys.stderr)
+        if problems:
+            print(refresh, file=sys.stderr)
+            return 1
         return 0
     if sys.argv[1:]:
         print("usage: make_combination_schema.py [--check]", file=sys.stderr)
         return 2
-    with open(OUTPUT, "w", encoding="utf-8") as f:
-        f.write(text)
+    for path, text in files.items():
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text)
+    for path in leftovers(files):
+        with open(path, encoding="utf-8") as f:
+            generated = f.readline().startswith(HEADER.splitlines()[0])
+        if not generated:
+            print(f"{path}: not written by this script; left alone", file=sys.stderr)
+            return 1
+        os.remove(path)
+        print(f"removed {path} (no longer written)")
     return 0
 
 

@@ -1,12 +1,15 @@
 #!/usr/bin/python3
-"""Writes the documents of combinations_test.cpp: for every struct of schemas/combinations.yaml,
+"""Writes the documents of combinations_test.cpp: for every struct of schemas/combinations_*.yaml,
 random documents (fixed seed) encoded by pymongo (Debian python3-bson, UuidRepresentation
 STANDARD), plus documents the generated decoder must refuse with the error path given here.
 
-Usage: write_combination_documents.py SCHEMA OUTPUT
+Usage: write_combination_documents.py OUTPUT SCHEMA...
 
-The schema is read from the YAML file itself (the same file the C++ was generated from), with a
-small parser of the type expressions it uses, so the documents always match the compiled structs.
+The schemas are read from the YAML files themselves (the same files the C++ was generated from),
+with a small parser of the type expressions they use, so the documents always match the compiled
+structs. The files are read in the order given, structs in order of first appearance: a struct
+defined in several files (make_combination_schema.py copies the leaf structs `fixed` and `texty`
+into each file that uses them) must be the same in each, and gets documents once.
 
 Output: one record after another, integers little-endian:
   u8 kind (0: decodes, 1: refused), u8 flags (1: holds a NaN, so compare values through their
@@ -57,7 +60,7 @@ SEED = 20261201
 OK_PER_STRUCT = 40
 REFUSED_PER_STRUCT = 14
 
-# --- Type expressions (the subset combinations.yaml uses). ---
+# --- Type expressions (the subset the combination schemas use). ---
 
 _TOKEN = re.compile(r"\s*(?:([A-Za-z_][A-Za-z0-9_:]*)|([0-9]+)|([<>,?]))")
 _CONTAINERS = {"vector", "std::vector", "array", "std::array", "map", "std::map",
@@ -115,24 +118,28 @@ def parse_type(text: str):
 
 
 class Schema:
-    def __init__(self, path: str):
-        with open(path, encoding="utf-8") as f:
-            doc = yaml.safe_load(f)
+    """The structs and enums of several schema files, as one schema."""
+
+    def __init__(self, paths: list[str]):
         self.enums = {}
-        for name, e in doc["enums"].items():
-            values = e["values"]
-            if e.get("storage") == "string":
-                self.enums[name] = ("string", [
-                    (v or {}).get("bson_name", k) if isinstance(v, dict) or v is None else k
-                    for k, v in values.items()])
-            else:
-                self.enums[name] = ("int32", list(values.values()))
         self.structs = {}
         self.unknown_fields = {}  # skip | reject | capture
         self.duplicate_keys = {}  # last_wins | reject
+        for path in paths:
+            with open(path, encoding="utf-8") as f:
+                self.read(path, yaml.safe_load(f))
+
+    def read(self, path: str, doc) -> None:
+        enums, structs = {}, {}
+        for name, e in doc.get("enums", {}).items():
+            values = e["values"]
+            if e.get("storage") == "string":
+                enums[name] = ("string", [
+                    (v or {}).get("bson_name", k) if isinstance(v, dict) or v is None else k
+                    for k, v in values.items()])
+            else:
+                enums[name] = ("int32", list(values.values()))
         for name, s in doc["structs"].items():
-            self.unknown_fields[name] = s.get("unknown_fields", "skip")
-            self.duplicate_keys[name] = s.get("duplicate_keys", "last_wins")
             fields = []
             for fname, spec in s["fields"].items():
                 if not isinstance(spec, dict):
@@ -143,7 +150,20 @@ class Schema:
                     "required": spec.get("required", False),
                     "unordered": "unordered_map" in spec.get("cpp", ""),
                 })
+            structs[name] = (fields, s.get("unknown_fields", "skip"),
+                             s.get("duplicate_keys", "last_wins"))
+        for name, e in enums.items():
+            if self.enums.setdefault(name, e) != e:
+                raise SystemExit(f"{path}: enum {name} differs from the earlier file's")
+        for name, (fields, unknown, duplicates) in structs.items():
+            if name in self.structs:
+                if (self.structs[name], self.unknown_fields[name], self.duplicate_keys[name]) != \
+                        (fields, unknown, duplicates):
+                    raise SystemExit(f"{path}: struct {name} differs from the earlier file's")
+                continue
             self.structs[name] = fields
+            self.unknown_fields[name] = unknown
+            self.duplicate_keys[name] = duplicates
 
 
 # --- Values. ---
@@ -548,7 +568,9 @@ def error_path(segments) -> str:
 
 
 def main() -> None:
-    schema = Schema(sys.argv[1])
+    if len(sys.argv) < 3:
+        raise SystemExit("usage: write_combination_documents.py OUTPUT SCHEMA...")
+    schema = Schema(sys.argv[2:])
     rng = random.Random(SEED)
     out = bytearray()
 
@@ -588,7 +610,7 @@ def main() -> None:
                 continue
             data, path, code, type_byte, note = broken
             record(1, 0, name, note, error_path(path), code, type_byte, data)
-    with open(sys.argv[2], "wb") as f:
+    with open(sys.argv[1], "wb") as f:
         f.write(out)
 
 
