@@ -20,8 +20,10 @@ if(BSONGEN_SANITIZE)
     message(FATAL_ERROR "BSONGEN_SANITIZE='${BSONGEN_SANITIZE}': expected a comma-separated list "
                         "such as 'address,undefined' or 'thread'")
   endif()
+  # Reports need file:line, inlined frames included: line tables (-g1) where the build type
+  # brings no debug information of its own; Debug and RelWithDebInfo keep their full -g.
   add_compile_options(-fsanitize=${BSONGEN_SANITIZE} -fno-sanitize-recover=all
-                      -fno-omit-frame-pointer -g)
+                      -fno-omit-frame-pointer $<$<NOT:$<CONFIG:Debug,RelWithDebInfo>>:-g1>)
   add_link_options(-fsanitize=${BSONGEN_SANITIZE} -fno-sanitize-recover=all)
   message(STATUS "bsongen: building with -fsanitize=${BSONGEN_SANITIZE}")
 
