@@ -29,6 +29,7 @@ _STD_NAME_HEADERS = [
     (re.compile(r"\bstd::array\b"), "<array>"),
     (re.compile(r"\bstd::map\b"), "<map>"),
     (re.compile(r"\bstd::unordered_map\b"), "<unordered_map>"),
+    (re.compile(r"\bstd::pair\b"), "<utility>"),
     (re.compile(r"\bstd::optional\b"), "<optional>"),
     (re.compile(r"\bstd::chrono\b"), "<chrono>"),
 ]

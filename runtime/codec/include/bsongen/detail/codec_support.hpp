@@ -1068,8 +1068,12 @@ requires(is_fixed_codec<Elem>()) struct array_codec<Elem, N> {
   return n == 0 || ((x[0] ^ y[0]) | (x[n / 2] ^ y[n / 2]) | (x[n - 1] ^ y[n - 1])) == 0;
 }
 
-// A document with dynamic keys: std::map<std::string, T>, std::unordered_map, ... Keys must be
-// UTF-8 without NUL; a repeated key keeps the last value.
+// A document with dynamic keys. Keys must be UTF-8 without NUL. Two kinds of container:
+// - associative (std::map<std::string, T>, std::unordered_map): a repeated key keeps the last
+//   value; encode writes the container's order;
+// - a sequence of pairs (std::vector<std::pair<std::string, T>>): the entries in document order,
+//   a repeated key kept as often as it comes, so a document round-trips exactly. Decoding into a
+//   new one appends to one vector instead of allocating and linking a tree node per entry.
 template <class Elem>
 struct map_codec {
   static constexpr std::uint8_t type = static_cast<std::uint8_t>(bson_type::document);
@@ -1130,6 +1134,22 @@ struct map_codec {
     const std::uint8_t* doc_end;
     if (!open_document(st, p, end, body, doc_end)) return nullptr;
     ++st.depth;
+    if constexpr (requires { out.emplace_back(); }) {
+      body = decode_entries_in_order(st, body, doc_end, out);
+    } else {
+      body = decode_entries_by_key(st, body, doc_end, out);
+    }
+    if (body == nullptr) return nullptr;
+    --st.depth;
+    return doc_end + 1;
+  }
+
+ private:
+  // The elements of the document at [body, doc_end) into an associative container. Returns
+  // doc_end, or nullptr with st's error located.
+  template <class V>
+  static const std::uint8_t* decode_entries_by_key(decode_state& st, const std::uint8_t* body,
+                                                   const std::uint8_t* doc_end, V& out) {
     constexpr bool recycles = requires { out.extract(out.begin()); };
     // A reused map whose keys come again in its own order (the same labels decoded again) takes
     // the new values in place, no node leaving or entering the tree; at the first key that
@@ -1183,8 +1203,44 @@ struct map_codec {
       if (body == nullptr) return fail_in_element(st, element, key);
     }
     if (in_place) out.erase(same, out.end());  // entries the input no longer has
-    --st.depth;
-    return doc_end + 1;
+    return body;
+  }
+
+  // The elements of the document at [body, doc_end) as (key, value) pairs in their order. The
+  // pairs `out` already holds are decoded into (their strings keep their storage); the ones left
+  // over are erased. Returns doc_end, or nullptr with st's error located.
+  template <class V>
+  static const std::uint8_t* decode_entries_in_order(decode_state& st, const std::uint8_t* body,
+                                                     const std::uint8_t* doc_end, V& out) {
+    const std::uint8_t* const first = body;
+    std::size_t count = 0;
+    while (body < doc_end) {
+      const std::uint8_t* const element = body;
+      std::uint8_t elem_type = 0;
+      std::string_view key;
+      if (!read_element_header(st, body, doc_end, elem_type, key)) {
+        st.error_located = true;
+        return nullptr;
+      }
+      const bool fresh = count == out.size();
+      if (fresh) {
+        out.emplace_back(std::piecewise_construct, std::forward_as_tuple(key),
+                         std::forward_as_tuple());
+      } else if constexpr (std::is_same_v<typename V::value_type::first_type, std::string>) {
+        assign_text(out[count].first, key);
+      } else {
+        out[count].first = key;
+      }
+      body = decode_member<Elem>(st, elem_type, body, doc_end, out[count].second, fresh);
+      if (body == nullptr) return fail_in_element(st, element, key);
+      if (count++ == 0 && out.capacity() < 2) {
+        // A new container: as many entries as the document holds if they are like the first.
+        out.reserve(elements_like_first(static_cast<std::size_t>(doc_end - first),
+                                        static_cast<std::size_t>(body - first)));
+      }
+    }
+    out.erase(out.begin() + static_cast<std::ptrdiff_t>(count), out.end());
+    return body;
   }
 };
 

@@ -1,0 +1,153 @@
+// map<string, T> fields (detail::map_codec) in their three spellings (schemas/map_spellings.yaml):
+// std::map and std::unordered_map keep one value per key, the last one; a sequence of pairs keeps
+// the entries in document order, repeated keys included, so a document round-trips byte for byte.
+// Errors inside an entry carry the entry's key in their path, and no input crashes a decoder.
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "bson_builder.hpp"
+#include "bsongen/codec.hpp"
+#include "bsongen/document.hpp"
+#include "codec_helpers.hpp"
+#include "map_spellings.bsongen.hpp"
+
+namespace {
+
+using bsongen::test::bson_builder;
+using bsongen::test::bytes;
+using bsongen::test::decode_error;
+using bsongen::test::decode_ok;
+using bsongen::test::encode_error;
+using bsongen::test::encode_ok;
+
+using entries = std::vector<std::pair<std::string, std::int64_t>>;
+
+// An embedded document of int64 elements, in the order given (repeats allowed).
+bson_builder int64_document(const entries& e) {
+  bson_builder body;
+  for (const auto& [key, value] : e) body.u8(0x12).cstr(key).i64(value);
+  return body;
+}
+
+// A gen_maps::maps document whose three int64 maps hold `e` each, and nothing else.
+bytes maps_document(const entries& e) {
+  bson_builder body;
+  body.u8(0x03).cstr("sorted").doc(int64_document(e));
+  body.u8(0x03).cstr("unordered").doc(int64_document(e));
+  body.u8(0x03).cstr("in_order").doc(int64_document(e));
+  return bson_builder().doc(body).bytes();
+}
+
+TEST(map_codec, a_sequence_of_pairs_keeps_document_order_and_repeated_keys) {
+  const bytes doc = maps_document({{"b", 1}, {"a", 2}, {"b", 3}});
+  const auto m = decode_ok<gen_maps::maps>(doc);
+  EXPECT_EQ(m.in_order, (entries{{"b", 1}, {"a", 2}, {"b", 3}}));
+  // The associative spellings keep one entry per key: the last value.
+  EXPECT_EQ(m.sorted, (std::map<std::string, std::int64_t>{{"a", 2}, {"b", 3}}));
+  EXPECT_EQ(m.unordered, (std::unordered_map<std::string, std::int64_t>{{"a", 2}, {"b", 3}}));
+}
+
+TEST(map_codec, a_sequence_of_pairs_round_trips_the_document_exactly) {
+  gen_maps::maps m;
+  m.in_order = {{"zeta", 1}, {"alpha", 2}, {"zeta", 3}, {"", 4}, {"h\xc3\xa9", 5}};
+  m.points = {{"second", {1, 2}}, {"first", {3, 4}}};
+  m.labels = {{"b", "x"}, {"a", "y"}};
+  m.anything = {{"n", bsongen::value(std::int32_t{7})},
+                {"s", bsongen::value("text")},
+                {"n", bsongen::value(nullptr)}};
+  const bytes encoded = encode_ok(m);
+  const auto back = decode_ok<gen_maps::maps>(encoded);
+  EXPECT_EQ(back.in_order, m.in_order);
+  EXPECT_EQ(back.points, m.points);
+  EXPECT_EQ(back.labels, m.labels);
+  EXPECT_EQ(back.anything, m.anything);
+  EXPECT_EQ(encode_ok(back), encoded);
+  // The generic path reads the same entries, in the same order.
+  const auto generic = bsongen::test::decode_generic(encoded);
+  const bsongen::document_ref in_order = generic.find("in_order").as_document();
+  ASSERT_EQ(in_order.size(), m.in_order.size());
+  for (std::size_t i = 0; i < m.in_order.size(); ++i) {
+    EXPECT_EQ(in_order.at(i).key(), m.in_order[i].first);
+    EXPECT_EQ(in_order.at(i).value().as_int64(), m.in_order[i].second);
+  }
+}
+
+TEST(map_codec, decoding_into_a_used_sequence_of_pairs_leaves_only_the_new_entries) {
+  gen_maps::maps m;
+  m.labels = {{"old", "stale"}};
+  ASSERT_TRUE(bsongen::decode(maps_document({{"a", 1}, {"b", 2}, {"c", 3}}), m));
+  EXPECT_EQ(m.in_order, (entries{{"a", 1}, {"b", 2}, {"c", 3}}));
+  EXPECT_TRUE(m.labels.empty());  // absent: reset to its default
+  ASSERT_TRUE(bsongen::decode(maps_document({{"longer key than fifteen", 9}}), m));
+  EXPECT_EQ(m.in_order, (entries{{"longer key than fifteen", 9}}));
+  ASSERT_TRUE(bsongen::decode(maps_document({{"x", 1}, {"y", 2}, {"x", 3}, {"w", 4}}), m));
+  EXPECT_EQ(m.in_order, (entries{{"x", 1}, {"y", 2}, {"x", 3}, {"w", 4}}));
+  ASSERT_TRUE(bsongen::decode(maps_document({}), m));
+  EXPECT_TRUE(m.in_order.empty());
+}
+
+TEST(map_codec, an_error_inside_an_entry_names_its_key_and_offset) {
+  // points: {"p": {"x": 1, "y": "two"}}: y is a string where the point holds an int32.
+  bson_builder point;
+  point.u8(0x10).cstr("x").i32(1).u8(0x02).cstr("y").str("two");
+  bson_builder points;
+  points.u8(0x03).cstr("p").doc(point);
+  bson_builder body;
+  body.u8(0x03).cstr("points").doc(points);
+  const bytes doc = bson_builder().doc(body).bytes();
+  const bsongen::error e = decode_error<gen_maps::maps>(doc);
+  EXPECT_EQ(e.code, bsongen::error_code::type_mismatch);
+  EXPECT_EQ(e.path, "points.p.y");
+  // The element's type byte: 4 (document length) + 1 + "points\0" + 4 + 1 + "p\0" + 4 + the x
+  // element (1 + 2 + 4).
+  EXPECT_EQ(e.offset, 4U + 1 + 7 + 4 + 1 + 2 + 4 + 7);
+}
+
+TEST(map_codec, keys_that_are_not_utf8_are_refused_both_ways) {
+  bson_builder body;
+  body.u8(0x03).cstr("in_order").doc(bson_builder().u8(0x12).cstr("\xff").i64(1));
+  const bsongen::error decoding = decode_error<gen_maps::maps>(bson_builder().doc(body).bytes());
+  EXPECT_EQ(decoding.code, bsongen::error_code::invalid_utf8);
+  EXPECT_EQ(decoding.path, "in_order.\xff");  // the raw key: error::to_string() escapes it
+
+  gen_maps::maps m;
+  m.in_order = {{"ok", 1}, {"\xff", 2}};
+  EXPECT_FALSE(encode_error(m).message.empty());
+  m.in_order = {{std::string("nul\0inside", 10), 1}};
+  EXPECT_EQ(encode_error(m).path, std::string("in_order.nul\0inside", 19));
+}
+
+// Every prefix and every single-byte change of a document holding all three spellings decodes or
+// fails cleanly (the sanitizer builds check the "cleanly"), and what decodes encodes again.
+TEST(map_codec_hostile, truncated_and_corrupted_documents_fail_cleanly) {
+  gen_maps::maps m;
+  m.sorted = {{"a", 1}, {"b", 2}};
+  m.unordered = {{"c", 3}};
+  m.in_order = {{"z", 4}, {"z", 5}};
+  m.points = {{"p", {6, 7}}};
+  m.labels = {{"l", "label"}};
+  m.anything = {{"v", bsongen::value(bsongen::document{{"k", 1.5}})}};
+  const bytes doc = encode_ok(m);
+  for (std::size_t n = 0; n < doc.size(); ++n) {
+    const std::span<const std::uint8_t> prefix(doc.data(), n);
+    EXPECT_FALSE(bsongen::decode<gen_maps::maps>(prefix)) << "prefix of " << n << " bytes";
+  }
+  gen_maps::maps reused;
+  for (std::size_t i = 0; i < doc.size(); ++i) {
+    for (const std::uint8_t flip : {std::uint8_t{0x01}, std::uint8_t{0x80}, std::uint8_t{0xff}}) {
+      bytes corrupted = doc;
+      corrupted[i] ^= flip;
+      if (auto r = bsongen::decode<gen_maps::maps>(corrupted)) {
+        EXPECT_TRUE(bsongen::encode(*r)) << "byte " << i;
+      }
+      static_cast<void>(bsongen::decode(corrupted, reused));
+    }
+  }
+}
+
+}  // namespace
