@@ -762,6 +762,22 @@ class model_builder {
         if (vector == nullptr) return fail("the type catalogue has no kind for " + name);
         if (!is_std(args[1], "std::allocator"))
           return fail("std::vector with a custom allocator is not supported");
+        if (const auto* entry = specialization_of(args[0].getAsType());
+            entry != nullptr && name_without_inline_namespaces(entry) == "std::pair") {
+          // (key, value) pairs: a map that keeps the document's order and its repeated keys.
+          const container_kind* map = catalog().container_for_template("std::map");
+          if (map == nullptr || map->leading_args.size() != 1)
+            return fail("the type catalogue has no kind for std::map<key, T>");
+          const std::string& key_spelling = map->leading_args.front();
+          std::optional<mapping_error> key_failure;
+          auto key = map_argument(entry, 0, "", key_failure);
+          if (!key || key->spelling != key_spelling)
+            return fail("a std::vector of std::pair is a map: its keys must be " + key_spelling);
+          auto element = map_argument(entry, 1, "", failure);
+          if (!element) return std::nullopt;
+          return compose(*map, std::move(*element), "std::vector<std::pair<" + key_spelling + ", ",
+                         ">>");
+        }
         auto element = map_argument(spec, 0, "", failure);
         if (!element) return std::nullopt;
         return compose(*vector, std::move(*element), "std::vector<", ">");
@@ -826,7 +842,8 @@ class model_builder {
     if (name.rfind("std::", 0) == 0)
       return fail(name +
                   " is not supported (supported containers: std::vector, std::array, "
-                  "std::optional, std::map and std::unordered_map with std::string keys; "
+                  "std::optional, std::map and std::unordered_map with std::string keys, "
+                  "std::vector of std::pair with std::string keys; "
                   "bsongen::nullable and bsongen::number)");
     return fail("'" + name + "' is not marked BSONGEN_DOCUMENT");
   }

@@ -152,6 +152,9 @@ TEST_F(fixture_model, containers_nest_their_element_types) {
   EXPECT_EQ(type_of("containers", "groups"), json::parse(R"({"kind":"map",
       "cpp":"std::unordered_map<std::string, std::vector<std::string>>",
       "element":{"kind":"vector","element":{"kind":"string"}}})"));
+  EXPECT_EQ(type_of("containers", "ordered"), json::parse(R"({"kind":"map",
+      "cpp":"std::vector<std::pair<std::string, std::int64_t>>",
+      "element":{"kind":"int64"}})"));
   EXPECT_EQ(type_of("containers", "by_name"), json::parse(R"({"kind":"map",
       "cpp":"std::map<std::string, scan_fixture::address, std::less<>>",
       "element":{"kind":"struct","name":"address"}})"));
@@ -558,6 +561,10 @@ const error_case error_cases[] = {
      "'unique_ptr<basic_string<char>>'): std::unique_ptr is not supported"},
     {"std_pair", "struct BSONGEN_DOCUMENT doc { std::pair<int, int> @p; };",
      "field 'p' of 'doc' has unsupported type 'std::pair<int, int>': std::pair is not supported"},
+    {"vector_of_pair_with_int_keys",
+     "struct BSONGEN_DOCUMENT doc { std::vector<std::pair<int, double>> @p; };",
+     "field 'p' of 'doc' has unsupported type 'std::vector<std::pair<int, double>>': a std::vector "
+     "of std::pair is a map: its keys must be std::string"},
     {"unmarked_class_template",
      "template <class T> struct point { T x; };\nstruct BSONGEN_DOCUMENT doc { point<int> @p; };",
      "field 'p' of 'doc' has unsupported type 'point<int>': 'point' is not marked "

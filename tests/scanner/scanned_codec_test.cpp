@@ -182,8 +182,10 @@ TEST(scanned_codec, containers_round_trip_and_reject_unknown_and_duplicate_keys)
   c.readings = {1.5, nullptr};
   c.price = bsongen::number<double>(12, bsongen::bson_type::int32);
   c.total = std::int64_t{1} << 40;
+  c.ordered = {{"b", 1}, {"a", 2}, {"b", 3}};  // document order, the repeated key kept
   const bytes encoded = encode_ok(c);
   const scan_fixture::containers back = decode_ok<scan_fixture::containers>(encoded);
+  EXPECT_EQ(back.ordered, c.ordered);
   EXPECT_EQ(back.numbers, c.numbers);
   EXPECT_EQ(back.labels, c.labels);
   EXPECT_EQ(back.point, c.point);

@@ -12,6 +12,7 @@
 #include <optional>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "bsongen/annotate.hpp"
@@ -86,6 +87,7 @@ struct BSONGEN_DOCUMENT BSONGEN_UNKNOWN_FIELDS(reject) BSONGEN_DUPLICATE_KEYS(re
   std::vector<bsongen::nullable<double>> readings;
   bsongen::number<double> price;                      // int32, int64 or double, written back as read
   bsongen::number<counter> total;
+  std::vector<std::pair<std::string, std::int64_t>> ordered;  // a map in document order
 };
 
 /// Keys, options and enums.
