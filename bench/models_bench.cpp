@@ -2,7 +2,10 @@
 // batch of samples (bench/schemas/telemetry.yaml: strings, vector<double>, a labels map, a nested
 // struct, a vector of structs with vectors of their own), and `event_any_1`, an event record whose
 // `payload` is schemaless (bench/schemas/event_any.yaml: one `any` field holding a nested
-// document with strings, numbers, an array and a subdocument).
+// document with strings, numbers, an array and a subdocument), and `labels_1000` /
+// `labels_pairs_1000`, one resource with 1000 string labels (bench/schemas/labels.yaml), the same
+// bytes decoded into a std::map and into a sequence of pairs (its `cpp` spelling): a map's cost
+// is mostly its nodes, which only a new struct pays.
 //
 // Rows, for each case:
 //  * generated/encode: the struct, built before timing, into one reused bsongen::writer.
@@ -17,6 +20,7 @@
 
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
@@ -32,6 +36,7 @@
 #include "bsongen/writer.hpp"
 #include "case_registry.hpp"
 #include "event_any.bsongen.hpp"
+#include "labels.bsongen.hpp"
 #include "seed_cases.hpp"
 #include "telemetry.bsongen.hpp"
 
@@ -106,6 +111,38 @@ events::event make_event() {
       {"ok", true}});
   e.acknowledged = false;
   return e;
+}
+
+// Labels as resource tags and attribute maps hold them: dotted, prefixed keys of 20-40
+// characters, values from short words to paths past std::string's inline buffer. Sorted, so the
+// std::map and the sequence of pairs encode to the same bytes.
+std::vector<std::pair<std::string, std::string>> make_labels(std::size_t count) {
+  static constexpr const char* prefixes[] = {"app.kubernetes.io/", "topology.example.com/",
+                                             "billing.team/", "release/"};
+  static constexpr const char* words[] = {"blue", "frontend", "eu-central-1a",
+                                          "s3://assets-prod/cache/v2/manifest.json", "true"};
+  std::vector<std::pair<std::string, std::string>> labels;
+  for (std::size_t i = 0; i < count; ++i) {
+    char key[64];
+    std::snprintf(key, sizeof key, "%slabel-%04zu", prefixes[i % 4], i);
+    labels.emplace_back(key, words[(i * 7) % 5]);
+  }
+  std::sort(labels.begin(), labels.end());
+  return labels;
+}
+
+labels::resource make_resource() {
+  labels::resource r;
+  r.name = "checkout-service-7d9f";
+  for (auto& [key, value] : make_labels(1000)) r.labels.emplace(std::move(key), std::move(value));
+  return r;
+}
+
+labels::resource_in_order make_resource_in_order() {
+  labels::resource_in_order r;
+  r.name = "checkout-service-7d9f";
+  r.labels = make_labels(1000);
+  return r;
 }
 
 template <class T>
@@ -213,10 +250,19 @@ void register_rows(const model_case<T>& c) {
 const bool registered = [] {
   static const model_case<telemetry::batch> telemetry_1 = build_case("telemetry_1", make_batch());
   static const model_case<events::event> event_any_1 = build_case("event_any_1", make_event());
+  static const model_case<labels::resource> labels_1000 =
+      build_case("labels_1000", make_resource());
+  static const model_case<labels::resource_in_order> labels_pairs_1000 =
+      build_case("labels_pairs_1000", make_resource_in_order());
+  check_bytes("labels_pairs_1000 (same bytes as labels_1000)", labels_pairs_1000.bytes.span(),
+              labels_1000.bytes.span());
   register_case_bytes(telemetry_1.name, telemetry_1.bytes.span());
   register_case_bytes(event_any_1.name, event_any_1.bytes.span());
+  register_case_bytes(labels_1000.name, labels_1000.bytes.span());
   register_rows(telemetry_1);
   register_rows(event_any_1);
+  register_rows(labels_1000);
+  register_rows(labels_pairs_1000);
   return true;
 }();
 
