@@ -678,6 +678,17 @@ TEST(generated_codec, empty_struct) {
   expect_round_trip(gen_test::empty{});
 }
 
+TEST(generated_codec, members_named_like_their_struct) {
+  // label::label and rest::rest (a struct member), and label::rest (the capture member) also
+  // names a struct: the generated operator== must still name the struct.
+  gen_test::rest r;
+  r.rest.label = "outer";
+  r.rest.kind = 7;
+  r.labels = {gen_test::label{"a", 1, {}}, gen_test::label{"b", 2, {}}};
+  expect_round_trip(r);
+  EXPECT_FALSE(r == gen_test::rest{});
+}
+
 TEST(generated_codec, entry_points_never_call_user_functions_found_by_adl) {
   shop::address a;
   a.street = "Hauptstrasse 1";
