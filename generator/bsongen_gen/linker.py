@@ -77,6 +77,10 @@ class _Linker:
         for definition in [*m.enums, *m.structs]:
             what = "enum" if isinstance(definition, Enum) else "struct"
             self.check_identifier(definition.name, f"{what} name", definition.location)
+            problem = names.definition_problem(m.namespace, definition.name)
+            if problem:
+                self.error(definition.location, f"{what} name `{definition.name}` {problem}",
+                           "rename it, or choose another namespace")
             self.check_doc(definition.doc, f"{what} `{definition.name}`", definition.location)
             previous = self.definitions.get(definition.name)
             if previous is not None:

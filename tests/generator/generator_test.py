@@ -138,6 +138,30 @@ class DiagnosticsTest(SchemaCase):
         self.assertIn("field name `2nd` is not a C++ identifier", text)
         self.assertIn("field name `_Big` is reserved", text)
 
+    def test_names_that_would_hide_std_or_the_runtime_namespace(self):
+        # The generated code spells `std::string` from inside the schema's namespace and lives in
+        # `bsongen`: a definition or namespace named so would make it fail to compile.
+        errs = self.errors("""\
+            enums:
+              bsongen: {values: [a]}
+            structs:
+              std:
+                fields: {x: int32}
+            """)
+        text = "\n".join(errs)
+        self.assertIn("s.yaml:2:3: error: enum name `bsongen` collides with namespace `bsongen`",
+                      text)
+        self.assertIn("s.yaml:4:3: error: struct name `std` would hide the standard library's "
+                      "namespace `std`", text)
+        for namespace in ("std", "app::std", "bsongen", "bsongen::app"):
+            errs = self.errors(f"namespace: \"{namespace}\"\n"
+                               "structs: {p: {fields: {x: int32}}}\n")
+            self.assertIn(f"namespace `{namespace}`", errs[0])
+        # Elsewhere the generated code spells the runtime `::bsongen`: these compile.
+        for text in ("namespace: app::bsongen\nstructs: {p: {fields: {x: int32}}}\n",
+                     "namespace: app\nstructs: {bsongen: {fields: {x: int32}}}\n"):
+            linker.link(schema_reader.read_schema(self.write(text), "s.yaml"))
+
     def test_every_problem_is_reported_at_once(self):
         errs = self.errors("""\
             structs:
