@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <span>
 #include <string>
 #include <vector>
@@ -241,6 +242,21 @@ TEST(generated_codec, defaults_options_and_omit_empty) {
   o.maybe = 0;
   o.maybe_point = gen_test::point{1, 2, 3};
   expect_round_trip(o);
+}
+
+TEST(generated_codec, defaults_at_the_ends_of_their_ranges) {
+  constexpr std::int64_t lowest = std::numeric_limits<std::int64_t>::min();
+  const gen_test::extremes fresh;
+  EXPECT_EQ(fresh.lowest, lowest);
+  EXPECT_EQ(fresh.lowest32, std::numeric_limits<std::int32_t>::min());
+  EXPECT_EQ(fresh.big, 18446744073709551616.0);
+  EXPECT_EQ(static_cast<std::int64_t>(fresh.wide), lowest);
+  expect_round_trip(fresh);
+  // Decoding an empty document into a used object resets every member to its default.
+  gen_test::extremes used{1, 2, 3.0, std::int64_t{4}};
+  const bytes empty{5, 0, 0, 0, 0};
+  ASSERT_TRUE(bsongen::decode(std::span<const std::uint8_t>(empty), used));
+  EXPECT_TRUE(used == fresh);
 }
 
 TEST(generated_codec, null_decodes_to_empty_optional) {

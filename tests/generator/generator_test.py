@@ -191,6 +191,25 @@ class DiagnosticsTest(SchemaCase):
         self.assertIn("default `blue` is not an enumerator", text)
         self.assertIn("`optional` is only allowed as a field's outermost type", text)
 
+    def test_numeric_defaults_must_fit_their_type(self):
+        errs = self.errors("""\
+            structs:
+              item:
+                fields:
+                  a: {type: int32, default: 2147483648}
+                  b: {type: int64, default: -9223372036854775809}
+                  c: {type: "number<int64>", default: 9223372036854775808}
+                  d: {type: double, default: 9007199254740993}
+                  e: {type: int32, default: -2147483648}
+                  f: {type: double, default: 9007199254740992}
+            """)
+        text = "\n".join(errs)
+        self.assertEqual(len(errs), 4, text)
+        self.assertIn("s.yaml:4:7: error: field `a`: default 2147483648 does not fit in int32", text)
+        self.assertIn("field `b`: default -9223372036854775809 does not fit in int64", text)
+        self.assertIn("field `c`: default 9223372036854775808 does not fit in int64", text)
+        self.assertIn("field `d`: default 9007199254740993 is not exactly a double", text)
+
     def test_invalid_yaml_names_position(self):
         errs = self.errors("structs: {a: [\n")
         self.assertIn("s.yaml:2:1: error: invalid YAML", errs[0])
@@ -442,6 +461,21 @@ class OutputTest(SchemaCase):
         header = files["s.bsongen.hpp"]
         self.assertIn('#include "bsongen/detail/codec_support.hpp"', header)
         self.assertIn("inline std::size_t codec_impl<::p>::size(", header)
+
+    def test_numeric_defaults_are_valid_literals_of_their_type(self):
+        # -9223372036854775808 is the negation of a literal no signed type holds, and an integer
+        # default of a double may exceed every integer literal's type.
+        header = self.render("""\
+            structs:
+              p:
+                fields:
+                  a: {type: int64, default: -9223372036854775808}
+                  b: {type: double, default: 18446744073709551616}
+                  c: {type: double, default: 3}
+            """)["s.bsongen.hpp"]
+        self.assertIn("std::int64_t a = -9223372036854775807 - 1;", header)
+        self.assertIn("double b = 1.8446744073709552e+19;", header)
+        self.assertIn("double c = 3.0;", header)
 
     def test_visit_only_when_asked(self):
         plain = self.render("structs: {p: {fields: {x: int32}}}\n")["s.bsongen.hpp"]
