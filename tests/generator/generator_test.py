@@ -210,6 +210,22 @@ class DiagnosticsTest(SchemaCase):
         self.assertIn("field `c`: default 9223372036854775808 does not fit in int64", text)
         self.assertIn("field `d`: default 9007199254740993 is not exactly a double", text)
 
+    def test_enumerator_without_a_value_in_any_null_spelling_counts_on(self):
+        path = self.write("""\
+            enums:
+              e:
+                values:
+                  a:
+                  b: ~
+                  c: null
+                  d: 7
+                  e: NULL
+            structs: {p: {fields: {x: e}}}
+            """)
+        m = linker.link(schema_reader.read_schema(path, "s.yaml"))
+        self.assertEqual([(v.name, v.value) for v in m.enums[0].values],
+                         [("a", 0), ("b", 1), ("c", 2), ("d", 7), ("e", 8)])
+
     def test_invalid_yaml_names_position(self):
         errs = self.errors("structs: {a: [\n")
         self.assertIn("s.yaml:2:1: error: invalid YAML", errs[0])
