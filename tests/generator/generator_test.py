@@ -330,6 +330,22 @@ class ModelTest(SchemaCase):
         self.assertEqual(fixed.value_runs, [(7, 8), (18, 4)])
         self.assertEqual(fixed.depth, 1)
 
+    def test_fixed_layouts_stop_at_the_width_limit(self):
+        # A fixed struct's shape is computed at compile time, at a cost per byte: wider structs
+        # (and structs holding wider arrays) take the general path.
+        m = linker.link(schema_reader.read_schema(self.write("""\
+            structs:
+              edge: {fields: {a: "array<int32, 400>"}}
+              wide: {fields: {a: "array<double, 4096>", b: int32}}
+              outer: {fields: {w: wide}}
+            """), "s.yaml"))
+        layouts = layout.Layouts(m)
+        self.assertLessEqual(layouts.structs["edge"].fixed.width, 4096)
+        self.assertIsNone(layouts.structs["wide"].fixed)
+        self.assertIsNone(layouts.structs["outer"].fixed)
+        wide = next(s for s in m.structs if s.name == "wide")
+        self.assertIsNone(layouts.fixed(wide.fields[0].type))
+
     def test_variable_struct_has_no_fixed_layout(self):
         path = self.write("structs: {p: {fields: {name: string}}}\n")
         m = linker.link(schema_reader.read_schema(path))
