@@ -48,7 +48,7 @@ struct address {
   // ISO 3166-1 alpha-2 code.
   std::string country = "DE";
 
-  friend bool operator==(const address&, const address&) = default;
+  friend bool operator==(const ::shop::address&, const ::shop::address&) = default;
 };
 
 struct customer {
@@ -59,7 +59,7 @@ struct customer {
   // Absent when it equals the shipping address.
   std::optional<::shop::address> billing{};
 
-  friend bool operator==(const customer&, const customer&) = default;
+  friend bool operator==(const ::shop::customer&, const ::shop::customer&) = default;
 };
 
 struct line_item {
@@ -68,7 +68,7 @@ struct line_item {
   ::bsongen::decimal128 unit_price{};
   std::optional<::bsongen::decimal128> discount{};
 
-  friend bool operator==(const line_item&, const line_item&) = default;
+  friend bool operator==(const ::shop::line_item&, const ::shop::line_item&) = default;
 };
 
 // One order. Unknown keys are kept in `extra` so a round trip through an older
@@ -96,7 +96,7 @@ struct order {
   // Elements whose keys this struct does not know, in input order.
   ::bsongen::raw_document extra;
 
-  friend bool operator==(const order&, const order&) = default;
+  friend bool operator==(const ::shop::order&, const ::shop::order&) = default;
 };
 
 }  // namespace shop

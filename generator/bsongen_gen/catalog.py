@@ -164,3 +164,9 @@ def type_byte(bson_type: Optional[str]) -> Optional[int]:
 
 # The largest std::array (`array` kind) size a model may give.
 MAX_ARRAY_SIZE = 1 << 16
+
+# The widest value given a fixed layout (layout.py): the generated code computes a fixed struct's
+# shape at compile time, at a cost per byte that compilers bound (clang's default constexpr step
+# limit ran out near 39 KB), so wider structs and arrays take the general path. The runtime bounds
+# fixed arrays' own fast path the same way (detail::max_fixed_shape_size).
+MAX_FIXED_WIDTH = 4096

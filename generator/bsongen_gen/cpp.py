@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Optional
 
-from . import catalog, names
+from . import catalog, linker, names
 from .layout import Fixed, Layouts, element_bson_type
 from .model import Enum, Field, Model, Struct, TypeRef
 
@@ -87,7 +87,14 @@ def headers_of(t: TypeRef, out: set) -> None:
         headers_of(t.element, out)
 
 
+INT64_MIN = -2**63
+
+
 def cpp_number(value) -> str:
+    if value == INT64_MIN and isinstance(value, int):
+        # 9223372036854775808 is too large for any signed literal, so `-9223372036854775808` is
+        # an unsigned (or __int128) negation: spell the minimum as arithmetic on int64 literals.
+        return f"{INT64_MIN + 1} - 1"
     if isinstance(value, float) and not math.isfinite(value):
         if math.isnan(value):
             return "std::numeric_limits<double>::quiet_NaN()"
@@ -231,6 +238,10 @@ def _initializer(model: Model, f: Field) -> str:
         return f" = {qualified(model, vt.definition.name)}::{d}"
     if isinstance(d, bool):
         return " = true" if d else " = false"
+    if isinstance(d, int) and linker.numeric_kind(vt) == "double":
+        # An integer default of a double (exact: the linker checked) may exceed every integer
+        # literal's type.
+        d = float(d)
     if isinstance(d, str):
         return f" = {cpp_string(d)}"
     return f" = {cpp_number(d)}"

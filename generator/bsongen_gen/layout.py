@@ -1,9 +1,9 @@
 """Fixed layouts: which values always encode to the same bytes but for their values.
 
 A fixed-shape struct (every field of fixed width, none optional or omit_empty, no captured unknown
-fields) encodes by copying a precomputed skeleton of the whole document and storing values at
-known offsets, and decodes by comparing the skeleton's constant bytes and loading values at those
-offsets. This module computes those skeletons from a linked model and the catalog.
+fields, at most catalog.MAX_FIXED_WIDTH bytes) encodes by copying a precomputed skeleton of the
+whole document and storing values at known offsets, and decodes by comparing the skeleton's
+constant bytes and loading values at those offsets. This module computes those skeletons from a linked model and the catalog.
 """
 
 from __future__ import annotations
@@ -82,6 +82,8 @@ class Layouts:
                 runs += [(4 + len(body) + o, n) for o, n in e.value_runs]
                 body += e.skeleton
             skeleton = _document(body)
+            if len(skeleton) > catalog.MAX_FIXED_WIDTH:
+                return None
             return Fixed(len(skeleton), skeleton, _merge(runs), 1 + e.depth, e.checked)
         return None
 
@@ -109,6 +111,8 @@ class Layouts:
             depth = max(depth, fixed.depth)
             checked = checked or fixed.checked
         skeleton = _document(body)
+        if len(skeleton) > catalog.MAX_FIXED_WIDTH:
+            return StructLayout()
         out.fixed = Fixed(len(skeleton), skeleton, _merge(runs), 1 + depth, checked)
         return out
 

@@ -77,6 +77,10 @@ class _Linker:
         for definition in [*m.enums, *m.structs]:
             what = "enum" if isinstance(definition, Enum) else "struct"
             self.check_identifier(definition.name, f"{what} name", definition.location)
+            problem = names.definition_problem(m.namespace, definition.name)
+            if problem:
+                self.error(definition.location, f"{what} name `{definition.name}` {problem}",
+                           "rename it, or choose another namespace")
             self.check_doc(definition.doc, f"{what} `{definition.name}`", definition.location)
             previous = self.definitions.get(definition.name)
             if previous is not None:
@@ -251,11 +255,15 @@ class _Linker:
                            f"`{vt.definition.name}`", did_you_mean(d, enumerators))
         elif vt.kind == "bool" and isinstance(d, bool):
             pass
-        elif vt.kind in ("int32", "int64", "double", "number") and \
-                isinstance(d, (int, float)) and not isinstance(d, bool):
-            numeric = vt.element.kind if vt.kind == "number" and vt.element else vt.kind
+        elif numeric_kind(vt) and isinstance(d, (int, float)) and not isinstance(d, bool):
+            numeric = numeric_kind(vt)
             if numeric != "double" and not isinstance(d, int):
                 self.error(f.location, f"field `{f.name}`: default {d} is not an integer")
+            elif numeric != "double" and not _fits(d, _INT_RANGES[numeric]):
+                self.error(f.location, f"field `{f.name}`: default {d} does not fit in {numeric}")
+            elif numeric == "double" and isinstance(d, int) and not _exact_double(d):
+                self.error(f.location, f"field `{f.name}`: default {d} is not exactly a double",
+                           f"the nearest double is {_nearest_double(d)}")
         elif vt.kind in ("string", "javascript") and isinstance(d, str):
             if text_problem(d):
                 self.error(f.location, f"field `{f.name}`: default {text_problem(d)}")
@@ -330,6 +338,35 @@ class _Linker:
             raise SchemaErrors(self.errors)
         self.model.structs = ordered
         return self.model
+
+
+# What a numeric default must fit: the integer kinds' ranges (a double takes any number it holds
+# exactly).
+_INT_RANGES = {"int32": (-2**31, 2**31 - 1), "int64": (-2**63, 2**63 - 1)}
+
+
+def numeric_kind(t: TypeRef) -> str:
+    """"int32", "int64" or "double": the number a value of t holds (`number<T>`: T's), else ""."""
+    kind = t.element.kind if t.kind == "number" and t.element is not None else t.kind
+    return kind if kind in (*_INT_RANGES, "double") else ""
+
+
+def _fits(n: int, bounds: tuple[int, int]) -> bool:
+    return bounds[0] <= n <= bounds[1]
+
+
+def _nearest_double(n: int) -> str:
+    try:
+        return repr(float(n))
+    except OverflowError:
+        return "beyond the largest double"
+
+
+def _exact_double(n: int) -> bool:
+    try:
+        return float(n) == n
+    except OverflowError:
+        return False
 
 
 def _emptiable(t: TypeRef) -> bool:

@@ -34,11 +34,34 @@ def qualified(namespace: str, name: str) -> str:
     return f"::{namespace}::{name}" if namespace else f"::{name}"
 
 
+# Names the generated code relies on finding: it spells standard types `std::string` (as do `cpp:`
+# spellings), found from the schema's namespace, and the runtime owns namespace `bsongen`.
+STD_NAMESPACE = "std"
+RUNTIME_NAMESPACE = "bsongen"
+_HIDES_STD = "would hide the standard library's namespace `std` from the generated code"
+
+
 def namespace_problem(namespace: str) -> str:
     if namespace == "":
         return ""
-    for part in namespace.split("::"):
+    parts = namespace.split("::")
+    for part in parts:
         problem = identifier_problem(part)
         if problem:
             return f"part `{part}` {problem}"
+        if part == STD_NAMESPACE:
+            return f"part `{part}` {_HIDES_STD}"
+    if parts[0] == RUNTIME_NAMESPACE:
+        return f"is inside `{RUNTIME_NAMESPACE}`, the runtime's namespace, whose names it would " \
+               "collide with"
+    return ""
+
+
+def definition_problem(namespace: str, name: str) -> str:
+    """Why a struct or enum `name` in `namespace` would break the generated code, or ""."""
+    if name == STD_NAMESPACE:
+        return _HIDES_STD
+    if name == RUNTIME_NAMESPACE and namespace == "":
+        return f"collides with namespace `{RUNTIME_NAMESPACE}` (the runtime's) in the global " \
+               "namespace"
     return ""

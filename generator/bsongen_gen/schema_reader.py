@@ -22,6 +22,7 @@ STRUCT_KEYS = ("doc", "fields", "unknown_fields", "capture_member", "duplicate_k
 FIELD_KEYS = ("type", "key", "default", "required", "omit_empty", "doc", "cpp")
 ENUM_KEYS = ("doc", "storage", "values")
 ENUM_VALUE_KEYS = ("value", "bson_name", "doc")
+YAML_NULL = "tag:yaml.org,2002:null"  # the tag of `~`, `null` and an empty value
 
 _TOKEN = re.compile(r"\s*(?:(?P<name>[A-Za-z_][A-Za-z0-9_]*(?:::[A-Za-z_][A-Za-z0-9_]*)*)|"
                     r"(?P<number>[0-9]+)|(?P<punct>[<>,?]))")
@@ -165,7 +166,8 @@ class _Reader:
             return values
         for n, n_node, v in self.mapping(node, f"enum `{enum_name}` values"):
             value = EnumValue(n, next_value, n, location=self.loc(n_node))
-            if isinstance(v, yaml.ScalarNode) and v.value != "":
+            # `name:`, `name: ~` and `name: null` all leave the value to the count.
+            if isinstance(v, yaml.ScalarNode) and v.value != "" and v.tag != YAML_NULL:
                 number = self.typed(v, f"value of `{n}`", int)
                 value.value = number if number is not None else next_value
             elif isinstance(v, yaml.MappingNode):

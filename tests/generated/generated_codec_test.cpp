@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <span>
 #include <string>
 #include <vector>
@@ -241,6 +242,21 @@ TEST(generated_codec, defaults_options_and_omit_empty) {
   o.maybe = 0;
   o.maybe_point = gen_test::point{1, 2, 3};
   expect_round_trip(o);
+}
+
+TEST(generated_codec, defaults_at_the_ends_of_their_ranges) {
+  constexpr std::int64_t lowest = std::numeric_limits<std::int64_t>::min();
+  const gen_test::extremes fresh;
+  EXPECT_EQ(fresh.lowest, lowest);
+  EXPECT_EQ(fresh.lowest32, std::numeric_limits<std::int32_t>::min());
+  EXPECT_EQ(fresh.big, 18446744073709551616.0);
+  EXPECT_EQ(static_cast<std::int64_t>(fresh.wide), lowest);
+  expect_round_trip(fresh);
+  // Decoding an empty document into a used object resets every member to its default.
+  gen_test::extremes used{1, 2, 3.0, std::int64_t{4}};
+  const bytes empty{5, 0, 0, 0, 0};
+  ASSERT_TRUE(bsongen::decode(std::span<const std::uint8_t>(empty), used));
+  EXPECT_TRUE(used == fresh);
 }
 
 TEST(generated_codec, null_decodes_to_empty_optional) {
@@ -676,6 +692,17 @@ TEST(generated_codec, empty_struct) {
   const bytes b = encode_ok(gen_test::empty{});
   EXPECT_EQ(b, (bytes{5, 0, 0, 0, 0}));
   expect_round_trip(gen_test::empty{});
+}
+
+TEST(generated_codec, members_named_like_their_struct) {
+  // label::label and rest::rest (a struct member), and label::rest (the capture member) also
+  // names a struct: the generated operator== must still name the struct.
+  gen_test::rest r;
+  r.rest.label = "outer";
+  r.rest.kind = 7;
+  r.labels = {gen_test::label{"a", 1, {}}, gen_test::label{"b", 2, {}}};
+  expect_round_trip(r);
+  EXPECT_FALSE(r == gen_test::rest{});
 }
 
 TEST(generated_codec, entry_points_never_call_user_functions_found_by_adl) {

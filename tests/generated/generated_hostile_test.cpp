@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <span>
 #include <string>
 #include <vector>
@@ -209,6 +210,29 @@ TEST(generated_codec_hostile, nesting_stops_at_max_depth_limit_whatever_the_opti
 }
 
 // --- Issue 11 item 5: enums in containers are checked on encode; errors carry the path. ---
+
+TEST(generated_codec_hostile, arrays_wider_than_a_fixed_shape_compile_and_round_trip) {
+  // array<double, 4096> encodes to 56 KB: its shape, built at compile time, ran out of clang's
+  // constexpr steps, so such arrays and structs decode without one.
+  auto v = std::make_unique<hostile_test::wide_array>();
+  for (std::size_t i = 0; i < v->values.size(); ++i) v->values[i] = static_cast<double>(i) / 4;
+  v->n = 7;
+  const bytes b = encode_ok(*v);
+  auto back = bsongen::decode<hostile_test::wide_array>(std::span<const std::uint8_t>(b));
+  ASSERT_TRUE(back) << back.error().to_string();
+  EXPECT_TRUE(*back == *v);
+  // One element short is still refused.
+  const auto doc = bsongen::decode_document(std::span<const std::uint8_t>(b));
+  ASSERT_TRUE(doc);
+  bsongen::array shorter;
+  for (std::size_t i = 0; i + 1 < v->values.size(); ++i) shorter.push_back(v->values[i]);
+  bsongen::document d;
+  d.append("values", std::move(shorter));
+  d.append("n", 7);
+  const auto r = bsongen::decode<hostile_test::wide_array>(bsongen::encode_document(d).span());
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().path, "values");
+}
 
 TEST(generated_codec_hostile, enums_in_containers_are_checked_on_encode_with_their_path) {
   hostile_test::board b;  // a default std::array<status, 3> holds 0s, which name no enumerator

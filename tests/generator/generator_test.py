@@ -138,6 +138,30 @@ class DiagnosticsTest(SchemaCase):
         self.assertIn("field name `2nd` is not a C++ identifier", text)
         self.assertIn("field name `_Big` is reserved", text)
 
+    def test_names_that_would_hide_std_or_the_runtime_namespace(self):
+        # The generated code spells `std::string` from inside the schema's namespace and lives in
+        # `bsongen`: a definition or namespace named so would make it fail to compile.
+        errs = self.errors("""\
+            enums:
+              bsongen: {values: [a]}
+            structs:
+              std:
+                fields: {x: int32}
+            """)
+        text = "\n".join(errs)
+        self.assertIn("s.yaml:2:3: error: enum name `bsongen` collides with namespace `bsongen`",
+                      text)
+        self.assertIn("s.yaml:4:3: error: struct name `std` would hide the standard library's "
+                      "namespace `std`", text)
+        for namespace in ("std", "app::std", "bsongen", "bsongen::app"):
+            errs = self.errors(f"namespace: \"{namespace}\"\n"
+                               "structs: {p: {fields: {x: int32}}}\n")
+            self.assertIn(f"namespace `{namespace}`", errs[0])
+        # Elsewhere the generated code spells the runtime `::bsongen`: these compile.
+        for text in ("namespace: app::bsongen\nstructs: {p: {fields: {x: int32}}}\n",
+                     "namespace: app\nstructs: {bsongen: {fields: {x: int32}}}\n"):
+            linker.link(schema_reader.read_schema(self.write(text), "s.yaml"))
+
     def test_every_problem_is_reported_at_once(self):
         errs = self.errors("""\
             structs:
@@ -166,6 +190,41 @@ class DiagnosticsTest(SchemaCase):
         self.assertIn("omit_empty needs a type that can be empty", text)
         self.assertIn("default `blue` is not an enumerator", text)
         self.assertIn("`optional` is only allowed as a field's outermost type", text)
+
+    def test_numeric_defaults_must_fit_their_type(self):
+        errs = self.errors("""\
+            structs:
+              item:
+                fields:
+                  a: {type: int32, default: 2147483648}
+                  b: {type: int64, default: -9223372036854775809}
+                  c: {type: "number<int64>", default: 9223372036854775808}
+                  d: {type: double, default: 9007199254740993}
+                  e: {type: int32, default: -2147483648}
+                  f: {type: double, default: 9007199254740992}
+            """)
+        text = "\n".join(errs)
+        self.assertEqual(len(errs), 4, text)
+        self.assertIn("s.yaml:4:7: error: field `a`: default 2147483648 does not fit in int32", text)
+        self.assertIn("field `b`: default -9223372036854775809 does not fit in int64", text)
+        self.assertIn("field `c`: default 9223372036854775808 does not fit in int64", text)
+        self.assertIn("field `d`: default 9007199254740993 is not exactly a double", text)
+
+    def test_enumerator_without_a_value_in_any_null_spelling_counts_on(self):
+        path = self.write("""\
+            enums:
+              e:
+                values:
+                  a:
+                  b: ~
+                  c: null
+                  d: 7
+                  e: NULL
+            structs: {p: {fields: {x: e}}}
+            """)
+        m = linker.link(schema_reader.read_schema(path, "s.yaml"))
+        self.assertEqual([(v.name, v.value) for v in m.enums[0].values],
+                         [("a", 0), ("b", 1), ("c", 2), ("d", 7), ("e", 8)])
 
     def test_invalid_yaml_names_position(self):
         errs = self.errors("structs: {a: [\n")
@@ -270,6 +329,22 @@ class ModelTest(SchemaCase):
                          b"\x17\0\0\0\x01x\0" + bytes(8) + b"\x10Y\0" + bytes(4) + b"\0")
         self.assertEqual(fixed.value_runs, [(7, 8), (18, 4)])
         self.assertEqual(fixed.depth, 1)
+
+    def test_fixed_layouts_stop_at_the_width_limit(self):
+        # A fixed struct's shape is computed at compile time, at a cost per byte: wider structs
+        # (and structs holding wider arrays) take the general path.
+        m = linker.link(schema_reader.read_schema(self.write("""\
+            structs:
+              edge: {fields: {a: "array<int32, 400>"}}
+              wide: {fields: {a: "array<double, 4096>", b: int32}}
+              outer: {fields: {w: wide}}
+            """), "s.yaml"))
+        layouts = layout.Layouts(m)
+        self.assertLessEqual(layouts.structs["edge"].fixed.width, 4096)
+        self.assertIsNone(layouts.structs["wide"].fixed)
+        self.assertIsNone(layouts.structs["outer"].fixed)
+        wide = next(s for s in m.structs if s.name == "wide")
+        self.assertIsNone(layouts.fixed(wide.fields[0].type))
 
     def test_variable_struct_has_no_fixed_layout(self):
         path = self.write("structs: {p: {fields: {name: string}}}\n")
@@ -418,6 +493,21 @@ class OutputTest(SchemaCase):
         header = files["s.bsongen.hpp"]
         self.assertIn('#include "bsongen/detail/codec_support.hpp"', header)
         self.assertIn("inline std::size_t codec_impl<::p>::size(", header)
+
+    def test_numeric_defaults_are_valid_literals_of_their_type(self):
+        # -9223372036854775808 is the negation of a literal no signed type holds, and an integer
+        # default of a double may exceed every integer literal's type.
+        header = self.render("""\
+            structs:
+              p:
+                fields:
+                  a: {type: int64, default: -9223372036854775808}
+                  b: {type: double, default: 18446744073709551616}
+                  c: {type: double, default: 3}
+            """)["s.bsongen.hpp"]
+        self.assertIn("std::int64_t a = -9223372036854775807 - 1;", header)
+        self.assertIn("double b = 1.8446744073709552e+19;", header)
+        self.assertIn("double c = 3.0;", header)
 
     def test_visit_only_when_asked(self):
         plain = self.render("structs: {p: {fields: {x: int32}}}\n")["s.bsongen.hpp"]

@@ -296,6 +296,12 @@ struct byte_run {
   std::uint32_t length;
 };
 
+// The widest fixed array whose fast path builds its shape (below): the shape is computed at compile
+// time, at a cost of compile-time steps per byte (clang's default limit ran out near 39 KB), so
+// wider arrays decode the general way. The generator bounds fixed-shape structs the same way
+// (catalog.MAX_FIXED_WIDTH).
+inline constexpr std::size_t max_fixed_shape_size = 4096;
+
 // A fixed-shape document's skeleton (every byte for zero values) and which bytes are constant
 // (type bytes, keys, lengths) as 8-byte words, so one pass of xor/and/or verifies the shape.
 template <std::size_t Size>
@@ -1023,7 +1029,7 @@ requires(is_fixed_codec<Elem>()) struct array_codec<Elem, N> {
   static const std::uint8_t* decode(decode_state& st, std::uint8_t t, const std::uint8_t* p,
                                     const std::uint8_t* end, V& out) {
     if (t != type) return fail_type(st, bson_type::array, t, p);
-    if constexpr (is_plain_fixed_codec<Elem>() && N != 0) {
+    if constexpr (is_plain_fixed_codec<Elem>() && N != 0 && fixed_size <= max_fixed_shape_size) {
       // The bytes encode writes: one pass checks the length, every type byte, key and the
       // terminator against the skeleton, then the values load, without the general path's count
       // from the length (two divisions) or its per-element key checks. Anything else goes the
