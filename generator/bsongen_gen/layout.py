@@ -3,7 +3,8 @@
 A fixed-shape struct (every field of fixed width, none optional or omit_empty, no captured unknown
 fields, at most catalog.MAX_FIXED_WIDTH bytes) encodes by copying a precomputed skeleton of the
 whole document and storing values at known offsets, and decodes by comparing the skeleton's
-constant bytes and loading values at those offsets. This module computes those skeletons from a linked model and the catalog.
+constant bytes and loading values at those offsets. This module computes those skeletons from a
+linked model and the catalog.
 """
 
 from __future__ import annotations
