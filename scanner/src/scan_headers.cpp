@@ -679,6 +679,24 @@ class model_builder {
     return map_type(arg.getAsType(), as_kind, failure, /*outermost=*/false);
   }
 
+  // The catalogue's map kind when template argument 0 of `spec` is spelled as that kind's key
+  // (std::string: BSON keys are strings); otherwise nullptr, with the reason in `why`.
+  const container_kind* string_keyed_map(const clang::ClassTemplateSpecializationDecl* spec,
+                                         std::string& why) {
+    const container_kind* map = catalog().container_for_template("std::map");
+    if (map == nullptr || map->leading_args.size() != 1) {
+      why = "the type catalogue has no kind for std::map<key, T>";
+      return nullptr;
+    }
+    std::optional<mapping_error> key_failure;
+    auto key = map_argument(spec, 0, "", key_failure);
+    if (!key || key->spelling != map->leading_args.front()) {
+      why = "keys must be " + map->leading_args.front() + " (BSON keys are strings)";
+      return nullptr;
+    }
+    return map;
+  }
+
   // A container's reference: its element's, and `cpp` when its own spelling
   // (before + element's spelling + after) is not the kind's default. The spelling is built here,
   // after `element` arrived: built at the call site it could read a moved-from element (argument
@@ -765,18 +783,13 @@ class model_builder {
         if (const auto* entry = specialization_of(args[0].getAsType());
             entry != nullptr && name_without_inline_namespaces(entry) == "std::pair") {
           // (key, value) pairs: a map that keeps the document's order and its repeated keys.
-          const container_kind* map = catalog().container_for_template("std::map");
-          if (map == nullptr || map->leading_args.size() != 1)
-            return fail("the type catalogue has no kind for std::map<key, T>");
-          const std::string& key_spelling = map->leading_args.front();
-          std::optional<mapping_error> key_failure;
-          auto key = map_argument(entry, 0, "", key_failure);
-          if (!key || key->spelling != key_spelling)
-            return fail("a std::vector of std::pair is a map: its keys must be " + key_spelling);
+          std::string why;
+          const container_kind* map = string_keyed_map(entry, why);
+          if (map == nullptr) return fail("a std::vector of std::pair is a map: its " + why);
           auto element = map_argument(entry, 1, "", failure);
           if (!element) return std::nullopt;
-          return compose(*map, std::move(*element), "std::vector<std::pair<" + key_spelling + ", ",
-                         ">>");
+          return compose(*map, std::move(*element),
+                         "std::vector<std::pair<" + map->leading_args.front() + ", ", ">>");
         }
         auto element = map_argument(spec, 0, "", failure);
         if (!element) return std::nullopt;
@@ -795,14 +808,10 @@ class model_builder {
                        ", " + std::to_string(size) + ">", size);
       }
       if (name == "std::map" || name == "std::unordered_map") {
-        const container_kind* map = catalog().container_for_template("std::map");
-        if (map == nullptr || map->leading_args.size() != 1)
-          return fail("the type catalogue has no kind for std::map<key, T>");
+        std::string why;
+        const container_kind* map = string_keyed_map(spec, why);
+        if (map == nullptr) return fail("map " + why);
         const std::string& key_spelling = map->leading_args.front();
-        std::optional<mapping_error> key_failure;
-        auto key = map_argument(spec, 0, "", key_failure);
-        if (!key || key->spelling != key_spelling)
-          return fail("map keys must be " + key_spelling + " (BSON keys are strings)");
         std::string extra;
         if (name == "std::map") {
           const auto& compare = args[2];

@@ -564,7 +564,7 @@ const error_case error_cases[] = {
     {"vector_of_pair_with_int_keys",
      "struct BSONGEN_DOCUMENT doc { std::vector<std::pair<int, double>> @p; };",
      "field 'p' of 'doc' has unsupported type 'std::vector<std::pair<int, double>>': a std::vector "
-     "of std::pair is a map: its keys must be std::string"},
+     "of std::pair is a map: its keys must be std::string (BSON keys are strings)"},
     {"unmarked_class_template",
      "template <class T> struct point { T x; };\nstruct BSONGEN_DOCUMENT doc { point<int> @p; };",
      "field 'p' of 'doc' has unsupported type 'point<int>': 'point' is not marked "
