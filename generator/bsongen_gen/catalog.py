@@ -165,8 +165,8 @@ def type_byte(bson_type: Optional[str]) -> Optional[int]:
 # The largest std::array (`array` kind) size a model may give.
 MAX_ARRAY_SIZE = 1 << 16
 
-# The widest value given a fixed layout (layout.py): the generated code computes a fixed struct's
-# shape at compile time, at a cost per byte that compilers bound (clang's default constexpr step
-# limit ran out near 39 KB), so wider structs and arrays take the general path. The runtime bounds
-# fixed arrays' own fast path the same way (detail::max_fixed_shape_size).
-MAX_FIXED_WIDTH = 4096
+# The widest value given a fixed layout (layout.py). A fixed struct's skeleton and shape are written
+# into the generated source, about 7 characters per byte, so wider structs and arrays take the
+# general path rather than make a source of megabytes. (A fixed array's own fast path builds its
+# shape at compile time and stops far earlier: detail::max_fixed_shape_size.)
+MAX_FIXED_WIDTH = 64 * 1024

@@ -165,7 +165,14 @@ class FixedView:
     width: int
     depth: int
     skeleton_lines: list[bytes]
-    value_runs: list
+    # detail::fixed_shape's contents, computed here and written out: a consteval function built
+    # them at a cost per byte that compilers bound (clang's steps ran out near 39 KB). The skeleton
+    # as little-endian 8-byte words with masks of their constant bytes (0xFF; 0x00 where a value
+    # goes), then the same per byte for the last width % 8 bytes.
+    skeleton_words: list[int]
+    constant_words: list[int]
+    tail_skeleton: list[int]
+    tail_constant: list[int]
     checked: bool               # encode must check values (see layout.Fixed)
 
 
@@ -297,7 +304,14 @@ def _fixed_view(starts: list[int], fixed: Fixed) -> FixedView:
     # One literal line per element, for a reviewable diff.
     bounds = [0, *starts, fixed.width - 1, fixed.width]
     lines = [fixed.skeleton[a:b] for a, b in zip(bounds, bounds[1:])]
-    return FixedView(fixed.width, fixed.depth, lines, fixed.value_runs, fixed.checked)
+    constant = bytearray(b"\xff" * fixed.width)
+    for offset, length in fixed.value_runs:
+        constant[offset:offset + length] = bytes(length)
+    whole = fixed.width - fixed.width % 8
+    words = [int.from_bytes(fixed.skeleton[i:i + 8], "little") for i in range(0, whole, 8)]
+    masks = [int.from_bytes(constant[i:i + 8], "little") for i in range(0, whole, 8)]
+    return FixedView(fixed.width, fixed.depth, lines, words, masks, list(fixed.skeleton[whole:]),
+                     list(constant[whole:]), fixed.checked)
 
 
 def view(model: Model, header_only: bool = False) -> ModelView:

@@ -39,6 +39,7 @@ def environment() -> jinja2.Environment:
     env.filters["cpp_bytes"] = cpp.cpp_bytes
     env.filters["cpp_string"] = cpp.cpp_string
     env.filters["hex64"] = lambda n: f"0x{n:016X}ULL"
+    env.filters["hex8"] = lambda n: f"0x{n:02X}"
     return env
 
 

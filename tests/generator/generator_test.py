@@ -329,18 +329,30 @@ class ModelTest(SchemaCase):
                          b"\x17\0\0\0\x01x\0" + bytes(8) + b"\x10Y\0" + bytes(4) + b"\0")
         self.assertEqual(fixed.value_runs, [(7, 8), (18, 4)])
         self.assertEqual(fixed.depth, 1)
+        # detail::fixed_shape as written out: little-endian words of the skeleton and masks of
+        # their constant bytes, then the last 23 % 8 bytes one by one.
+        source = next(text for name, text in render.render(m).items() if name.endswith(".cpp"))
+        self.assertIn(".skeleton = {{0x0000780100000017ULL, 0x1000000000000000ULL}}", source)
+        self.assertIn(".constant_mask = {{0x00FFFFFFFFFFFFFFULL, 0xFF00000000000000ULL}}", source)
+        self.assertIn(".tail_skeleton = {{0x59, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00}}", source)
+        self.assertIn(".tail_constant = {{0xFF, 0xFF, 0x00, 0x00, 0x00, 0x00, 0xFF}}", source)
 
     def test_fixed_layouts_stop_at_the_width_limit(self):
-        # A fixed struct's shape is computed at compile time, at a cost per byte: wider structs
-        # (and structs holding wider arrays) take the general path.
-        m = linker.link(schema_reader.read_schema(self.write("""\
+        # A fixed struct's skeleton and shape are written into the generated source: structs (and
+        # arrays) wider than 64 KiB take the general path. 1000 scalar fields stay fixed.
+        thousand = "".join(f"                  f{i}: double\n" for i in range(1000))
+        m = linker.link(schema_reader.read_schema(self.write(f"""\
             structs:
-              edge: {fields: {a: "array<int32, 400>"}}
-              wide: {fields: {a: "array<double, 4096>", b: int32}}
-              outer: {fields: {w: wide}}
+              thousand:
+                fields:
+{thousand}
+              edge: {{fields: {{a: "array<double, 4096>", b: int32}}}}
+              wide: {{fields: {{a: "array<double, 4800>", b: int32}}}}
+              outer: {{fields: {{w: wide}}}}
             """), "s.yaml"))
         layouts = layout.Layouts(m)
-        self.assertLessEqual(layouts.structs["edge"].fixed.width, 4096)
+        self.assertEqual(layouts.structs["thousand"].fixed.width, 5 + 10 * 12 + 90 * 13 + 900 * 14)
+        self.assertLessEqual(layouts.structs["edge"].fixed.width, 64 * 1024)
         self.assertIsNone(layouts.structs["wide"].fixed)
         self.assertIsNone(layouts.structs["outer"].fixed)
         wide = next(s for s in m.structs if s.name == "wide")

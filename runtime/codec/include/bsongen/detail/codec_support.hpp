@@ -298,8 +298,8 @@ struct byte_run {
 
 // The widest fixed array whose fast path builds its shape (below): the shape is computed at compile
 // time, at a cost of compile-time steps per byte (clang's default limit ran out near 39 KB), so
-// wider arrays decode the general way. The generator bounds fixed-shape structs the same way
-// (catalog.MAX_FIXED_WIDTH).
+// wider arrays decode the general way. Fixed-shape structs are not bound by it: the generator
+// writes their shapes out (up to catalog.MAX_FIXED_WIDTH).
 inline constexpr std::size_t max_fixed_shape_size = 4096;
 
 // A fixed-shape document's skeleton (every byte for zero values) and which bytes are constant
@@ -314,7 +314,8 @@ struct fixed_shape {
   std::array<std::uint8_t, tail + 1> tail_constant{};
 };
 
-// `value_runs` lists the bytes that hold values (not compared).
+// `value_runs` lists the bytes that hold values (not compared). Fixed arrays build their shapes
+// here; the generator writes fixed structs' shapes out instead (cpp.FixedView), in the same layout.
 template <std::size_t Size, std::size_t Runs>
 consteval fixed_shape<Size> make_fixed_shape(const char (&skeleton)[Size + 1],
                                              const std::array<byte_run, Runs>& value_runs) {
