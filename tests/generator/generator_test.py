@@ -210,6 +210,24 @@ class DiagnosticsTest(SchemaCase):
         self.assertIn("field `c`: default 9223372036854775808 does not fit in int64", text)
         self.assertIn("field `d`: default 9007199254740993 is not exactly a double", text)
 
+    def test_numeric_defaults_must_fit_an_integer_cpp_spelling(self):
+        errs = self.errors("""\
+            structs:
+              item:
+                fields:
+                  a: {type: int32, cpp: std::uint8_t, default: 300}
+                  b: {type: int32, cpp: "unsigned  short", default: -1}
+                  c: {type: int64, cpp: std::uint32_t, default: 4294967296}
+                  d: {type: int32, cpp: std::uint8_t, default: 255}
+                  e: {type: int64, cpp: std::uint64_t, default: 9223372036854775807}
+                  f: {type: int32, cpp: my::id, default: 300}
+            """)
+        text = "\n".join(errs)
+        self.assertEqual(len(errs), 3, text)
+        self.assertIn("field `a`: default 300 does not fit in `std::uint8_t`", text)
+        self.assertIn("field `b`: default -1 does not fit in `unsigned  short`", text)
+        self.assertIn("field `c`: default 4294967296 does not fit in `std::uint32_t`", text)
+
     def test_enumerator_without_a_value_in_any_null_spelling_counts_on(self):
         path = self.write("""\
             enums:
