@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+from .c_library_names import C_LIBRARY_NAMES
+
 CPP_KEYWORDS = frozenset("""
 alignas alignof and and_eq asm auto bitand bitor bool break case catch char char8_t char16_t
 char32_t class compl concept const consteval constexpr constinit const_cast continue co_await
@@ -54,6 +56,8 @@ def namespace_problem(namespace: str) -> str:
     if parts[0] == RUNTIME_NAMESPACE:
         return f"is inside `{RUNTIME_NAMESPACE}`, the runtime's namespace, whose names it would " \
                "collide with"
+    if parts[0] in C_LIBRARY_NAMES:
+        return f"part `{parts[0]}` {_C_LIBRARY_CLASH.format(name=parts[0])}"
     return ""
 
 
@@ -64,4 +68,12 @@ def definition_problem(namespace: str, name: str) -> str:
     if name == RUNTIME_NAMESPACE and namespace == "":
         return f"collides with namespace `{RUNTIME_NAMESPACE}` (the runtime's) in the global " \
                "namespace"
+    if name in C_LIBRARY_NAMES and namespace == "":
+        return _C_LIBRARY_CLASH.format(name=name)
     return ""
+
+
+# A struct `log` in the global namespace is hidden by the function `::log` (the generated code's
+# `::log` names the function), and a struct `tm` or `size_t` redefines a type.
+_C_LIBRARY_CLASH = "collides with `::{name}`, declared in the global namespace by the C library " \
+                   "headers the generated code includes"

@@ -267,6 +267,14 @@ TEST(generated_codec_hostile, structs_over_64_kib_decode_the_general_way) {
   expect_wide_array_round_trips<hostile_test::too_wide_array>();
 }
 
+TEST(generated_codec_hostile, names_of_the_c_library_work_inside_a_namespace) {
+  const hostile_test::log entry{.message = "disk full", .tm = 3, .when = hostile_test::time::late};
+  const bytes b = encode_ok(entry);
+  const auto back = bsongen::decode<hostile_test::log>(std::span<const std::uint8_t>(b));
+  ASSERT_TRUE(back) << back.error().to_string();
+  EXPECT_TRUE(*back == entry);
+}
+
 TEST(generated_codec_hostile, enums_in_containers_are_checked_on_encode_with_their_path) {
   hostile_test::board b;  // a default std::array<status, 3> holds 0s, which name no enumerator
   auto r = bsongen::encode(b);

@@ -162,6 +162,32 @@ class DiagnosticsTest(SchemaCase):
                      "namespace: app\nstructs: {bsongen: {fields: {x: int32}}}\n"):
             linker.link(schema_reader.read_schema(self.write(text), "s.yaml"))
 
+    def test_global_names_of_the_c_library_are_refused_without_a_namespace(self):
+        # A global struct `log` is hidden by the function ::log in the generated code's `::log`,
+        # and a global `tm` redefines a C type: neither compiles. In a namespace both are fine.
+        errs = self.errors("""\
+            enums:
+              time: {values: [a]}
+            structs:
+              log:
+                fields: {x: int32}
+              tm:
+                fields: {x: int32}
+              entry:
+                fields: {x: int32}
+            """)
+        text = "\n".join(errs)
+        self.assertEqual(len(errs), 3, text)
+        self.assertIn("s.yaml:2:3: error: enum name `time` collides with `::time`, declared in the "
+                      "global namespace by the C library headers", text)
+        self.assertIn("s.yaml:4:3: error: struct name `log` collides with `::log`", text)
+        self.assertIn("struct name `tm` collides with `::tm`", text)
+        errs = self.errors("namespace: index::app\nstructs: {p: {fields: {x: int32}}}\n")
+        self.assertIn("namespace `index::app`: part `index` collides with `::index`", errs[0])
+        linker.link(schema_reader.read_schema(self.write(
+            "namespace: app::log\nenums: {time: {values: [a]}}\nstructs: {log: {fields: {x: time}}}\n"),
+            "s.yaml"))
+
     def test_every_problem_is_reported_at_once(self):
         errs = self.errors("""\
             structs:
