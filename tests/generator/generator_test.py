@@ -188,6 +188,31 @@ class DiagnosticsTest(SchemaCase):
             "namespace: app::log\nenums: {time: {values: [a]}}\nstructs: {log: {fields: {x: time}}}\n"),
             "s.yaml"))
 
+    def test_macros_of_the_c_library_are_refused_in_any_namespace(self):
+        # The preprocessor replaces `NULL` or `errno` wherever the generated code spells the name
+        # (a member `std::int32_t NULL{};` reads `std::int32_t __null{};`); `linux` and `unix` are
+        # macros in GNU mode, CMake's default. Function-like macros (`offsetof`) are names still.
+        errs = self.errors("""\
+            namespace: unix::app
+            enums:
+              os: {storage: string, values: [linux, windows, EOF]}
+            structs:
+              stdin:
+                fields:
+                  errno: int32
+                  NULL: os
+                  offsetof: int32
+            """)
+        text = "\n".join(errs)
+        self.assertEqual(len(errs), 6, text)
+        self.assertIn("namespace `unix::app`: part `unix` is a macro the C library headers the "
+                      "generated code includes define", text)
+        self.assertIn("s.yaml:3:34: error: enumerator of `os` `linux` is a macro", text)
+        self.assertIn("s.yaml:3:50: error: enumerator of `os` `EOF` is a macro", text)
+        self.assertIn("s.yaml:5:3: error: struct name `stdin` is a macro", text)
+        self.assertIn("s.yaml:7:7: error: field name `errno` is a macro", text)
+        self.assertIn("s.yaml:8:7: error: field name `NULL` is a macro", text)
+
     def test_every_problem_is_reported_at_once(self):
         errs = self.errors("""\
             structs:

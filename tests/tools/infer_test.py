@@ -242,6 +242,19 @@ class NamesTest(InferCase):
         self.assertEqual(by_key["a_b"], "a_b_3")
         self.assertEqual(by_key["c"], "c_2")       # a member is not named like its struct
 
+    def test_keys_and_values_that_are_c_library_macros_are_renamed(self):
+        # A member or enumerator `NULL`, `errno` or `linux` (GNU mode) would be replaced by the
+        # preprocessor: the generated code would not compile.
+        docs = [SON([("NULL", 1), ("errno", 2), ("os", os_name)])
+                for os_name in ("linux", "linux", "unix", "unix", "EOF", "EOF")]
+        path = self.write("m.bson", encode_all(docs))
+        s, err = self.infer_files(path, "--name", "c", "--enums")
+        self.assertEqual(self.fields(s, "c")["NULL_"]["key"], "NULL")
+        self.assertEqual(self.fields(s, "c")["errno_"]["key"], "errno")
+        self.assertEqual(s["enums"]["c_os"]["values"],
+                         {"EOF_": {"bson_name": "EOF"}, "linux_": {"bson_name": "linux"},
+                          "unix_": {"bson_name": "unix"}})
+
     def test_empty_key_is_reported_and_left_out(self):
         path = self.write("e.bson", encode_all([SON([("", 1), ("x", 2)])]))
         s, err = self.infer_files(path)
@@ -552,7 +565,8 @@ class IdentifierTest(unittest.TestCase):
     def test_identifier(self):
         for text, expected in (("ok", "ok"), ("camelCase", "camelCase"), ("_id", "_id"),
                                ("a-b", "a_b"), ("9lives", "_9lives"), ("new", "new_"),
-                               ("__x__", "x"), ("", "f"), ("$", "f"), ("_Big", "Big")):
+                               ("__x__", "x"), ("", "f"), ("$", "f"), ("_Big", "Big"),
+                               ("NULL", "NULL_"), ("errno", "errno_"), ("_EOF", "EOF_")):
             self.assertEqual(infer.identifier(text, "f"), expected, text)
 
 

@@ -485,7 +485,7 @@ _KIND_OF_TAG = {
 def identifier(text: str, fallback: str) -> str:
     """`text` itself when it is a usable C++ identifier, else a sanitized one: other characters
     become `_`, runs of `_` collapse (`__` is reserved), a leading digit gets `_`, a keyword
-    gets a trailing `_`."""
+    gets a trailing `_`, and so does a macro of the C library (`NULL`, `errno`, `linux`)."""
     if not names.identifier_problem(text):
         return text
     out = "".join(c if c.isascii() and (c.isalnum() or c == "_") else "_" for c in text)
@@ -494,7 +494,7 @@ def identifier(text: str, fallback: str) -> str:
     out = out.strip("_") or fallback
     if out[0].isdigit():
         out = "_" + out
-    if out in names.CPP_KEYWORDS:
+    if out in names.CPP_KEYWORDS or out in names.C_LIBRARY_MACROS:
         out += "_"
     return out
 
