@@ -107,6 +107,17 @@ FIELD_ROWS = [
      "s.a", ["cpp_changed"], BREAKS, OK),
     ("C++ spelling widens the range", struct("a: {type: int32, cpp: std::int16_t}"), struct("a: int32"),
      "s.a", ["cpp_changed"], OK, BREAKS),
+    # A container's spelling holds its elements in the narrower type: the decoder refuses 300 there.
+    ("C++ spelling narrows a vector's elements", struct("a: vector<int32>"),
+     struct('a: {type: vector<int32>, cpp: "std::vector<std::uint8_t>"}'),
+     "s.a", ["cpp_changed"], BREAKS, OK),
+    ("C++ spelling narrows an optional", struct("a: int32?"),
+     struct('a: {type: "optional<int32>", cpp: "std::optional<std::int8_t>"}'),
+     "s.a", ["cpp_changed"], BREAKS, OK),
+    ("C++ spelling widens a map's values",
+     struct('a: {type: "map<string, int64>", cpp: "std::vector<std::pair<std::string, std::uint16_t>>"}'),
+     struct('a: {type: "map<string, int64>", cpp: "std::unordered_map<std::string, std::int64_t>"}'),
+     "s.a", ["cpp_changed"], OK, BREAKS),
     ("default changed", struct("a: {type: int32, default: 1}"), struct("a: {type: int32, default: 2}"),
      "s.a", ["default_changed"], OK, OK),
 ]

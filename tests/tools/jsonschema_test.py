@@ -125,7 +125,8 @@ def violations(schema: dict, value, path: str = "$") -> list[str]:
 def valid_thing() -> SON:
     return SON([
         ("_id", ObjectId("56e1fc72e0c917e9c4714161")), ("i32", 1), ("i64", Int64(2)),
-        ("small", 200), ("d", 1.5), ("s", "text"), ("b", True),
+        ("small", 200), ("bytes", [0, 255]), ("tiny", -128),
+        ("counts", SON([("n", Int64(65535))])), ("d", 1.5), ("s", "text"), ("b", True),
         ("when", datetime.datetime(2020, 1, 1)), ("dec", Decimal128("1.25")),
         ("bin", Binary(b"\x01\x02", 0)), ("uid", Binary(uuid.UUID(int=7).bytes, 4)),
         ("ts", Timestamp(1, 2)), ("re", Regex("^a", "i")), ("js", Code("f()")),
@@ -163,7 +164,7 @@ def remover(path: str):
 
 
 MUTATIONS = [("valid", lambda d: None)]
-for optional in ("i64", "small", "d", "s", "b", "when", "dec", "bin", "uid", "ts", "re", "js",
+for optional in ("i64", "small", "bytes", "tiny", "counts", "d", "s", "b", "when", "dec", "bin", "uid", "ts", "re", "js",
                  "cws", "nil", "lo", "hi", "raw", "anything", "color", "level", "where", "path",
                  "box", "labels", "tree", "loose", "tree.children"):
     MUTATIONS.append((f"{optional} absent", remover(optional)))
@@ -208,6 +209,12 @@ MUTATIONS += [
     ("small at most 255", setter("small", 255)),
     ("small above its uint8_t", setter("small", 256)),
     ("small negative", setter("small", -1)),
+    ("bytes element above its uint8_t", setter("bytes.1", 256)),
+    ("bytes element negative", setter("bytes.0", -1)),
+    ("tiny above its int8_t", setter("tiny", 128)),
+    ("tiny null (accepted)", setter("tiny", None)),
+    ("counts value above its uint16_t", setter("counts.n", Int64(65536))),
+    ("counts value as int32 (widened)", setter("counts.n", 7)),
     ("where unknown field (reject)", setter("where.z", 3.0)),
     ("where.x as string", setter("where.x", "1")),
     ("where as array", setter("where", [1.0, 2.0])),

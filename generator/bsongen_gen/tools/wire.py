@@ -138,3 +138,47 @@ def integer_range(t: TypeRef) -> Optional[tuple[int, int]]:
     if spelled is None:
         return kind_range
     return max(spelled[0], kind_range[0]), min(spelled[1], kind_range[1])
+
+
+def _template_arguments(spelling: str) -> Optional[list[str]]:
+    """The top-level template arguments of a spelling (`std::map<std::string, T>` -> [`std::string`,
+    `T`]), or None when it is not a template."""
+    start, end = spelling.find("<"), spelling.rfind(">")
+    if start < 0 or end < start:
+        return None
+    args, depth, begin = [], 0, start + 1
+    for i in range(start + 1, end):
+        c = spelling[i]
+        if c in "<([":
+            depth += 1
+        elif c in ">)]":
+            depth -= 1
+        elif c == "," and depth == 0:
+            args.append(spelling[begin:i].strip())
+            begin = i + 1
+    args.append(spelling[begin:end].strip())
+    return args
+
+
+def element_spelling(t: TypeRef) -> Optional[str]:
+    """How the elements of container `t` are held when `t` has a `cpp:` spelling: its element
+    template argument (a map's value, also in `std::vector<std::pair<std::string, T>>`), or None."""
+    args = _template_arguments(t.cpp or "")
+    if not args:
+        return None
+    if t.kind == "map":
+        if len(args) == 1:  # a sequence of pairs
+            args = _template_arguments(args[0]) or []
+        return args[1] if len(args) >= 2 else None
+    return args[0]
+
+
+def spell_elements(t: TypeRef) -> None:
+    """Gives the element types inside `t` the spellings its `cpp:` implies, in place. The decoder
+    converts into those (`cpp: std::vector<std::uint8_t>` for a `vector<int32>` refuses 300 in
+    an element, as `cpp: std::uint8_t` does for an `int32`), so the tools must see them too."""
+    while t.element is not None:
+        if t.cpp and not t.element.cpp:
+            t.element.cpp = element_spelling(t)
+        t = t.element
+
