@@ -114,6 +114,11 @@ FIELD_ROWS = [
     ("C++ spelling narrows an optional", struct("a: int32?"),
      struct('a: {type: "optional<int32>", cpp: "std::optional<std::int8_t>"}'),
      "s.a", ["cpp_changed"], BREAKS, OK),
+    # A double held in an integer refuses fractions; an int64 in std::uint64_t refuses negatives.
+    ("C++ spelling holds a double in an integer", struct("a: double"),
+     struct("a: {type: double, cpp: std::int16_t}"), "s.a", ["cpp_changed"], BREAKS, OK),
+    ("C++ spelling holds an int64 unsigned", struct("a: int64"),
+     struct("a: {type: int64, cpp: std::uint64_t}"), "s.a", ["cpp_changed"], BREAKS, OK),
     ("C++ spelling widens a map's values",
      struct('a: {type: "map<string, int64>", cpp: "std::vector<std::pair<std::string, std::uint16_t>>"}'),
      struct('a: {type: "map<string, int64>", cpp: "std::unordered_map<std::string, std::int64_t>"}'),

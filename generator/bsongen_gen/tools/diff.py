@@ -142,6 +142,9 @@ def can_read(r: TypeRef, w: TypeRef, s: _Schemas) -> Optional[str]:
         reason = can_read(r.element, w.element, s)
         return f"values: {reason}" if reason else None
     r_range, w_range = wire.integer_range(r), wire.integer_range(w)
+    if wire.holds_whole_numbers(r) and "double" in w_writes and not wire.holds_whole_numbers(w):
+        return (f"fractional doubles may be written and {r.cpp} holds only whole numbers in "
+                f"{r_range[0]}..{r_range[1]}")
     if r_range and w_range and (w_range[0] < r_range[0] or w_range[1] > r_range[1]):
         return (f"values in {w_range[0]}..{w_range[1]} may be written and "
                 f"{r.cpp or r.kind} holds only {r_range[0]}..{r_range[1]}")
