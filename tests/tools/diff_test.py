@@ -56,6 +56,18 @@ FIELD_ROWS = [
      "s.a", ["type_widened"], OK, BREAKS),
     ("int64 -> double changes", struct("a: int64"), struct("a: double"),
      "s.a", ["type_changed"], BREAKS, BREAKS),
+    # An optional or nullable reader reads a null (as absent, or as null).
+    ("null -> nullable<int32> widens", struct('a: "null"'), struct("a: nullable<int32>"),
+     "s.a", ["nullable_added", "type_widened"], OK, BREAKS),
+    ("null -> int32? widens", struct('a: "null"'), struct("a: int32?"),
+     "s.a", ["type_widened", "presence_changed"], OK, BREAKS),
+    # A raw document's values are of any type; a map's are its element type.
+    ("raw_document -> map narrows", struct("a: raw_document"), struct("a: map<string, int32>"),
+     "s.a", ["type_narrowed"], BREAKS, OK),
+    ("map -> raw_document widens", struct("a: map<string, int32>"), struct("a: raw_document"),
+     "s.a", ["type_widened"], OK, BREAKS),
+    ("raw_document -> map of any", struct("a: raw_document"), struct("a: map<string, any>"),
+     "s.a", ["type_changed"], OK, OK),
     ("string -> int32 changes", struct("a: string"), struct("a: int32"),
      "s.a", ["type_changed"], BREAKS, BREAKS),
     ("int32 -> number<int64> widens", struct("a: int32"), struct("a: number<int64>"),
