@@ -213,6 +213,41 @@ class DiagnosticsTest(SchemaCase):
         self.assertIn("s.yaml:7:7: error: field name `errno` is a macro", text)
         self.assertIn("s.yaml:8:7: error: field name `NULL` is a macro", text)
 
+    def test_empty_stored_name_is_kept(self):
+        path = self.write("""\
+            enums:
+              e:
+                storage: string
+                values:
+                  blank: {bson_name: ""}
+                  plain: {bson_name: }
+                  tilde: {bson_name: "~"}
+            structs: {s: {fields: {x: e}}}
+            """)
+        m = linker.link(schema_reader.read_schema(path))
+        self.assertEqual([v.bson_name for v in m.enums[0].values], ["", "plain", "~"])
+
+    def test_empty_option_values_read_as_not_given(self):
+        # `doc:` and the like once stopped the reader with a PyYAML traceback.
+        path = self.write("""\
+            enums:
+              e: {storage: int32, values: {a: {doc: }}}
+            structs:
+              s:
+                doc:
+                fields:
+                  x: {type: int32, key: , default: , doc: }
+                  y: e
+            """)
+        m = linker.link(schema_reader.read_schema(path))
+        x = m.structs[0].fields[0]
+        self.assertEqual((x.key, x.default, x.doc, m.structs[0].doc), ("x", None, "", ""))
+        self.assertEqual(m.enums[0].values[0].value, 0)
+        errs = self.errors('structs: {s: {fields: {x: {type: int32, key: ""}}}}\n')
+        self.assertIn("s.yaml:1:24: error: field `x`: key '' must be a non-empty string", errs[0])
+        errs = self.errors("enums: {e: {values: {a: {value: }}}}\nstructs: {s: {fields: {x: e}}}\n")
+        self.assertIn("value must be a int, not ``", errs[0])
+
     def test_every_problem_is_reported_at_once(self):
         errs = self.errors("""\
             structs:
