@@ -248,6 +248,18 @@ class DiagnosticsTest(SchemaCase):
         errs = self.errors("enums: {e: {values: {a: {value: }}}}\nstructs: {s: {fields: {x: e}}}\n")
         self.assertIn("value must be a int, not ``", errs[0])
 
+    def test_required_with_omit_empty_is_refused(self):
+        # The encoder left an empty `v` out and the decoder refused that document: missing_field.
+        errs = self.errors("""\
+            structs:
+              s:
+                fields:
+                  v: {type: vector<int32>, required: true, omit_empty: true}
+                  w: {type: string, omit_empty: true}
+            """)
+        self.assertEqual(len(errs), 1, errs)
+        self.assertIn("s.yaml:4:7: error: field `v` is omit_empty and required at once", errs[0])
+
     def test_every_problem_is_reported_at_once(self):
         errs = self.errors("""\
             structs:
