@@ -145,6 +145,18 @@ class TypesTest(InferCase):
         for member, kind in expected.items():
             self.assertEqual(self.type_of(s, "c", member), kind, member)
 
+    def test_sub_documents_with_dollar_keys_are_documents(self):
+        # Canonical Extended JSON prints a stored {"$date": 5, "x": 1} with a wrapper's first key:
+        # it was typed datetime (its decoder then refused every document), and {"$numberLong": 5}
+        # or {"$binary": "x"} stopped infer with a Python traceback.
+        docs = [SON([("a", SON([("$date", 5), ("x", 1)])), ("b", SON([("$numberLong", 5)])),
+                     ("c", SON([("$binary", "x")])), ("d", SON([("$code", "f"), ("$scope", 1)])),
+                     ("e", SON([("$minKey", 2)])), ("f", SON([("$regularExpression", "a")]))])]
+        s = self.infer_docs(docs, name="t")
+        for member in ("a", "b", "c", "d", "e", "f"):
+            self.assertEqual(self.type_of(s, "t", member), f"t_{member}", member)
+        self.assertEqual(self.fields(s, "t_a")["date"]["key"], "$date")
+
     def test_uuid_only_when_every_binary_is_one(self):
         s = self.infer_docs([{"u": Binary(uuid.uuid4().bytes, 4)}, {"u": Binary(b"x" * 16, 0)}])
         self.assertEqual(self.type_of(s, "c", "u"), "binary")
