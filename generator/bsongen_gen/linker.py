@@ -237,6 +237,12 @@ class _Linker:
             if f.is_optional and f.required:
                 self.error(f.location, f"field `{f.name}` is optional and required at once",
                            "drop `required`, or make the type non-optional")
+            if f.omit_empty and f.required:
+                # The encoder would leave out an empty value, and the decoder then refuse the
+                # document it wrote with missing_field.
+                self.error(f.location, f"field `{f.name}` is omit_empty and required at once: an "
+                           "empty value would be left out, and then fail to decode",
+                           "drop `required`: an absent field reads its default, the empty value")
             if f.omit_empty and not _emptiable(f.value_type):
                 self.error(f.location, f"field `{f.name}`: omit_empty needs a type that can be "
                            f"empty (string, binary, vector, map, raw_document), not "

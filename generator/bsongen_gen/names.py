@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from .c_library_names import C_LIBRARY_NAMES
+from .c_library_names import C_LIBRARY_MACROS, C_LIBRARY_NAMES
 
 CPP_KEYWORDS = frozenset("""
 alignas alignof and and_eq asm auto bitand bitor bool break case catch char char8_t char16_t
@@ -28,6 +28,9 @@ def identifier_problem(name: str) -> str:
         return "is a C++ keyword"
     if "__" in name or re.match(r"^_[A-Z]", name):
         return "is reserved for the C++ implementation (contains __ or starts with _ and a capital)"
+    # Whatever the namespace: the preprocessor replaces the name before the compiler sees it.
+    if name in C_LIBRARY_MACROS:
+        return "is a macro the C library headers the generated code includes define"
     return ""
 
 

@@ -24,6 +24,13 @@ ENUM_KEYS = ("doc", "storage", "values")
 ENUM_VALUE_KEYS = ("value", "bson_name", "doc")
 YAML_NULL = "tag:yaml.org,2002:null"  # the tag of `~`, `null` and an empty value
 
+
+def _resolved(node: yaml.ScalarNode):
+    """A scalar's value as YAML resolves its tag. Constructed from the node itself: serializing an
+    empty value (`doc:`) and loading it back fails in PyYAML ("expected the node content")."""
+    return yaml.constructor.SafeConstructor().construct_object(node, deep=True)
+
+
 _TOKEN = re.compile(r"\s*(?:(?P<name>[A-Za-z_][A-Za-z0-9_]*(?:::[A-Za-z_][A-Za-z0-9_]*)*)|"
                     r"(?P<number>[0-9]+)|(?P<punct>[<>,?]))")
 _CONTAINER_SPELLINGS = {"vector": "vector", "std::vector": "vector", "array": "array",
@@ -84,8 +91,7 @@ class _Reader:
         if not isinstance(node, yaml.ScalarNode):
             self.error(node, f"{what} must be a {kind.__name__}")
             return None
-        value = yaml.safe_load(yaml.serialize(node)) if node.tag != "tag:yaml.org,2002:str" \
-            else node.value
+        value = _resolved(node)
         if kind is str and not isinstance(value, str):
             value = node.value
         if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
@@ -93,11 +99,19 @@ class _Reader:
             return None
         return value
 
+    def stored_name(self, node: yaml.Node, what: str, name: str) -> str:
+        """A `key` or `bson_name`: `name` when left empty (`key:`), the empty string when quoted
+        (`bson_name: ""`, a stored value; the linker refuses an empty key)."""
+        text = self.typed(node, what, str)
+        if text is None or (text == "" and isinstance(node, yaml.ScalarNode) and node.style is None):
+            return name
+        return text
+
     def any_scalar(self, node: yaml.Node, what: str):
         if not isinstance(node, yaml.ScalarNode):
             self.error(node, f"{what} must be a scalar")
             return None
-        return yaml.safe_load(yaml.serialize(node))
+        return _resolved(node)
 
     # --- Type expressions: int32, vector<line_item>, array<double, 3>, map<string, int64>. ---
 
@@ -176,7 +190,7 @@ class _Reader:
                         number = self.typed(option, "value", int)
                         value.value = number if number is not None else next_value
                     elif key == "bson_name":
-                        value.bson_name = self.typed(option, "bson_name", str) or n
+                        value.bson_name = self.stored_name(option, "bson_name", n)
                     elif key == "doc":
                         value.doc = self.typed(option, "doc", str) or ""
             next_value = value.value + 1
@@ -216,7 +230,7 @@ class _Reader:
                 if text is not None:
                     f.type = self.type_expr(value, text)
             elif key == "key":
-                f.key = self.typed(value, "key", str) or name
+                f.key = self.stored_name(value, "key", name)
             elif key == "default":
                 f.default = self.any_scalar(value, "default")
             elif key == "required":

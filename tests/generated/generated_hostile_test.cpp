@@ -275,6 +275,17 @@ TEST(generated_codec_hostile, names_of_the_c_library_work_inside_a_namespace) {
   EXPECT_TRUE(*back == entry);
 }
 
+TEST(generated_codec_hostile, an_enum_stored_as_the_empty_string_round_trips) {
+  // `bson_name: ""` stores ""; `bson_name:` with no value (YAML null) keeps the enumerator's name.
+  const bytes blank = document_of(builder().element(0x02, "m").str(""));
+  EXPECT_EQ(encode_ok(hostile_test::marked{.m = hostile_test::mark::blank}), blank);
+  const auto back = bsongen::decode<hostile_test::marked>(std::span<const std::uint8_t>(blank));
+  ASSERT_TRUE(back) << back.error().to_string();
+  EXPECT_EQ(back->m, hostile_test::mark::blank);
+  EXPECT_EQ(encode_ok(hostile_test::marked{.m = hostile_test::mark::plain}),
+            document_of(builder().element(0x02, "m").str("plain")));
+}
+
 TEST(generated_codec_hostile, enums_in_containers_are_checked_on_encode_with_their_path) {
   hostile_test::board b;  // a default std::array<status, 3> holds 0s, which name no enumerator
   auto r = bsongen::encode(b);

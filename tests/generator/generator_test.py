@@ -188,6 +188,78 @@ class DiagnosticsTest(SchemaCase):
             "namespace: app::log\nenums: {time: {values: [a]}}\nstructs: {log: {fields: {x: time}}}\n"),
             "s.yaml"))
 
+    def test_macros_of_the_c_library_are_refused_in_any_namespace(self):
+        # The preprocessor replaces `NULL` or `errno` wherever the generated code spells the name
+        # (a member `std::int32_t NULL{};` reads `std::int32_t __null{};`); `linux` and `unix` are
+        # macros in GNU mode, CMake's default. Function-like macros (`offsetof`) are names still.
+        errs = self.errors("""\
+            namespace: unix::app
+            enums:
+              os: {storage: string, values: [linux, windows, EOF]}
+            structs:
+              stdin:
+                fields:
+                  errno: int32
+                  NULL: os
+                  offsetof: int32
+            """)
+        text = "\n".join(errs)
+        self.assertEqual(len(errs), 6, text)
+        self.assertIn("namespace `unix::app`: part `unix` is a macro the C library headers the "
+                      "generated code includes define", text)
+        self.assertIn("s.yaml:3:34: error: enumerator of `os` `linux` is a macro", text)
+        self.assertIn("s.yaml:3:50: error: enumerator of `os` `EOF` is a macro", text)
+        self.assertIn("s.yaml:5:3: error: struct name `stdin` is a macro", text)
+        self.assertIn("s.yaml:7:7: error: field name `errno` is a macro", text)
+        self.assertIn("s.yaml:8:7: error: field name `NULL` is a macro", text)
+
+    def test_empty_stored_name_is_kept(self):
+        path = self.write("""\
+            enums:
+              e:
+                storage: string
+                values:
+                  blank: {bson_name: ""}
+                  plain: {bson_name: }
+                  tilde: {bson_name: "~"}
+            structs: {s: {fields: {x: e}}}
+            """)
+        m = linker.link(schema_reader.read_schema(path))
+        self.assertEqual([v.bson_name for v in m.enums[0].values], ["", "plain", "~"])
+
+    def test_empty_option_values_read_as_not_given(self):
+        # `doc:` and the like once stopped the reader with a PyYAML traceback.
+        path = self.write("""\
+            enums:
+              e: {storage: int32, values: {a: {doc: }}}
+            structs:
+              s:
+                doc:
+                fields:
+                  x: {type: int32, key: , default: , doc: }
+                  y: e
+            """)
+        m = linker.link(schema_reader.read_schema(path))
+        x = m.structs[0].fields[0]
+        self.assertEqual((x.key, x.default, x.doc, m.structs[0].doc), ("x", None, "", ""))
+        self.assertEqual(m.enums[0].values[0].value, 0)
+        errs = self.errors('structs: {s: {fields: {x: {type: int32, key: ""}}}}\n')
+        self.assertIn("s.yaml:1:24: error: field `x`: key '' must be a non-empty string", errs[0])
+        errs = self.errors("enums: {e: {values: {a: {value: }}}}\nstructs: {s: {fields: {x: e}}}\n")
+        self.assertIn("value must be a int, not ``", errs[0])
+
+    def test_required_with_omit_empty_is_refused(self):
+        # The encoder left an empty `v` out and the decoder refused that document: missing_field.
+        errs = self.errors("""\
+            structs:
+              s:
+                fields:
+                  v: {type: vector<int32>, required: true, omit_empty: true}
+                  w: {type: string, omit_empty: true}
+            """)
+        self.assertEqual(len(errs), 1, errs)
+        self.assertIn("s.yaml:4:7: error: field `v` is omit_empty and required at once", errs[0])
+
     def test_every_problem_is_reported_at_once(self):
         errs = self.errors("""\
             structs:

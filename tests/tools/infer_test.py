@@ -145,6 +145,18 @@ class TypesTest(InferCase):
         for member, kind in expected.items():
             self.assertEqual(self.type_of(s, "c", member), kind, member)
 
+    def test_sub_documents_with_dollar_keys_are_documents(self):
+        # Canonical Extended JSON prints a stored {"$date": 5, "x": 1} with a wrapper's first key:
+        # it was typed datetime (its decoder then refused every document), and {"$numberLong": 5}
+        # or {"$binary": "x"} stopped infer with a Python traceback.
+        docs = [SON([("a", SON([("$date", 5), ("x", 1)])), ("b", SON([("$numberLong", 5)])),
+                     ("c", SON([("$binary", "x")])), ("d", SON([("$code", "f"), ("$scope", 1)])),
+                     ("e", SON([("$minKey", 2)])), ("f", SON([("$regularExpression", "a")]))])]
+        s = self.infer_docs(docs, name="t")
+        for member in ("a", "b", "c", "d", "e", "f"):
+            self.assertEqual(self.type_of(s, "t", member), f"t_{member}", member)
+        self.assertEqual(self.fields(s, "t_a")["date"]["key"], "$date")
+
     def test_uuid_only_when_every_binary_is_one(self):
         s = self.infer_docs([{"u": Binary(uuid.uuid4().bytes, 4)}, {"u": Binary(b"x" * 16, 0)}])
         self.assertEqual(self.type_of(s, "c", "u"), "binary")
@@ -241,6 +253,19 @@ class NamesTest(InferCase):
         self.assertEqual(by_key["a b"], "a_b_2")   # `a_b` was taken by `a__b`
         self.assertEqual(by_key["a_b"], "a_b_3")
         self.assertEqual(by_key["c"], "c_2")       # a member is not named like its struct
+
+    def test_keys_and_values_that_are_c_library_macros_are_renamed(self):
+        # A member or enumerator `NULL`, `errno` or `linux` (GNU mode) would be replaced by the
+        # preprocessor: the generated code would not compile.
+        docs = [SON([("NULL", 1), ("errno", 2), ("os", os_name)])
+                for os_name in ("linux", "linux", "unix", "unix", "EOF", "EOF")]
+        path = self.write("m.bson", encode_all(docs))
+        s, err = self.infer_files(path, "--name", "c", "--enums")
+        self.assertEqual(self.fields(s, "c")["NULL_"]["key"], "NULL")
+        self.assertEqual(self.fields(s, "c")["errno_"]["key"], "errno")
+        self.assertEqual(s["enums"]["c_os"]["values"],
+                         {"EOF_": {"bson_name": "EOF"}, "linux_": {"bson_name": "linux"},
+                          "unix_": {"bson_name": "unix"}})
 
     def test_empty_key_is_reported_and_left_out(self):
         path = self.write("e.bson", encode_all([SON([("", 1), ("x", 2)])]))
@@ -552,7 +577,8 @@ class IdentifierTest(unittest.TestCase):
     def test_identifier(self):
         for text, expected in (("ok", "ok"), ("camelCase", "camelCase"), ("_id", "_id"),
                                ("a-b", "a_b"), ("9lives", "_9lives"), ("new", "new_"),
-                               ("__x__", "x"), ("", "f"), ("$", "f"), ("_Big", "Big")):
+                               ("__x__", "x"), ("", "f"), ("$", "f"), ("_Big", "Big"),
+                               ("NULL", "NULL_"), ("errno", "errno_"), ("_EOF", "EOF_")):
             self.assertEqual(infer.identifier(text, "f"), expected, text)
 
 

@@ -13,6 +13,7 @@ KNOWN_LIMITS, which must stay exactly those: the validator accepts, the decoder 
 import copy
 import datetime
 import json
+import math
 import os
 import subprocess
 import sys
@@ -117,6 +118,9 @@ def violations(schema: dict, value, path: str = "$") -> list[str]:
     if alias in ("int", "long", "double"):
         if value < schema.get("minimum", value) or value > schema.get("maximum", value):
             out.append(f"{path}: {value} out of range")
+        if "multipleOf" in schema and not (math.isfinite(value) and
+                                           value % schema["multipleOf"] == 0):
+            out.append(f"{path}: {value} is not a multiple of {schema['multipleOf']}")
     return out
 
 
@@ -125,7 +129,9 @@ def violations(schema: dict, value, path: str = "$") -> list[str]:
 def valid_thing() -> SON:
     return SON([
         ("_id", ObjectId("56e1fc72e0c917e9c4714161")), ("i32", 1), ("i64", Int64(2)),
-        ("small", 200), ("d", 1.5), ("s", "text"), ("b", True),
+        ("small", 200), ("bytes", [0, 255]), ("tiny", -128),
+        ("counts", SON([("n", Int64(65535))])), ("whole", -32768.0),
+        ("natural", Int64(2**63 - 1)), ("d", 1.5), ("s", "text"), ("b", True),
         ("when", datetime.datetime(2020, 1, 1)), ("dec", Decimal128("1.25")),
         ("bin", Binary(b"\x01\x02", 0)), ("uid", Binary(uuid.UUID(int=7).bytes, 4)),
         ("ts", Timestamp(1, 2)), ("re", Regex("^a", "i")), ("js", Code("f()")),
@@ -163,7 +169,7 @@ def remover(path: str):
 
 
 MUTATIONS = [("valid", lambda d: None)]
-for optional in ("i64", "small", "d", "s", "b", "when", "dec", "bin", "uid", "ts", "re", "js",
+for optional in ("i64", "small", "bytes", "tiny", "counts", "whole", "natural", "d", "s", "b", "when", "dec", "bin", "uid", "ts", "re", "js",
                  "cws", "nil", "lo", "hi", "raw", "anything", "color", "level", "where", "path",
                  "box", "labels", "tree", "loose", "tree.children"):
     MUTATIONS.append((f"{optional} absent", remover(optional)))
@@ -208,6 +214,20 @@ MUTATIONS += [
     ("small at most 255", setter("small", 255)),
     ("small above its uint8_t", setter("small", 256)),
     ("small negative", setter("small", -1)),
+    ("bytes element above its uint8_t", setter("bytes.1", 256)),
+    ("bytes element negative", setter("bytes.0", -1)),
+    ("tiny above its int8_t", setter("tiny", 128)),
+    ("tiny null (accepted)", setter("tiny", None)),
+    ("counts value above its uint16_t", setter("counts.n", Int64(65536))),
+    ("counts value as int32 (widened)", setter("counts.n", 7)),
+    ("whole fractional", setter("whole", 1.5)),
+    ("whole above its int16_t", setter("whole", 32768.0)),
+    ("whole NaN", setter("whole", float("nan"))),
+    ("whole infinite", setter("whole", float("-inf"))),
+    ("whole as int32 (widened)", setter("whole", 32767)),
+    ("whole int32 above its int16_t", setter("whole", 32768)),
+    ("natural negative", setter("natural", Int64(-1))),
+    ("natural as int32 (widened)", setter("natural", 0)),
     ("where unknown field (reject)", setter("where.z", 3.0)),
     ("where.x as string", setter("where.x", "1")),
     ("where as array", setter("where", [1.0, 2.0])),

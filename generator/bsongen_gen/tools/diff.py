@@ -125,9 +125,14 @@ def can_read(r: TypeRef, w: TypeRef, s: _Schemas) -> Optional[str]:
     if r.kind == "struct" and w.kind in ("map", "raw_document"):
         return (f"{type_expression(w)} may write any keys, which struct {r.name} does not "
                 "read as its fields")
+    if r.kind == "map" and w.kind == "raw_document" and r.element.kind != "any":
+        return (f"raw_document may write values of any type, which {type_expression(r)} reads "
+                f"only as {type_expression(r.element)}")
     r_reads, _ = wire.value_tags(r)
     _, w_writes = wire.value_tags(w)
     missing = w_writes - r_reads
+    if r_optional or r_nullable:  # unwrapped above; a null reads as absent, or as null
+        missing -= {"null"}
     if missing:
         shown = ", ".join(sorted(wire.bson_type(t) if t != wire.UUID_TAG else "binData"
                                  for t in missing))
@@ -142,6 +147,9 @@ def can_read(r: TypeRef, w: TypeRef, s: _Schemas) -> Optional[str]:
         reason = can_read(r.element, w.element, s)
         return f"values: {reason}" if reason else None
     r_range, w_range = wire.integer_range(r), wire.integer_range(w)
+    if wire.holds_whole_numbers(r) and "double" in w_writes and not wire.holds_whole_numbers(w):
+        return (f"fractional doubles may be written and {r.cpp} holds only whole numbers in "
+                f"{r_range[0]}..{r_range[1]}")
     if r_range and w_range and (w_range[0] < r_range[0] or w_range[1] > r_range[1]):
         return (f"values in {w_range[0]}..{w_range[1]} may be written and "
                 f"{r.cpp or r.kind} holds only {r_range[0]}..{r_range[1]}")

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -76,17 +77,38 @@ _WRAPPERS = {
 }
 
 
+_INTEGER_TEXT = re.compile(r"-?[0-9]+")
+
+
+def _wrapper_payload_ok(key: str, payload) -> bool:
+    """Whether `payload` is what bsongen-dump --canonical writes under wrapper `key`: a stored
+    sub-document may have a `$`-prefixed first key too (`{"$date": 5, "x": 1}`)."""
+    if key in ("$numberInt", "$numberLong"):
+        return isinstance(payload, str) and _INTEGER_TEXT.fullmatch(payload) is not None
+    if key in ("$oid", "$symbol", "$numberDouble", "$numberDecimal", "$code"):
+        return isinstance(payload, str)
+    if key == "$date":
+        return isinstance(payload, _Pairs) and len(payload) == 1 and \
+            _wrapper_payload_ok("$numberLong", payload[0][1])
+    fields = {"$binary": ["base64", "subType"], "$timestamp": ["t", "i"],
+              "$regularExpression": ["pattern", "options"], "$dbPointer": ["$ref", "$id"]}
+    if key in fields:
+        return isinstance(payload, _Pairs) and [k for k, _ in payload] == fields[key]
+    return payload == 1 if key in ("$minKey", "$maxKey") else payload is True  # $undefined
+
+
 def bson_tag(value) -> str:
     """The BSON type (its $jsonSchema alias) of one value parsed from canonical Extended JSON."""
     if isinstance(value, str):
         return "string"
     if isinstance(value, _Pairs):
-        if value and value[0][0][:1] == "$":
-            tag = _WRAPPERS.get(value[0][0])
-            if tag == "javascript" and len(value) == 2 and value[1][0] == "$scope":
-                return "javascriptWithScope"
-            if tag is not None:
+        if value and value[0][0] in _WRAPPERS and _wrapper_payload_ok(*value[0]):
+            tag = _WRAPPERS[value[0][0]]
+            if len(value) == 1:
                 return tag
+            if tag == "javascript" and len(value) == 2 and value[1][0] == "$scope" and \
+                    bson_tag(value[1][1]) == "object":
+                return "javascriptWithScope"
         return "object"
     if isinstance(value, list):
         return "array"
@@ -485,7 +507,7 @@ _KIND_OF_TAG = {
 def identifier(text: str, fallback: str) -> str:
     """`text` itself when it is a usable C++ identifier, else a sanitized one: other characters
     become `_`, runs of `_` collapse (`__` is reserved), a leading digit gets `_`, a keyword
-    gets a trailing `_`."""
+    gets a trailing `_`, and so does a macro of the C library (`NULL`, `errno`, `linux`)."""
     if not names.identifier_problem(text):
         return text
     out = "".join(c if c.isascii() and (c.isalnum() or c == "_") else "_" for c in text)
@@ -494,7 +516,7 @@ def identifier(text: str, fallback: str) -> str:
     out = out.strip("_") or fallback
     if out[0].isdigit():
         out = "_" + out
-    if out in names.CPP_KEYWORDS:
+    if out in names.CPP_KEYWORDS or out in names.C_LIBRARY_MACROS:
         out += "_"
     return out
 

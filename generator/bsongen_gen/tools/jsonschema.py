@@ -3,7 +3,8 @@
 The contract (tests/tools/jsonschema_test.py checks it against the generated decoder): every
 document the decoder accepts satisfies the validator, and documents of the wrong shape fail it:
 wrong BSON types, missing required fields, unknown fields under `unknown_fields: reject`, values
-an enum does not name, arrays of the wrong size, integers outside a narrower C++ spelling.
+an enum does not name, arrays of the wrong size, integers outside a narrower C++ spelling
+(and fractions, for a double held in an integer).
 
 What `$jsonSchema` cannot say, so the validator accepts although the decoder rejects: a binary
 subtype (`uuid` is any binData here), a repeated key under `duplicate_keys: reject`, and nesting
@@ -98,8 +99,10 @@ class _Writer:
         if t.kind == "uuid":
             out["description"] = "UUID: binary subtype 4, 16 bytes"
         limits = wire.integer_range(t)
-        if limits is not None and limits != wire.KIND_RANGES[t.kind]:
+        if limits is not None and limits != wire.KIND_RANGES.get(t.kind):
             out["minimum"], out["maximum"] = limits
+        if wire.holds_whole_numbers(t):
+            out["multipleOf"] = 1
         return out
 
 

@@ -9,6 +9,7 @@ from typing import Iterator, Optional, Union
 
 from .. import linker, schema_reader
 from ..model import NAMED_KIND, Enum, Field, Model, Struct, TypeRef
+from . import wire
 
 
 def walk(t: TypeRef) -> Iterator[TypeRef]:
@@ -32,6 +33,7 @@ def load(path: str, display: Optional[str] = None) -> Model:
             for t in walk(f.type):
                 if t.kind == NAMED_KIND:
                     t.kind = kinds[t.name or ""]
+            wire.spell_elements(f.type)
     return model
 
 

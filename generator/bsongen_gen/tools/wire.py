@@ -115,26 +115,78 @@ def value_tags(t: TypeRef, enum_storage: Optional[str] = None) -> tuple[frozense
 # Integer C++ spellings (`cpp:` on an int32/int64 field, or what the header scanner records) and
 # the values they hold: decode rejects a value outside them (error `inexact`).
 INTEGER_RANGES: dict[str, tuple[int, int]] = {
-    "std::int8_t": (-(1 << 7), (1 << 7) - 1), "std::uint8_t": (0, (1 << 8) - 1),
-    "std::int16_t": (-(1 << 15), (1 << 15) - 1), "std::uint16_t": (0, (1 << 16) - 1),
-    "std::int32_t": (-(1 << 31), (1 << 31) - 1), "std::uint32_t": (0, (1 << 32) - 1),
-    "std::int64_t": (-(1 << 63), (1 << 63) - 1),
+    **{f"{prefix}{sign}int{bits}_t": ((0, (1 << bits) - 1) if sign else
+                                      (-(1 << (bits - 1)), (1 << (bits - 1)) - 1))
+       for prefix in ("std::", "") for sign in ("u", "") for bits in (8, 16, 32, 64)},
     "signed char": (-(1 << 7), (1 << 7) - 1), "unsigned char": (0, (1 << 8) - 1),
     "short": (-(1 << 15), (1 << 15) - 1), "unsigned short": (0, (1 << 16) - 1),
     "int": (-(1 << 31), (1 << 31) - 1), "unsigned": (0, (1 << 32) - 1),
     "unsigned int": (0, (1 << 32) - 1), "long long": (-(1 << 63), (1 << 63) - 1),
-    "long": (-(1 << 63), (1 << 63) - 1),
+    "long": (-(1 << 63), (1 << 63) - 1), "unsigned long": (0, (1 << 64) - 1),
+    "unsigned long long": (0, (1 << 64) - 1),
 }
 KIND_RANGES = {"int32": INTEGER_RANGES["std::int32_t"], "int64": INTEGER_RANGES["std::int64_t"]}
 
 
 def integer_range(t: TypeRef) -> Optional[tuple[int, int]]:
     """The values an int32/int64 member holds: its C++ spelling's range where that is narrower
-    than the BSON type's, else the BSON type's; None for other kinds."""
+    than the BSON type's, else the BSON type's. A double held in an integer spelling holds that
+    spelling's range, and whole numbers only (see holds_whole_numbers). None for other kinds."""
+    spelled = INTEGER_RANGES.get(" ".join((t.cpp or "").replace("::std::", "std::").split()))
+    if t.kind == "double":
+        return spelled
     if t.kind not in KIND_RANGES:
         return None
-    spelled = INTEGER_RANGES.get((t.cpp or "").replace("::std::", "std::").strip())
     kind_range = KIND_RANGES[t.kind]
     if spelled is None:
         return kind_range
     return max(spelled[0], kind_range[0]), min(spelled[1], kind_range[1])
+
+
+def holds_whole_numbers(t: TypeRef) -> bool:
+    """A double held in an integer spelling: its decoder refuses fractions, NaN and infinities."""
+    return t.kind == "double" and integer_range(t) is not None
+
+
+def _template_arguments(spelling: str) -> Optional[list[str]]:
+    """The top-level template arguments of a spelling (`std::map<std::string, T>` -> [`std::string`,
+    `T`]), or None when it is not a template."""
+    start, end = spelling.find("<"), spelling.rfind(">")
+    if start < 0 or end < start:
+        return None
+    args, depth, begin = [], 0, start + 1
+    for i in range(start + 1, end):
+        c = spelling[i]
+        if c in "<([":
+            depth += 1
+        elif c in ">)]":
+            depth -= 1
+        elif c == "," and depth == 0:
+            args.append(spelling[begin:i].strip())
+            begin = i + 1
+    args.append(spelling[begin:end].strip())
+    return args
+
+
+def element_spelling(t: TypeRef) -> Optional[str]:
+    """How the elements of container `t` are held when `t` has a `cpp:` spelling: its element
+    template argument (a map's value, also in `std::vector<std::pair<std::string, T>>`), or None."""
+    args = _template_arguments(t.cpp or "")
+    if not args:
+        return None
+    if t.kind == "map":
+        if len(args) == 1:  # a sequence of pairs
+            args = _template_arguments(args[0]) or []
+        return args[1] if len(args) >= 2 else None
+    return args[0]
+
+
+def spell_elements(t: TypeRef) -> None:
+    """Gives the element types inside `t` the spellings its `cpp:` implies, in place. The decoder
+    converts into those (`cpp: std::vector<std::uint8_t>` for a `vector<int32>` refuses 300 in
+    an element, as `cpp: std::uint8_t` does for an `int32`), so the tools must see them too."""
+    while t.element is not None:
+        if t.cpp and not t.element.cpp:
+            t.element.cpp = element_spelling(t)
+        t = t.element
+
