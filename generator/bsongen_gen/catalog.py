@@ -162,6 +162,28 @@ def type_byte(bson_type: Optional[str]) -> Optional[int]:
     return None if bson_type is None else BSON_TYPES[bson_type]
 
 
+# Integer C++ spellings (`cpp:` on a number field, or what the header scanner records) and the
+# values they hold: decode refuses a value outside them (`inexact`), a default must fit them, and
+# the tools bound such fields by them. long is 64 bits on the LP64 targets the runtime supports.
+INTEGER_SPELLING_RANGES: dict[str, tuple[int, int]] = {
+    **{f"{prefix}{sign}int{bits}_t": ((0, (1 << bits) - 1) if sign else
+                                      (-(1 << (bits - 1)), (1 << (bits - 1)) - 1))
+       for prefix in ("std::", "") for sign in ("u", "") for bits in (8, 16, 32, 64)},
+    "signed char": (-(1 << 7), (1 << 7) - 1), "unsigned char": (0, (1 << 8) - 1),
+    "short": (-(1 << 15), (1 << 15) - 1), "unsigned short": (0, (1 << 16) - 1),
+    "int": (-(1 << 31), (1 << 31) - 1), "unsigned": (0, (1 << 32) - 1),
+    "unsigned int": (0, (1 << 32) - 1), "long long": (-(1 << 63), (1 << 63) - 1),
+    "long": (-(1 << 63), (1 << 63) - 1), "unsigned long": (0, (1 << 64) - 1),
+    "unsigned long long": (0, (1 << 64) - 1),
+}
+
+
+def integer_spelling_range(cpp: Optional[str]) -> Optional[tuple[int, int]]:
+    """The values a member spelled `cpp` holds when that is an integer type of the table above
+    (spaces and a leading `::` aside), else None."""
+    return INTEGER_SPELLING_RANGES.get(" ".join((cpp or "").replace("::std::", "std::").split()))
+
+
 # The largest std::array (`array` kind) size a model may give.
 MAX_ARRAY_SIZE = 1 << 16
 

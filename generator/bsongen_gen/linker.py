@@ -267,7 +267,8 @@ class _Linker:
                 self.error(f.location, f"field `{f.name}`: default {d} is not an integer")
             elif numeric != "double" and not _fits(d, _INT_RANGES[numeric]):
                 self.error(f.location, f"field `{f.name}`: default {d} does not fit in {numeric}")
-            elif numeric != "double" and not _fits(d, _cpp_int_range(vt.cpp)):
+            elif numeric != "double" and not _fits(d, catalog.integer_spelling_range(vt.cpp)
+                                                   or _INT_RANGES[numeric]):
                 self.error(f.location, f"field `{f.name}`: default {d} does not fit in "
                            f"`{vt.cpp}`")
             elif numeric == "double" and isinstance(d, int) and not _exact_double(d):
@@ -352,26 +353,6 @@ class _Linker:
 # What a numeric default must fit: the integer kinds' ranges (a double takes any number it holds
 # exactly).
 _INT_RANGES = {"int32": (-2**31, 2**31 - 1), "int64": (-2**63, 2**63 - 1)}
-
-
-# Integer `cpp:` spellings whose range a default must fit as well (a member spelled otherwise is
-# left to the compiler). Without the check, `default: 300` on a `std::uint8_t` member wrapped to 44.
-_CPP_INT_RANGES = {
-    **{f"{prefix}{sign}int{bits}_t": ((0, 2**bits - 1) if sign else (-2**(bits - 1), 2**(bits - 1) - 1))
-       for prefix in ("std::", "::std::", "") for sign in ("u", "") for bits in (8, 16, 32, 64)},
-    "signed char": (-2**7, 2**7 - 1), "unsigned char": (0, 2**8 - 1),
-    "short": (-2**15, 2**15 - 1), "unsigned short": (0, 2**16 - 1),
-    "int": (-2**31, 2**31 - 1), "unsigned": (0, 2**32 - 1), "unsigned int": (0, 2**32 - 1),
-    "long": (-2**63, 2**63 - 1), "unsigned long": (0, 2**64 - 1),
-    "long long": (-2**63, 2**63 - 1), "unsigned long long": (0, 2**64 - 1),
-}
-
-
-def _cpp_int_range(cpp: Optional[str]) -> tuple[int, int]:
-    """What a member spelled `cpp` holds when that is a known integer type, else no bound. (long
-    is 64 bits on the LP64 targets the runtime supports.)"""
-    unbounded = (-2**127, 2**127)
-    return unbounded if cpp is None else _CPP_INT_RANGES.get(" ".join(cpp.split()), unbounded)
 
 
 def numeric_kind(t: TypeRef) -> str:

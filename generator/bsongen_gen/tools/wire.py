@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Optional
 
+from .. import catalog
 from ..model import TypeRef
 
 # Every BSON type by its type byte: the alias `$jsonSchema`'s bsonType uses.
@@ -112,27 +113,15 @@ def value_tags(t: TypeRef, enum_storage: Optional[str] = None) -> tuple[frozense
     return wire.reads, wire.writes
 
 
-# Integer C++ spellings (`cpp:` on an int32/int64 field, or what the header scanner records) and
-# the values they hold: decode rejects a value outside them (error `inexact`).
-INTEGER_RANGES: dict[str, tuple[int, int]] = {
-    **{f"{prefix}{sign}int{bits}_t": ((0, (1 << bits) - 1) if sign else
-                                      (-(1 << (bits - 1)), (1 << (bits - 1)) - 1))
-       for prefix in ("std::", "") for sign in ("u", "") for bits in (8, 16, 32, 64)},
-    "signed char": (-(1 << 7), (1 << 7) - 1), "unsigned char": (0, (1 << 8) - 1),
-    "short": (-(1 << 15), (1 << 15) - 1), "unsigned short": (0, (1 << 16) - 1),
-    "int": (-(1 << 31), (1 << 31) - 1), "unsigned": (0, (1 << 32) - 1),
-    "unsigned int": (0, (1 << 32) - 1), "long long": (-(1 << 63), (1 << 63) - 1),
-    "long": (-(1 << 63), (1 << 63) - 1), "unsigned long": (0, (1 << 64) - 1),
-    "unsigned long long": (0, (1 << 64) - 1),
-}
-KIND_RANGES = {"int32": INTEGER_RANGES["std::int32_t"], "int64": INTEGER_RANGES["std::int64_t"]}
+KIND_RANGES = {"int32": catalog.INTEGER_SPELLING_RANGES["std::int32_t"],
+               "int64": catalog.INTEGER_SPELLING_RANGES["std::int64_t"]}
 
 
 def integer_range(t: TypeRef) -> Optional[tuple[int, int]]:
     """The values an int32/int64 member holds: its C++ spelling's range where that is narrower
     than the BSON type's, else the BSON type's. A double held in an integer spelling holds that
     spelling's range, and whole numbers only (see holds_whole_numbers). None for other kinds."""
-    spelled = INTEGER_RANGES.get(" ".join((t.cpp or "").replace("::std::", "std::").split()))
+    spelled = catalog.integer_spelling_range(t.cpp)
     if t.kind == "double":
         return spelled
     if t.kind not in KIND_RANGES:
