@@ -210,7 +210,7 @@ TEST(generated_codec_hostile, nesting_stops_at_max_depth_limit_whatever_the_opti
             bsongen::error_code::too_deep);
 }
 
-// --- Issue 11 item 5: enums in containers are checked on encode; errors carry the path. ---
+// --- Fixed shapes as wide as 64 KiB, and names the C library or an empty string could break. ---
 
 template <class T>
 constexpr bool has_fixed_size = requires {
@@ -285,6 +285,8 @@ TEST(generated_codec_hostile, an_enum_stored_as_the_empty_string_round_trips) {
   EXPECT_EQ(encode_ok(hostile_test::marked{.m = hostile_test::mark::plain}),
             document_of(builder().element(0x02, "m").str("plain")));
 }
+
+// --- Issue 11 item 5: enums in containers are checked on encode; errors carry the path. ---
 
 TEST(generated_codec_hostile, enums_in_containers_are_checked_on_encode_with_their_path) {
   hostile_test::board b;  // a default std::array<status, 3> holds 0s, which name no enumerator
