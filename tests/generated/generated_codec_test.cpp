@@ -292,6 +292,33 @@ TEST(generated_codec, containers_decoded_into_a_used_object_take_the_new_lengths
   EXPECT_EQ(reused, longer);
 }
 
+// Arrays of strings take an inline path per key width (1, 2 and 3 digits) that hands over to the
+// general loop at index 1000 or at the first element it does not take (here non-ASCII text). Over
+// every such boundary, into vectors of every size around them, the result equals the input.
+TEST(generated_codec, string_arrays_decode_across_key_widths_and_hand_overs) {
+  const auto text = [](std::size_t i, std::size_t non_ascii_at) {
+    std::string s = "element " + std::to_string(i) + (i % 3 == 0 ? " on the heap, past SSO" : "");
+    if (i == non_ascii_at) s += "\xc3\xa9";
+    return s;
+  };
+  const std::size_t none = std::numeric_limits<std::size_t>::max();
+  for (const std::size_t length : {0, 1, 9, 10, 11, 99, 100, 101, 999, 1000, 1001, 1200}) {
+    for (const std::size_t non_ascii_at :
+         {none, std::size_t{0}, std::size_t{10}, std::size_t{500}}) {
+      gen_test::containers in;
+      for (std::size_t i = 0; i < length; ++i) in.names.push_back(text(i, non_ascii_at));
+      const auto encoded = encode_ok(in);
+      for (const std::size_t old_length : {0, 1, 10, 150, 1100}) {
+        gen_test::containers reused;
+        reused.names.assign(old_length, std::string(40, 'o'));
+        ASSERT_TRUE(bsongen::decode(encoded, reused));
+        EXPECT_EQ(reused.names, in.names) << length << " strings into " << old_length;
+      }
+      EXPECT_EQ(decode_ok<gen_test::containers>(encoded).names, in.names) << length << " strings";
+    }
+  }
+}
+
 // A used map keeps the entries whose keys come again in its order and recycles the others' nodes;
 // whatever the overlap, the result equals a fresh decode (repeated keys: the last value wins).
 TEST(generated_codec, maps_decoded_into_a_used_object_equal_a_fresh_decode) {
