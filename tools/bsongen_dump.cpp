@@ -243,17 +243,16 @@ int from_json(const options& opts) {
     }
     if (array_closed || pos == json.size()) break;
     bson.clear();
-    auto consumed = bsongen::extjson_to_bson_prefix(json.substr(pos), bson);
-    if (!consumed) {
-      bsongen::error e = std::move(consumed).error();
-      e.offset += pos;
+    auto end = bsongen::extjson_to_bson_prefix(json, pos, bson);
+    if (!end) {
+      bsongen::error e = std::move(end).error();  // offsets count from the file's first byte
       e.message = "document " + std::to_string(index) + ": " + e.message;
       report(opts.input, e);
       status = exit_data_error;
       break;
     }
     if (!sink.put(bson.bytes())) return exit_data_error;
-    pos = skip_json_space(json, pos + *consumed);
+    pos = skip_json_space(json, *end);
     if (!in_array) continue;
     if (pos < json.size() && json[pos] == ',') {
       pos = skip_json_space(json, pos + 1);

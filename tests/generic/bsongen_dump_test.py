@@ -238,6 +238,13 @@ def corrupt_and_truncated(tmp):
     check(b"\\x1b]0;owned\\x07\\x1b[2J" in err, "the key is shown escaped: %r" % err)
     check(b"document 1" in err and b"(byte %d)" % (hostile.index(b'{"$numberInt"')) in err,
           "offset of the wrapper in the whole input: %r" % err)
+    # A later document's unclosed container: the message names where it opens in the whole input.
+    unclosed = b'{"a": 1}\n{"b": [1, 2'
+    r = run("--from-json", "-", stdin=unclosed)
+    check(r.returncode == 1 and b"document 1" in r.stderr
+          and b"array that opens at byte %d" % unclosed.index(b"[") in r.stderr
+          and b"(byte %d)" % len(unclosed) in r.stderr,
+          "an unclosed array in a later document is located in the whole input: %r" % r.stderr)
     trailing = run("--from-json", "-", stdin=b'{"a": 1} x')
     check(trailing.returncode == 1 and b"(byte 9)" in trailing.stderr,
           "trailing text reported at its offset: " + trailing.stderr.decode())

@@ -247,6 +247,37 @@ TEST(extjson_parser, prefix_reads_one_document_of_several) {
   auto third = extjson_to_bson_prefix(std::string_view(text).substr(pos), out);
   ASSERT_TRUE(third);
   EXPECT_EQ(pos + *third, text.size());
+
+  // From a position: the same documents, each call returning where the next starts.
+  writer again;
+  std::size_t at = 0;
+  for (int i = 0; i < 3; ++i) {
+    auto end = extjson_to_bson_prefix(text, at, again);
+    ASSERT_TRUE(end) << end.error().to_string();
+    at = *end;
+  }
+  EXPECT_EQ(at, text.size());
+  EXPECT_TRUE(std::ranges::equal(again.bytes(), out.bytes()));
+}
+
+// Errors from a position count from the start of the whole text, in the offset and in the
+// message's own positions, as if the document had been read where it is.
+TEST(extjson_parser, prefix_from_a_position_reports_positions_in_the_whole_text) {
+  const std::string bad_value = R"({"a": 1} {"c": tru})";
+  writer out;
+  auto r = extjson_to_bson_prefix(bad_value, bad_value.find('}') + 1, out);
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().offset, bad_value.find("tru"));
+  EXPECT_EQ(r.error().path, "c");
+
+  const std::string unclosed = R"({"a": 1} {"b": [1, 2)";
+  r = extjson_to_bson_prefix(unclosed, unclosed.find('}') + 1, out);
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().offset, unclosed.size());
+  EXPECT_NE(
+      r.error().message.find("array that opens at byte " + std::to_string(unclosed.find('['))),
+      std::string::npos)
+      << r.error().message;
 }
 
 TEST(extjson_errors, wrappers_name_the_problem_the_path_and_the_offset) {

@@ -450,20 +450,21 @@ std::size_t separators_beyond(std::string_view text, std::size_t limit) {
   return npos;
 }
 
-result<void> convert_text(std::string_view json, writer& out, const extjson_parse_options& options,
-                          const cut_point& cut, int retry);
+result<void> convert_text(std::string_view json, std::size_t base, writer& out,
+                          const extjson_parse_options& options, const cut_point& cut, int retry);
 
-// "array that opens at byte 6": the container open where the scan stopped.
-std::string innermost(std::string_view json, const structure_scan& scan) {
+// "array that opens at byte 6": the container open where the scan stopped, counted from `base`
+// bytes before `json` (where it starts in the caller's text; see extjson_to_bson_prefix).
+std::string innermost(std::string_view json, std::size_t base, const structure_scan& scan) {
   if (scan.open.empty()) return "document";
   const std::size_t at = scan.open.back();
   return std::string(json[at] == '[' ? "array" : "object") + " that opens at byte " +
-         std::to_string(at);
+         std::to_string(base + at);
 }
 
 // Describes a failure of simdjson's first stage (see the comment at the top). `retry` counts the
 // nested parses this takes, which stop at a few.
-error stage1_error(simdjson::error_code code, std::string_view json,
+error stage1_error(simdjson::error_code code, std::string_view json, std::size_t base,
                    const extjson_parse_options& options, int retry) {
   using outcome = structure_scan::outcome;
   if (code == simdjson::CAPACITY) {
@@ -506,20 +507,22 @@ error stage1_error(simdjson::error_code code, std::string_view json,
       // The document itself may hold an earlier error: parse it alone first.
       if (retry < 3) {
         writer scratch;
-        if (auto r = convert_text(json.substr(0, scan.end), scratch, options, {}, retry + 1); !r) {
+        if (auto r = convert_text(json.substr(0, scan.end), base, scratch, options, {}, retry + 1);
+            !r) {
           return std::move(r).error();
         }
       }
       return error(error_code::json_syntax, "text continues after the document", scan.at);
     }
     case outcome::mismatched:
-      message = std::string("'") + json[scan.at] + "' does not close the " + innermost(json, scan);
+      message =
+          std::string("'") + json[scan.at] + "' does not close the " + innermost(json, base, scan);
       bad = scan.at;
       break;
     case outcome::unclosed:
       if (bad == npos) {
         bad = json.size();
-        message = "the text ends inside the " + innermost(json, scan);
+        message = "the text ends inside the " + innermost(json, base, scan);
       }
       break;
   }
@@ -532,15 +535,16 @@ error stage1_error(simdjson::error_code code, std::string_view json,
     repaired += json[*it] == '[' ? ']' : '}';
   }
   writer scratch;
-  result<void> r = convert_text(repaired, scratch, options, {bad, message}, retry + 1);
+  result<void> r = convert_text(repaired, base, scratch, options, {bad, message}, retry + 1);
   if (!r && r.error().offset < bad) return std::move(r).error();
   return error(error_code::json_syntax, message, bad);
 }
 
 // Converts `json`, which must hold exactly one document, appending to `out`; on error `out` may
-// hold part of it (convert() undoes that).
-result<void> convert_text(std::string_view json, writer& out, const extjson_parse_options& options,
-                          const cut_point& cut, int retry) {
+// hold part of it (convert() undoes that). Error offsets are relative to `json`; `base` only
+// shifts the positions that messages name (convert() shifts the offsets once, at the end).
+result<void> convert_text(std::string_view json, std::size_t base, writer& out,
+                          const extjson_parse_options& options, const cut_point& cut, int retry) {
   const std::size_t max = std::numeric_limits<std::size_t>::max();
   const std::size_t separator_limit =
       options.max_size > (max - 2) / 2 ? max : 2 * options.max_size + 2;
@@ -576,7 +580,8 @@ result<void> convert_text(std::string_view json, writer& out, const extjson_pars
     }
   }
   release_if_large(state);
-  if (first_stage != simdjson::SUCCESS) return stage1_error(first_stage, json, options, retry);
+  if (first_stage != simdjson::SUCCESS)
+    return stage1_error(first_stage, json, base, options, retry);
   if (!ok) {
     if (builder.failure().code == error_code::ok) {
       builder.reject(error_code::json_syntax, "no JSON document in the text", 0);
@@ -586,23 +591,33 @@ result<void> convert_text(std::string_view json, writer& out, const extjson_pars
   return {};
 }
 
-// convert_text, leaving `out` as it was on error. Into a caller buffer, a type wrapper is briefly
-// written in its longer document form, so text whose BSON would fit can overflow the buffer: then
-// it is converted again into memory of our own and copied if it fits.
-result<void> convert(std::string_view json, writer& out, const extjson_parse_options& options) {
+// convert_text, leaving `out` as it was on error, with offsets counted from `base` bytes before
+// `json`. Into a caller buffer, a type wrapper is briefly written in its longer document form, so
+// text whose BSON would fit can overflow the buffer: then it is converted again into memory of our
+// own and copied if it fits.
+result<void> convert(std::string_view json, std::size_t base, writer& out,
+                     const extjson_parse_options& options) {
   const writer::mark start = out.position();
-  result<void> r = convert_text(json, out, options, {}, 0);
+  const auto shifted = [base](result<void> r) {
+    if (!r) r.error().offset += base;
+    return r;
+  };
+  result<void> r = convert_text(json, base, out, options, {}, 0);
   if (r) return r;
   out.rewind(start);
-  if (r.error().code != error_code::buffer_too_small || !out.uses_caller_buffer()) return r;
+  if (r.error().code != error_code::buffer_too_small || !out.uses_caller_buffer()) {
+    return shifted(std::move(r));
+  }
   writer own;
-  if (auto again = convert_text(json, own, options, {}, 0); !again) return again;
+  if (auto again = convert_text(json, base, own, options, {}, 0); !again) {
+    return shifted(std::move(again));
+  }
   std::uint8_t* p = out.extend(own.size());
   if (p == nullptr) {
     return error(error_code::buffer_too_small,
                  "the BSON takes " + std::to_string(own.size()) + " bytes, the buffer has " +
                      std::to_string(out.capacity() - out.size()) + " left",
-                 0);
+                 base);
   }
   std::memcpy(p, own.data(), own.size());
   return {};
@@ -645,30 +660,38 @@ std::size_t first_value_end(std::string_view json, std::size_t start) {
 
 result<void> extjson_to_bson(std::string_view json, writer& out,
                              const extjson_parse_options& options) {
-  return convert(json, out, options);
+  return convert(json, 0, out, options);
 }
 
 result<byte_buffer> extjson_to_bson(std::string_view json, const extjson_parse_options& options) {
   writer out;
   out.reserve(std::min(json.size(), options.max_size));
-  if (auto r = convert(json, out, options); !r) return std::move(r).error();
+  if (auto r = convert(json, 0, out, options); !r) return std::move(r).error();
   return out.take();
 }
 
 result<std::size_t> extjson_to_bson_prefix(std::string_view json, writer& out,
                                            const extjson_parse_options& options) {
-  const std::size_t start = skip_space(json, 0);
+  return extjson_to_bson_prefix(json, 0, out, options);
+}
+
+result<std::size_t> extjson_to_bson_prefix(std::string_view json, std::size_t from, writer& out,
+                                           const extjson_parse_options& options) {
+  from = std::min(from, json.size());
+  const std::size_t start = skip_space(json, from);
   const std::size_t end = first_value_end(json, start);
   // An unterminated value: parse all that is left, so the error names what is wrong and where.
-  const std::size_t length = end == npos ? json.size() : end;
-  if (auto r = convert(json.substr(0, length), out, options); !r) return std::move(r).error();
-  return length;
+  const std::size_t stop = end == npos ? json.size() : end;
+  if (auto r = convert(json.substr(from, stop - from), from, out, options); !r) {
+    return std::move(r).error();
+  }
+  return stop;
 }
 
 result<document> parse_extjson(std::string_view json, const extjson_parse_options& options) {
   thread_local writer bytes;
   bytes.clear();
-  result<void> r = convert(json, bytes, options);
+  result<void> r = convert(json, 0, bytes, options);
   decode_options decode;
   decode.max_size = options.max_size;
   decode.max_depth = options.max_depth;  // counted alike, so what converted decodes

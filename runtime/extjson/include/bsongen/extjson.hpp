@@ -87,6 +87,13 @@ struct extjson_parse_options {
 // concatenated documents. Offsets in errors are relative to `json`.
 [[nodiscard]] result<std::size_t> extjson_to_bson_prefix(std::string_view json, writer& out,
                                                          const extjson_parse_options& options = {});
+// The same from position `from` of `json`: converts the first JSON object at or after it and
+// returns the position one past its closing brace, where the next call starts. Offsets in errors,
+// and the positions their messages name, count from the start of `json`: the way to read many
+// documents from one text and report errors where they are in it.
+[[nodiscard]] result<std::size_t> extjson_to_bson_prefix(std::string_view json, std::size_t from,
+                                                         writer& out,
+                                                         const extjson_parse_options& options = {});
 
 // Parses one Extended JSON document into an owning document.
 [[nodiscard]] result<document> parse_extjson(std::string_view json,
