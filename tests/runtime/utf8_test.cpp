@@ -14,6 +14,7 @@
 namespace {
 
 using bsongen::detail::is_ascii;
+using bsongen::detail::is_ascii_without_nul;
 using bsongen::detail::is_valid_utf8;
 using bsongen::detail::is_valid_utf8_call;
 
@@ -31,6 +32,46 @@ TEST(utf8, is_ascii_sees_every_byte_at_every_length) {
         const std::uint8_t kept = text[at];
         text[at] = high;
         EXPECT_FALSE(is_ascii(text, n)) << "length " << n << ", byte " << at;
+        text[at] = kept;
+      }
+    }
+  }
+}
+
+// Every length up to 100 (the inline sizes and the long path), each position holding each byte
+// that must fail (NUL, a high byte) or must pass (1 and 0x7F, the edges of the range the word
+// test admits), and pairs of them: a NUL before a 1 is where the test's borrow crosses bytes.
+TEST(utf8, is_ascii_without_nul_refuses_nul_and_high_bytes_at_every_position) {
+  const auto reference = [](const std::uint8_t* p, std::size_t n) {
+    for (std::size_t i = 0; i < n; ++i) {
+      if (p[i] == 0 || p[i] >= 0x80) return false;
+    }
+    return true;
+  };
+  const std::uint8_t probes[] = {0x00, 0x01, 0x7F, 0x80, 0xFF};
+  for (std::size_t n = 0; n <= 100; ++n) {
+    // Surrounded by NULs and high bytes, which must not be read as part of the text.
+    std::vector<std::uint8_t> buffer(n + 32, 0);
+    for (std::size_t i = 0; i < buffer.size(); i += 2) buffer[i] = 0xFF;
+    std::uint8_t* text = buffer.data() + 7;
+    for (std::size_t i = 0; i < n; ++i) text[i] = static_cast<std::uint8_t>('a' + i % 26);
+    EXPECT_TRUE(is_ascii_without_nul(text, n)) << "length " << n;
+    for (std::size_t at = 0; at < n; ++at) {
+      for (const std::uint8_t first : probes) {
+        const std::uint8_t kept = text[at];
+        text[at] = first;
+        EXPECT_EQ(is_ascii_without_nul(text, n), reference(text, n))
+            << "length " << n << ", byte " << at << " = " << int{first};
+        if (at + 1 < n) {
+          for (const std::uint8_t second : probes) {
+            const std::uint8_t kept_next = text[at + 1];
+            text[at + 1] = second;
+            EXPECT_EQ(is_ascii_without_nul(text, n), reference(text, n))
+                << "length " << n << ", bytes " << at << ".. = " << int{first} << ", "
+                << int{second};
+            text[at + 1] = kept_next;
+          }
+        }
         text[at] = kept;
       }
     }

@@ -1061,7 +1061,9 @@ requires(is_fixed_codec<Elem>()) struct array_codec<Elem, N> {
 
 // What the decoder accepts as a key: UTF-8 without NUL.
 [[nodiscard]] inline bool valid_map_key(std::string_view k) noexcept {
-  return k.find('\0') == std::string_view::npos && is_valid_utf8(k.data(), k.size());
+  const auto* p = reinterpret_cast<const std::uint8_t*>(k.data());
+  return is_ascii_without_nul(p, k.size()) ||
+         (k.find('\0') == std::string_view::npos && is_valid_utf8(p, k.size()));
 }
 
 // a == b without a libc call for texts of up to 16 bytes (map keys mostly are): two loads from
@@ -1129,7 +1131,7 @@ struct map_codec {
     for (const auto& [key, value] : v) {
       const std::string_view k(key);
       *out++ = element_type<Elem>(value);
-      if (!k.empty()) std::memcpy(out, k.data(), k.size());
+      copy_bytes(reinterpret_cast<char*>(out), k.data(), k.size());  // inline for short keys
       out[k.size()] = 0;
       out = Elem::write(value, out + k.size() + 1, text);
     }

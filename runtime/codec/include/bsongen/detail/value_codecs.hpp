@@ -55,7 +55,8 @@ namespace bsongen::detail {
 }
 // A C string's text (regex pattern and options): UTF-8 without NUL.
 [[nodiscard]] inline bool is_utf8_cstring(std::string_view s) noexcept {
-  return s.find('\0') == std::string_view::npos && is_utf8_text(s);
+  return is_ascii_without_nul(reinterpret_cast<const std::uint8_t*>(s.data()), s.size()) ||
+         (s.find('\0') == std::string_view::npos && is_utf8_text(s));
 }
 
 template <bson_type Type, std::size_t Width>

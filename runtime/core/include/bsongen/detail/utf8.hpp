@@ -43,6 +43,36 @@ namespace bsongen::detail {
   return ((p[0] | p[n / 2] | p[n - 1]) & 0x80U) == 0;  // n <= 3: every byte
 }
 
+// True when the n bytes at p are all ASCII and none is NUL: a key or C string that needs no other
+// check. One pass where a NUL search and is_ascii would take two (map keys are checked on every
+// encode): a byte b is in 1..0x7F exactly when neither b nor b - 1 has its high bit set, and
+// subtracting 1 from every byte of a word borrows across bytes only below a zero byte, which
+// fails the test anyway. Up to 32 bytes inline, as is_ascii; longer text takes the two passes.
+[[nodiscard]] inline bool is_ascii_without_nul(const std::uint8_t* p, std::size_t n) noexcept {
+  constexpr std::uint64_t ones = 0x0101010101010101ULL;
+  constexpr std::uint64_t highs = 0x8080808080808080ULL;
+  const auto bad = [p](std::size_t at) {
+    std::uint64_t w;
+    std::memcpy(&w, p + at, 8);
+    return (w - ones) | w;
+  };
+  if (n >= 8) {
+    if (n <= 16) return ((bad(0) | bad(n - 8)) & highs) == 0;
+    if (n <= 32) return ((bad(0) | bad(8) | bad(n - 16) | bad(n - 8)) & highs) == 0;
+    return std::memchr(p, 0, n) == nullptr && is_ascii_long(p, n);
+  }
+  if (n >= 4) {
+    std::uint32_t a;
+    std::uint32_t b;
+    std::memcpy(&a, p, 4);
+    std::memcpy(&b, p + n - 4, 4);
+    return (((a - 0x01010101U) | a | (b - 0x01010101U) | b) & 0x80808080U) == 0;
+  }
+  std::uint32_t any = 0;
+  for (std::size_t i = 0; i < n; ++i) any |= (p[i] - 1U) | p[i];  // 0 - 1 wraps to all ones
+  return (any & 0x80U) == 0;
+}
+
 // The general validator, for text is_ascii has refused (it strides over ASCII runs 8 bytes at a
 // time but does not test the whole text for ASCII first).
 [[nodiscard]] bool is_valid_utf8_slow(const std::uint8_t* p, std::size_t n) noexcept;
