@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdio>
 #include <limits>
 #include <span>
 #include <string>
@@ -421,6 +422,44 @@ TEST(generated_codec, absent_fields_take_defaults_when_decoding_into_a_used_obje
   EXPECT_EQ(used.id, 2);
   EXPECT_EQ(used.name, "anon");
   EXPECT_FALSE(used.maybe.has_value());
+  bson_destroy(b);
+}
+
+// A struct of 70 fields, two words of seen bits: decoding into a used object resets exactly the
+// absent fields on both sides of the word boundary, as a new object would hold them.
+TEST(generated_codec, absent_fields_past_64_take_defaults_when_decoding_into_a_used_object) {
+  // Every field set, from a document holding all 70.
+  bson_t* all = bson_new();
+  for (int i = 0; i < 70; ++i) {
+    char key[8];
+    std::snprintf(key, sizeof key, "f%d", i);
+    if (i % 3 == 0) {
+      BSON_APPEND_UTF8(all, key, "set");
+    } else {
+      BSON_APPEND_INT32(all, key, 1);
+    }
+  }
+  const auto used_bytes = to_bytes(all);
+  bson_destroy(all);
+  gen_test::wide_optional used = decode_ok<gen_test::wide_optional>(used_bytes);
+  ASSERT_EQ(used.f69, "set");
+  ASSERT_EQ(used.f65, 1);
+  bson_t* b = bson_new();
+  BSON_APPEND_INT32(b, "f1", 11);
+  BSON_APPEND_INT32(b, "f62", 62);
+  BSON_APPEND_UTF8(b, "f63", "sixty-three");
+  BSON_APPEND_INT32(b, "f64", 64);
+  BSON_APPEND_INT32(b, "f68", 68);
+  ASSERT_TRUE(bsongen::decode(to_bytes(b), used));
+  const auto fresh = decode_ok<gen_test::wide_optional>(to_bytes(b));
+  EXPECT_TRUE(used == fresh);
+  EXPECT_EQ(fresh.f1, 11);
+  EXPECT_EQ(fresh.f62, 62);
+  EXPECT_EQ(fresh.f63, "sixty-three");
+  EXPECT_EQ(fresh.f64, 64);
+  EXPECT_EQ(fresh.f68, 68);
+  EXPECT_EQ(fresh.f65, 7);  // absent: its default
+  EXPECT_FALSE(fresh.f69.has_value());
   bson_destroy(b);
 }
 
