@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdio>
 #include <limits>
 #include <span>
 #include <string>
@@ -156,6 +157,62 @@ TEST(generated_codec, fixed_shape_falls_back_to_general_path) {
   EXPECT_EQ(p.x, 7.0);
   EXPECT_EQ(p.y, 1.0);
   EXPECT_EQ(p.tag, 2);
+  bson_destroy(b);
+}
+
+// An element that leaves the in-order chain (here every element of a fixed-shape struct whose
+// shape did not match) is first compared with the field the chain expected, key and NUL in place:
+// a key that only starts with the expected one is another key, and a key the document's end cuts
+// off is an error, as when it is read the general way.
+TEST(generated_codec, expected_field_is_matched_by_its_whole_key) {
+  bson_t* b = bson_new();
+  BSON_APPEND_INT32(b, "x", 7);      // an int32: off the fixed shape
+  BSON_APPEND_DOUBLE(b, "yy", 5.0);  // unknown (skipped), while "y" is expected
+  BSON_APPEND_INT32(b, "y", 1);
+  BSON_APPEND_INT32(b, "t", 2);
+  gen_test::point used{9.0, 9.0, 9};
+  ASSERT_TRUE(bsongen::decode(to_bytes(b), used));
+  EXPECT_EQ(used.x, 7.0);
+  EXPECT_EQ(used.y, 1.0);
+  EXPECT_EQ(used.tag, 2);
+  bson_destroy(b);
+
+  // {x: int32 7, then a double element whose key "y" has no NUL before the document's end}
+  const bytes cut = {15, 0, 0, 0, 0x10, 'x', 0, 7, 0, 0, 0, 0x01, 'y', 0, 0};
+  bytes truncated = cut;
+  truncated.pop_back();  // the document's own NUL now follows "y" directly
+  truncated[0] = static_cast<std::uint8_t>(truncated.size());
+  const auto e = decode_error<gen_test::point>(truncated);
+  const auto generic = bsongen::decode_document(truncated);
+  ASSERT_FALSE(generic);
+  EXPECT_EQ(e.code, generic.error().code);
+  EXPECT_EQ(e.offset, generic.error().offset);
+}
+
+// Values of another type than the schema's that the field reads (int32 for int64 and double,
+// null for an optional), in schema order, decode into a used object as into a new one.
+TEST(generated_codec, in_order_fields_of_other_types_decode_into_a_used_object) {
+  bson_t* b = bson_new();
+  BSON_APPEND_INT32(b, "_id", 5);  // int64 field
+  BSON_APPEND_UTF8(b, "name", "n");
+  BSON_APPEND_INT32(b, "level", 4);
+  BSON_APPEND_INT32(b, "ratio", 2);  // double field
+  BSON_APPEND_NULL(b, "maybe");
+  BSON_APPEND_NULL(b, "maybe_point");
+  BSON_APPEND_INT32(b, "small", 3);
+  gen_test::options used;
+  used.maybe = 1;
+  used.maybe_point = gen_test::point{1.0, 2.0, 3};
+  used.note = "left over";
+  ASSERT_TRUE(bsongen::decode(to_bytes(b), used));
+  const auto fresh = decode_ok<gen_test::options>(to_bytes(b));
+  EXPECT_TRUE(used == fresh);
+  EXPECT_EQ(fresh.id, 5);
+  EXPECT_EQ(fresh.ratio, 2.0);
+  EXPECT_FALSE(fresh.maybe.has_value());
+  EXPECT_FALSE(fresh.maybe_point.has_value());
+  EXPECT_EQ(fresh.note, "");
+  EXPECT_EQ(fresh.small, 3);
   bson_destroy(b);
 }
 
@@ -392,6 +449,44 @@ TEST(generated_codec, absent_fields_take_defaults_when_decoding_into_a_used_obje
   EXPECT_EQ(used.id, 2);
   EXPECT_EQ(used.name, "anon");
   EXPECT_FALSE(used.maybe.has_value());
+  bson_destroy(b);
+}
+
+// A struct of 70 fields, two words of seen bits: decoding into a used object resets exactly the
+// absent fields on both sides of the word boundary, as a new object would hold them.
+TEST(generated_codec, absent_fields_past_64_take_defaults_when_decoding_into_a_used_object) {
+  // Every field set, from a document holding all 70.
+  bson_t* all = bson_new();
+  for (int i = 0; i < 70; ++i) {
+    char key[8];
+    std::snprintf(key, sizeof key, "f%d", i);
+    if (i % 3 == 0) {
+      BSON_APPEND_UTF8(all, key, "set");
+    } else {
+      BSON_APPEND_INT32(all, key, 1);
+    }
+  }
+  const auto used_bytes = to_bytes(all);
+  bson_destroy(all);
+  gen_test::wide_optional used = decode_ok<gen_test::wide_optional>(used_bytes);
+  ASSERT_EQ(used.f69, "set");
+  ASSERT_EQ(used.f65, 1);
+  bson_t* b = bson_new();
+  BSON_APPEND_INT32(b, "f1", 11);
+  BSON_APPEND_INT32(b, "f62", 62);
+  BSON_APPEND_UTF8(b, "f63", "sixty-three");
+  BSON_APPEND_INT32(b, "f64", 64);
+  BSON_APPEND_INT32(b, "f68", 68);
+  ASSERT_TRUE(bsongen::decode(to_bytes(b), used));
+  const auto fresh = decode_ok<gen_test::wide_optional>(to_bytes(b));
+  EXPECT_TRUE(used == fresh);
+  EXPECT_EQ(fresh.f1, 11);
+  EXPECT_EQ(fresh.f62, 62);
+  EXPECT_EQ(fresh.f63, "sixty-three");
+  EXPECT_EQ(fresh.f64, 64);
+  EXPECT_EQ(fresh.f68, 68);
+  EXPECT_EQ(fresh.f65, 7);  // absent: its default
+  EXPECT_FALSE(fresh.f69.has_value());
   bson_destroy(b);
 }
 

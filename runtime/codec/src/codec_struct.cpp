@@ -2,6 +2,8 @@
 // repeated keys, resetting absent fields, and placing encode errors. One copy for every struct;
 // a struct brings its table (bsongen/detail/codec_support.hpp, struct_table).
 
+#include <algorithm>
+#include <bit>
 #include <cstdint>
 #include <string_view>
 #include <utility>
@@ -17,13 +19,32 @@ const std::uint8_t* decode_out_of_order(decode_state& st, const std::uint8_t* el
                                         std::uint32_t& next) {
   if (!is_bson_type(*element)) return fail_element_type(st, element, {});
   const std::uint8_t* body = element;
-  std::uint8_t type = 0;
+  std::uint8_t type = *element;
   std::string_view key;
-  if (!read_element_header(st, body, doc_end, type, key)) {
-    st.error_located = true;
-    return nullptr;
+  std::size_t index = table.field_count;
+  // The field the chain expected comes first, its key and NUL compared in place: an element
+  // leaves the chain mostly because its type byte is not the schema's while its key is the
+  // expected one (an int32 in an int64 or double field, as JavaScript and Python drivers write
+  // integral numbers; a null in an optional field), and fixed-shape structs whose shape did not
+  // match send every element here, in order. Equal to a schema key, the element's key needs none
+  // of read_element_header's checks, and the binary search is not needed.
+  if (next < table.field_count) {
+    const std::string_view expected = table.keys[next];
+    const std::uint8_t* const k = element + 1;
+    if (static_cast<std::size_t>(doc_end - k) > expected.size() && k[expected.size()] == 0 &&
+        same_text({reinterpret_cast<const char*>(k), expected.size()}, expected)) {
+      key = expected;
+      index = next;
+      body = k + expected.size() + 1;
+    }
   }
-  const std::size_t index = find_field({table.sorted, table.field_count}, key, table.field_count);
+  if (index == table.field_count) {
+    if (!read_element_header(st, body, doc_end, type, key)) {
+      st.error_located = true;
+      return nullptr;
+    }
+    index = find_field({table.sorted, table.field_count}, key, table.field_count);
+  }
   if (index == table.field_count) {
     if (table.unknown == unknown_policy::reject) return fail_unknown_field(st, element, key);
     const std::uint8_t* const after = skip_value(st, type, body, doc_end);
@@ -60,8 +81,16 @@ const std::uint8_t* decode_elements(decode_state& st, const std::uint8_t* body,
 }
 
 void reset_absent(void* obj, const struct_table& table, const std::uint64_t* seen) {
-  for (std::uint32_t i = 0; i < table.field_count; ++i) {
-    if ((seen[i / 64] & (std::uint64_t{1} << (i % 64))) == 0) table.reset_field(i, obj);
+  // Word by word, visiting only the absent fields' bits: in a wide struct of optional fields, most
+  // of them absent from a document, testing every field's bit one at a time cost about as much as
+  // the resets themselves.
+  for (std::uint32_t word = 0; word * 64 < table.field_count; ++word) {
+    const std::uint32_t in_word = std::min<std::uint32_t>(64, table.field_count - word * 64);
+    const std::uint64_t fields =
+        in_word == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << in_word) - 1;
+    for (std::uint64_t absent = ~seen[word] & fields; absent != 0; absent &= absent - 1) {
+      table.reset_field(word * 64 + static_cast<std::uint32_t>(std::countr_zero(absent)), obj);
+    }
   }
 }
 
