@@ -376,6 +376,23 @@ TEST(generated_codec, string_arrays_decode_across_key_widths_and_hand_overs) {
   }
 }
 
+// A canonical array of bools is stored into a vector<bool> 64 values at a time: lengths around
+// every word boundary, irregular bits, into vectors of other sizes (whose old bits must not leak).
+TEST(generated_codec, bool_arrays_decode_at_every_word_boundary) {
+  for (const std::size_t length : {1, 2, 63, 64, 65, 127, 128, 129, 999, 1000, 1001, 1100}) {
+    gen_test::containers in;
+    for (std::size_t i = 0; i < length; ++i) in.flags.push_back((i * 2654435761U >> 7) % 3 == 0);
+    const auto encoded = encode_ok(in);
+    for (const std::size_t old_length : {0, 5, 64, 200, 1500}) {
+      gen_test::containers reused;
+      reused.flags.assign(old_length, true);
+      ASSERT_TRUE(bsongen::decode(encoded, reused));
+      EXPECT_EQ(reused.flags, in.flags) << length << " bools into " << old_length;
+    }
+    EXPECT_EQ(decode_ok<gen_test::containers>(encoded).flags, in.flags) << length << " bools";
+  }
+}
+
 // A used map keeps the entries whose keys come again in its order and recycles the others' nodes;
 // whatever the overlap, the result equals a fresh decode (repeated keys: the last value wins).
 TEST(generated_codec, maps_decoded_into_a_used_object_equal_a_fresh_decode) {

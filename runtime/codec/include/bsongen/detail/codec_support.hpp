@@ -531,8 +531,29 @@ template <class Elem, class Out>
   std::uint64_t diff = 0;
   bool ok = true;
   const std::uint8_t* p = body;
+#if defined(__GLIBCXX__)
+  // libstdc++ keeps a vector<bool>'s bits in 64-bit words from begin()._M_p (as write_array's
+  // bulk path reads them): the values are gathered 64 at a time in a register and stored a word at
+  // a time. Through vector<bool>'s bit references, each value was a read-modify-write of the word
+  // the previous value had just written, one store-to-load round trip per element.
+  constexpr bool bit_words = std::is_same_v<Out, std::vector<bool>>;
+  static_assert(sizeof(std::_Bit_type) == 8);
+  std::_Bit_type bits = 0;
+  [[maybe_unused]] std::_Bit_type* words = nullptr;
+  if constexpr (bit_words) words = out.begin()._M_p;
+#else
+  constexpr bool bit_words = false;
+#endif
   auto load = [&](std::size_t i, const std::uint8_t* value) {
-    if constexpr (std::is_same_v<typename Out::value_type, bool>) {
+    if constexpr (bit_words) {
+      bool b = false;
+      ok &= Elem::load_fixed(value, b);
+      bits |= std::_Bit_type{b} << (i % 64);
+      if (i % 64 == 63 || i == n - 1) {
+        words[i / 64] = bits;  // the bits past the size in the last word are unused
+        bits = 0;
+      }
+    } else if constexpr (std::is_same_v<typename Out::value_type, bool>) {
       bool b = false;
       ok &= Elem::load_fixed(value, b);
       out[i] = b;
