@@ -1206,9 +1206,17 @@ struct map_codec {
           node.key().assign(key.data(), key.size());
           body = decode_member<Elem>(st, elem_type, body, doc_end, node.mapped(), false);
           if (body == nullptr) return fail_in_element(st, element, key);
-          const auto at = out.insert(out.end(), std::move(node));
-          // A repeated key leaves the node with us: the last value wins.
-          if (!node.empty()) at->second = std::move(node.mapped());
+          // A repeated key leaves the node out of the map: its value, the last, replaces the
+          // held one. Only a sorted map gains from the hint; without one, insert hands a refused
+          // node back in its result (libstdc++ 12's unordered_map drops it from a hinted insert
+          // instead of leaving it in `node`, which kept the first value of a repeated key).
+          if constexpr (requires { out.lower_bound(node.key()); }) {
+            const auto at = out.insert(out.end(), std::move(node));
+            if (!node.empty()) at->second = std::move(node.mapped());
+          } else {
+            auto inserted = out.insert(std::move(node));
+            if (!inserted.inserted) inserted.position->second = std::move(inserted.node.mapped());
+          }
           continue;
         }
       }
