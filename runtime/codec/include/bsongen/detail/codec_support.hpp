@@ -35,6 +35,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <functional>
 #include <limits>
 #include <optional>
 #include <span>
@@ -1170,11 +1171,14 @@ struct map_codec {
                                                    const std::uint8_t* doc_end, V& out) {
     constexpr bool recycles = requires { out.extract(out.begin()); };
     // A reused map whose keys come again in its own order (the same labels decoded again) takes
-    // the new values in place, no node leaving or entering the tree; at the first key that
-    // differs, the entries not yet matched give their nodes (and their strings' storage) to the
-    // elements left.
+    // the new values in place, no node leaving or entering the tree. At the first key that
+    // differs: if the map holds that key, the keys are likely the map's own in another order
+    // (clients that write insertion order, not sorted order), and the rest goes by lookup
+    // (decode_entries_by_lookup); otherwise the entries not yet matched give their nodes (and
+    // their strings' storage) to the elements left.
     V old;
     auto same = out.begin();
+    std::size_t matched = 0;
     bool in_place = recycles;
     if constexpr (!recycles) out.clear();
     while (body < doc_end) {
@@ -1191,7 +1195,17 @@ struct map_codec {
             body = decode_member<Elem>(st, elem_type, body, doc_end, same->second, false);
             if (body == nullptr) return fail_in_element(st, element, key);
             ++same;
+            ++matched;
             continue;
+          }
+          // The marks cost a pointer and a flag per entry not yet matched: at most 8 times the
+          // bytes left (every element takes at least 2), so bounded by the input.
+          const std::size_t unmatched = out.size() - matched;
+          if (unmatched != 0 && unmatched <= static_cast<std::size_t>(doc_end - element) / 2) {
+            typename V::key_type scratch;
+            if (find_key(out, key, scratch) != out.end()) {
+              return decode_entries_by_lookup(st, element, doc_end, out, same, unmatched, scratch);
+            }
           }
           if (same == out.begin()) {
             old.swap(out);
@@ -1229,6 +1243,83 @@ struct map_codec {
       if (body == nullptr) return fail_in_element(st, element, key);
     }
     if (in_place) out.erase(same, out.end());  // entries the input no longer has
+    return body;
+  }
+
+  // out.find(key). A map whose comparator (or hash and equality) is not transparent, such as
+  // std::less<std::string>, looks up only its key_type: the key is copied into `scratch`, which
+  // keeps its storage from one key to the next (no allocation per entry).
+  template <class V>
+  static auto find_key(V& out, std::string_view key, typename V::key_type& scratch) {
+    if constexpr (requires { out.find(key); }) {
+      return out.find(key);
+    } else {
+      scratch.assign(key.data(), key.size());
+      return out.find(scratch);
+    }
+  }
+
+  // The elements from `body` on into a used map by lookup: each key found decodes into its
+  // entry in place (the node stays where it is: no rebalancing, no key copied), a key the map
+  // lacks gets a new entry, and the entries from `tail` on (`unmatched` of them, the ones the
+  // input has not named yet) that no element named are erased at the end. Entries before `tail`
+  // were decoded already. Each entry from `tail` on has a mark saying whether an element named
+  // it; the other entries (before `tail`, or added here) have all been named, so finding one of
+  // them again is a repeated key: the last value wins (decoded over the earlier one, as a fresh
+  // decode does).
+  template <class V>
+  static const std::uint8_t* decode_entries_by_lookup(decode_state& st, const std::uint8_t* body,
+                                                      const std::uint8_t* doc_end, V& out,
+                                                      typename V::iterator tail,
+                                                      std::size_t unmatched,
+                                                      typename V::key_type& scratch) {
+    struct mark {
+      const void* entry;
+      bool named;
+    };
+    // By address: std::unordered_map may rehash when an entry is added, which invalidates its
+    // iterators but not the addresses of its entries.
+    std::vector<mark> marks;
+    marks.reserve(unmatched);
+    for (; tail != out.end(); ++tail) marks.push_back({&*tail, false});
+    const auto by_address = [](const mark& m, const void* entry) {
+      return std::less<const void*>{}(m.entry, entry);
+    };
+    std::sort(marks.begin(), marks.end(),
+              [&](const mark& a, const mark& b) { return by_address(a, b.entry); });
+    std::size_t unnamed = marks.size();
+    while (body < doc_end) {
+      const std::uint8_t* const element = body;
+      std::uint8_t elem_type = 0;
+      std::string_view key;
+      if (!read_element_header(st, body, doc_end, elem_type, key)) {
+        st.error_located = true;
+        return nullptr;
+      }
+      auto at = find_key(out, key, scratch);
+      bool fresh = false;
+      if (at == out.end()) {
+        at = out.emplace(std::piecewise_construct, std::forward_as_tuple(key),
+                         std::forward_as_tuple())
+                 .first;
+        fresh = true;
+      } else {
+        const void* const entry = &*at;
+        const auto m = std::lower_bound(marks.begin(), marks.end(), entry, by_address);
+        if (m != marks.end() && m->entry == entry && !m->named) {
+          m->named = true;
+          --unnamed;
+        }
+      }
+      body = decode_member<Elem>(st, elem_type, body, doc_end, at->second, fresh);
+      if (body == nullptr) return fail_in_element(st, element, key);
+    }
+    if (unnamed != 0) {
+      for (const mark& m : marks) {
+        if (!m.named)
+          out.erase(out.find(static_cast<const typename V::value_type*>(m.entry)->first));
+      }
+    }
     return body;
   }
 
