@@ -1202,9 +1202,8 @@ struct map_codec {
           // bytes left (every element takes at least 2), so bounded by the input.
           const std::size_t unmatched = out.size() - matched;
           if (unmatched != 0 && unmatched <= static_cast<std::size_t>(doc_end - element) / 2) {
-            typename V::key_type scratch;
-            if (find_key(out, key, scratch) != out.end()) {
-              return decode_entries_by_lookup(st, element, doc_end, out, same, unmatched, scratch);
+            if (holds_key(out, key)) {
+              return decode_entries_by_lookup(st, element, doc_end, out, same, unmatched);
             }
           }
           if (same == out.begin()) {
@@ -1246,6 +1245,15 @@ struct map_codec {
     return body;
   }
 
+  // Out of line, as decode_entries_by_lookup is: inlined, the lookups' key comparisons grew
+  // decode_entries_by_key enough that the compiler stopped inlining those of its emplace_hint
+  // (the path of every new map).
+  template <class V>
+  [[gnu::noinline]] static bool holds_key(V& out, std::string_view key) {
+    typename V::key_type scratch;
+    return find_key(out, key, scratch) != out.end();
+  }
+
   // out.find(key). A map whose comparator (or hash and equality) is not transparent, such as
   // std::less<std::string>, looks up only its key_type: the key is copied into `scratch`, which
   // keeps its storage from one key to the next (no allocation per entry).
@@ -1268,11 +1276,9 @@ struct map_codec {
   // them again is a repeated key: the last value wins (decoded over the earlier one, as a fresh
   // decode does).
   template <class V>
-  static const std::uint8_t* decode_entries_by_lookup(decode_state& st, const std::uint8_t* body,
-                                                      const std::uint8_t* doc_end, V& out,
-                                                      typename V::iterator tail,
-                                                      std::size_t unmatched,
-                                                      typename V::key_type& scratch) {
+  [[gnu::noinline]] static const std::uint8_t* decode_entries_by_lookup(
+      decode_state& st, const std::uint8_t* body, const std::uint8_t* doc_end, V& out,
+      typename V::iterator tail, std::size_t unmatched) {
     struct mark {
       const void* entry;
       bool named;
@@ -1288,6 +1294,7 @@ struct map_codec {
     std::sort(marks.begin(), marks.end(),
               [&](const mark& a, const mark& b) { return by_address(a, b.entry); });
     std::size_t unnamed = marks.size();
+    typename V::key_type scratch;  // one for every key looked up
     while (body < doc_end) {
       const std::uint8_t* const element = body;
       std::uint8_t elem_type = 0;
