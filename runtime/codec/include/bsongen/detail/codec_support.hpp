@@ -1202,8 +1202,9 @@ struct map_codec {
           // bytes left (every element takes at least 2), so bounded by the input.
           const std::size_t unmatched = out.size() - matched;
           if (unmatched != 0 && unmatched <= static_cast<std::size_t>(doc_end - element) / 2) {
-            if (holds_key(out, key)) {
-              return decode_entries_by_lookup(st, element, doc_end, out, same, unmatched);
+            const std::uint8_t* done = nullptr;
+            if (decode_entries_by_lookup(st, element, doc_end, out, same, unmatched, done)) {
+              return done;
             }
           }
           if (same == out.begin()) {
@@ -1245,14 +1246,19 @@ struct map_codec {
     return body;
   }
 
-  // Out of line, as decode_entries_by_lookup is: inlined, the lookups' key comparisons grew
-  // decode_entries_by_key enough that the compiler stopped inlining those of its emplace_hint
-  // (the path of every new map).
+  // Whether the map's order is the keys' byte order (std::less over std::string, as std::map
+  // has by default): then its entries, in the map's order, are sorted as string_views compare,
+  // and a binary search over them needs no key_type copy of the key.
   template <class V>
-  [[gnu::noinline]] static bool holds_key(V& out, std::string_view key) {
-    typename V::key_type scratch;
-    return find_key(out, key, scratch) != out.end();
-  }
+  static constexpr bool byte_ordered = [] {
+    if constexpr (requires { typename V::key_compare; }) {
+      return std::is_same_v<typename V::key_type, std::string> &&
+             (std::is_same_v<typename V::key_compare, std::less<std::string>> ||
+              std::is_same_v<typename V::key_compare, std::less<>>);
+    } else {
+      return false;  // unordered
+    }
+  }();
 
   // out.find(key). A map whose comparator (or hash and equality) is not transparent, such as
   // std::less<std::string>, looks up only its key_type: the key is copied into `scratch`, which
@@ -1267,67 +1273,107 @@ struct map_codec {
     }
   }
 
-  // The elements from `body` on into a used map by lookup: each key found decodes into its
-  // entry in place (the node stays where it is: no rebalancing, no key copied), a key the map
-  // lacks gets a new entry, and the entries from `tail` on (`unmatched` of them, the ones the
-  // input has not named yet) that no element named are erased at the end. Entries before `tail`
-  // were decoded already. Each entry from `tail` on has a mark saying whether an element named
-  // it; the other entries (before `tail`, or added here) have all been named, so finding one of
-  // them again is a repeated key: the last value wins (decoded over the earlier one, as a fresh
-  // decode does).
+  // The elements from `body` on (the first is the key that left the map's order) into a used
+  // map by lookup: each key found decodes into its entry in place (the node stays where it is:
+  // no rebalancing, no key copied), a key the map lacks gets a new entry, and the entries from
+  // `tail` on (`unmatched` of them, the ones no element has named yet) that no element names are
+  // erased at the end. Entries before `tail` were decoded already.
+  //
+  // Each entry from `tail` on has a mark saying whether an element named it; the other entries
+  // (before `tail`, or added here) have all been named, so finding one of them again is a
+  // repeated key: the last value wins (decoded over the earlier one, as a fresh decode does).
+  // A byte-ordered map's marks are in its order and found by key, which finds the entry too;
+  // other maps' are found by the address of the entry out.find gives (std::unordered_map may
+  // rehash when an entry is added, which moves no entry).
+  //
+  // Returns false, having decoded nothing, when the first key is not among the entries from
+  // `tail` on (a map whose keys changed, not only their order: recycling its nodes then costs
+  // less than new ones); else true with `done` set as decode_entries_by_key's result.
+  // Out of line: inlined, its key comparisons grew decode_entries_by_key enough that the
+  // compiler stopped inlining those of its emplace_hint (the path of every new map).
   template <class V>
-  [[gnu::noinline]] static const std::uint8_t* decode_entries_by_lookup(
-      decode_state& st, const std::uint8_t* body, const std::uint8_t* doc_end, V& out,
-      typename V::iterator tail, std::size_t unmatched) {
+  [[gnu::noinline]] static bool decode_entries_by_lookup(decode_state& st, const std::uint8_t* body,
+                                                         const std::uint8_t* doc_end, V& out,
+                                                         typename V::iterator tail,
+                                                         std::size_t unmatched,
+                                                         const std::uint8_t*& done) {
+    using entry_type = typename V::value_type;
     struct mark {
-      const void* entry;
+      entry_type* entry;
       bool named;
     };
-    // By address: std::unordered_map may rehash when an entry is added, which invalidates its
-    // iterators but not the addresses of its entries.
     std::vector<mark> marks;
     marks.reserve(unmatched);
     for (; tail != out.end(); ++tail) marks.push_back({&*tail, false});
-    const auto by_address = [](const mark& m, const void* entry) {
-      return std::less<const void*>{}(m.entry, entry);
+    const auto by_address = [](const mark& m, const entry_type* entry) {
+      return std::less<const entry_type*>{}(m.entry, entry);
     };
-    std::sort(marks.begin(), marks.end(),
-              [&](const mark& a, const mark& b) { return by_address(a, b.entry); });
-    std::size_t unnamed = marks.size();
+    if constexpr (!byte_ordered<V>) {
+      std::sort(marks.begin(), marks.end(),
+                [&](const mark& a, const mark& b) { return by_address(a, b.entry); });
+    }
     typename V::key_type scratch;  // one for every key looked up
+    // The mark of the entry whose key is `key`, or nullptr; for a map that is not byte-ordered
+    // *found is out.find(key) (end() if the map lacks the key), for a byte-ordered one only when
+    // the key is not among the marks.
+    const auto find_mark = [&](std::string_view key, typename V::iterator& found) -> mark* {
+      if constexpr (byte_ordered<V>) {
+        const auto m = std::lower_bound(
+            marks.begin(), marks.end(), key,
+            [](const mark& e, std::string_view k) { return std::string_view(e.entry->first) < k; });
+        if (m != marks.end() && same_text(m->entry->first, key)) return &*m;
+        found = find_key(out, key, scratch);
+        return nullptr;
+      } else {
+        found = find_key(out, key, scratch);
+        if (found == out.end()) return nullptr;
+        const auto m = std::lower_bound(marks.begin(), marks.end(), &*found, by_address);
+        return m != marks.end() && m->entry == &*found ? &*m : nullptr;
+      }
+    };
+    std::size_t unnamed = marks.size();
+    bool first = true;
     while (body < doc_end) {
       const std::uint8_t* const element = body;
       std::uint8_t elem_type = 0;
       std::string_view key;
       if (!read_element_header(st, body, doc_end, elem_type, key)) {
         st.error_located = true;
-        return nullptr;
+        return true;  // done stays nullptr
       }
-      auto at = find_key(out, key, scratch);
+      auto found = out.end();
+      mark* const m = find_mark(key, found);
+      if (first && m == nullptr) return false;  // the caller reads this element again
+      first = false;
+      entry_type* entry = nullptr;
       bool fresh = false;
-      if (at == out.end()) {
-        at = out.emplace(std::piecewise_construct, std::forward_as_tuple(key),
-                         std::forward_as_tuple())
-                 .first;
-        fresh = true;
-      } else {
-        const void* const entry = &*at;
-        const auto m = std::lower_bound(marks.begin(), marks.end(), entry, by_address);
-        if (m != marks.end() && m->entry == entry && !m->named) {
+      if (m != nullptr) {
+        entry = m->entry;
+        if (!m->named) {
           m->named = true;
           --unnamed;
         }
+      } else if (found != out.end()) {
+        entry = &*found;  // named before: a repeated key
+      } else {
+        entry = &*out.emplace(std::piecewise_construct, std::forward_as_tuple(key),
+                              std::forward_as_tuple())
+                      .first;
+        fresh = true;
       }
-      body = decode_member<Elem>(st, elem_type, body, doc_end, at->second, fresh);
-      if (body == nullptr) return fail_in_element(st, element, key);
+      body = decode_member<Elem>(st, elem_type, body, doc_end, entry->second, fresh);
+      if (body == nullptr) {
+        fail_in_element(st, element, key);
+        return true;  // done stays nullptr
+      }
     }
     if (unnamed != 0) {
       for (const mark& m : marks) {
-        if (!m.named)
-          out.erase(out.find(static_cast<const typename V::value_type*>(m.entry)->first));
+        if (!m.named) out.erase(out.find(m.entry->first));
       }
     }
-    return body;
+    done = body;
+    return true;
   }
 
   // The elements of the document at [body, doc_end) as (key, value) pairs in their order. The
