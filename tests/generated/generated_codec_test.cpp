@@ -431,6 +431,68 @@ TEST(generated_codec, maps_decoded_into_a_used_object_equal_a_fresh_decode) {
   EXPECT_EQ(used.lookup, next.lookup);
 }
 
+// Keys out of the map's sorted order (as clients that write insertion order send them) decoded
+// into a used map: every mix of keys the map holds, keys it lacks, keys the input no longer has and
+// repeated keys gives what a fresh decode gives (the same values, or the same error), under both
+// duplicate-key policies, for std::map and std::unordered_map.
+TEST(generated_codec, unsorted_map_keys_decoded_into_a_used_map_equal_a_fresh_decode) {
+  using bsongen::document;
+  using key_list = std::vector<std::string>;
+  const std::string long_key = "a key longer than a short string's own buffer";
+  const std::vector<key_list> key_lists = {
+      {"a", "b", "c"},
+      {"c", "a", "b"},                 // the same keys, out of order
+      {"d", "c", "b", "a"},            // reversed, one more
+      {"b", "c", "a", "d"},            // in order at first, then not
+      {"c", "b"},                      // fewer
+      {"e", "a"},                      // one new, one held
+      {"c", "a", "c", "b"},            // repeated after the order broke
+      {"b", "a", "b"},                 // repeated, one held key absent
+      {"a", "c", "b", "a"},            // the first key (matched in order) repeated
+      {"c", "x", "x", "a"},            // a new key repeated
+      {long_key, "d", "b", long_key},  // a key beyond the lookup copy's inline storage
+      {},
+  };
+  // Each value tells which input and element it came from, so a stale value shows.
+  const auto encode_keys = [](const key_list& keys, std::int64_t from) {
+    document by_name;
+    document lookup;
+    for (std::size_t i = 0; i < keys.size(); ++i) {
+      const std::int64_t v = from + static_cast<std::int64_t>(i);
+      by_name.append(keys[i], v);
+      lookup.append(
+          keys[i],
+          document{{"x", static_cast<double>(v)}, {"y", 0.5}, {"t", static_cast<std::int32_t>(v)}});
+    }
+    return to_bytes(bsongen::encode_document(document{{"by_name", by_name}, {"lookup", lookup}}));
+  };
+  for (const auto policy :
+       {bsongen::duplicate_key_policy::last_wins, bsongen::duplicate_key_policy::reject}) {
+    bsongen::decode_options options;
+    options.duplicate_keys = policy;
+    for (std::size_t b = 0; b < key_lists.size(); ++b) {
+      for (std::size_t i = 0; i < key_lists.size(); ++i) {
+        const bytes input = encode_keys(key_lists[i], 0);
+        const auto fresh = bsongen::decode<gen_test::containers>(input, options);
+        gen_test::containers used = decode_ok<gen_test::containers>(encode_keys(key_lists[b], 100));
+        const auto again = bsongen::decode(std::span<const std::uint8_t>(input), used, options);
+        const std::string where = "input " + std::to_string(i) + " decoded over input " +
+                                  std::to_string(b) + ", policy " +
+                                  std::to_string(static_cast<int>(policy));
+        ASSERT_EQ(static_cast<bool>(again), static_cast<bool>(fresh)) << where;
+        if (fresh) {
+          EXPECT_EQ(used.by_name, fresh->by_name) << where;
+          EXPECT_EQ(used.lookup, fresh->lookup) << where;
+        } else {
+          EXPECT_EQ(again.error().code, fresh.error().code) << where;
+          EXPECT_EQ(again.error().path, fresh.error().path) << where;
+          EXPECT_EQ(again.error().offset, fresh.error().offset) << where;
+        }
+      }
+    }
+  }
+}
+
 // A used map takes a key's new value in place only when the key is the same: keys of every length
 // up to past the 16 bytes compared inline, differing from the held key in any one byte.
 TEST(generated_codec, map_keys_differing_in_one_byte_are_told_apart_when_decoding_into_a_used_map) {

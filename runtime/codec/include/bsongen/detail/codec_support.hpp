@@ -35,6 +35,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <functional>
 #include <limits>
 #include <optional>
 #include <span>
@@ -1191,11 +1192,14 @@ struct map_codec {
                                                    const std::uint8_t* doc_end, V& out) {
     constexpr bool recycles = requires { out.extract(out.begin()); };
     // A reused map whose keys come again in its own order (the same labels decoded again) takes
-    // the new values in place, no node leaving or entering the tree; at the first key that
-    // differs, the entries not yet matched give their nodes (and their strings' storage) to the
-    // elements left.
+    // the new values in place, no node leaving or entering the tree. At the first key that
+    // differs: if the map holds that key, the keys are likely the map's own in another order
+    // (clients that write insertion order, not sorted order), and the rest goes by lookup
+    // (decode_entries_by_lookup); otherwise the entries not yet matched give their nodes (and
+    // their strings' storage) to the elements left.
     V old;
     auto same = out.begin();
+    std::size_t matched = 0;
     bool in_place = recycles;
     if constexpr (!recycles) out.clear();
     while (body < doc_end) {
@@ -1212,7 +1216,17 @@ struct map_codec {
             body = decode_member<Elem>(st, elem_type, body, doc_end, same->second, false);
             if (body == nullptr) return fail_in_element(st, element, key);
             ++same;
+            ++matched;
             continue;
+          }
+          // The marks cost a pointer and a flag per entry not yet matched: at most 8 times the
+          // bytes left (every element takes at least 2), so bounded by the input.
+          const std::size_t unmatched = out.size() - matched;
+          if (unmatched != 0 && unmatched <= static_cast<std::size_t>(doc_end - element) / 2) {
+            const std::uint8_t* done = nullptr;
+            if (decode_entries_by_lookup(st, element, doc_end, out, same, unmatched, done)) {
+              return done;
+            }
           }
           if (same == out.begin()) {
             old.swap(out);
@@ -1227,9 +1241,17 @@ struct map_codec {
           node.key().assign(key.data(), key.size());
           body = decode_member<Elem>(st, elem_type, body, doc_end, node.mapped(), false);
           if (body == nullptr) return fail_in_element(st, element, key);
-          const auto at = out.insert(out.end(), std::move(node));
-          // A repeated key leaves the node with us: the last value wins.
-          if (!node.empty()) at->second = std::move(node.mapped());
+          // A repeated key leaves the node out of the map: its value, the last, replaces the
+          // held one. Only a sorted map gains from the hint; without one, insert hands a refused
+          // node back in its result (libstdc++ 12's unordered_map drops it from a hinted insert
+          // instead of leaving it in `node`, which kept the first value of a repeated key).
+          if constexpr (requires { out.lower_bound(node.key()); }) {
+            const auto at = out.insert(out.end(), std::move(node));
+            if (!node.empty()) at->second = std::move(node.mapped());
+          } else {
+            auto inserted = out.insert(std::move(node));
+            if (!inserted.inserted) inserted.position->second = std::move(inserted.node.mapped());
+          }
           continue;
         }
       }
@@ -1243,6 +1265,136 @@ struct map_codec {
     }
     if (in_place) out.erase(same, out.end());  // entries the input no longer has
     return body;
+  }
+
+  // Whether the map's order is the keys' byte order (std::less over std::string, as std::map
+  // has by default): then its entries, in the map's order, are sorted as string_views compare,
+  // and a binary search over them needs no key_type copy of the key.
+  template <class V>
+  static constexpr bool byte_ordered = [] {
+    if constexpr (requires { typename V::key_compare; }) {
+      return std::is_same_v<typename V::key_type, std::string> &&
+             (std::is_same_v<typename V::key_compare, std::less<std::string>> ||
+              std::is_same_v<typename V::key_compare, std::less<>>);
+    } else {
+      return false;  // unordered
+    }
+  }();
+
+  // out.find(key). A map whose comparator (or hash and equality) is not transparent, such as
+  // std::less<std::string>, looks up only its key_type: the key is copied into `scratch`, which
+  // keeps its storage from one key to the next (no allocation per entry).
+  template <class V>
+  static auto find_key(V& out, std::string_view key, typename V::key_type& scratch) {
+    if constexpr (requires { out.find(key); }) {
+      return out.find(key);
+    } else {
+      scratch.assign(key.data(), key.size());
+      return out.find(scratch);
+    }
+  }
+
+  // The elements from `body` on (the first is the key that left the map's order) into a used
+  // map by lookup: each key found decodes into its entry in place (the node stays where it is:
+  // no rebalancing, no key copied), a key the map lacks gets a new entry, and the entries from
+  // `tail` on (`unmatched` of them, the ones no element has named yet) that no element names are
+  // erased at the end. Entries before `tail` were decoded already.
+  //
+  // Each entry from `tail` on has a mark saying whether an element named it; the other entries
+  // (before `tail`, or added here) have all been named, so finding one of them again is a
+  // repeated key: the last value wins (decoded over the earlier one, as a fresh decode does).
+  // A byte-ordered map's marks are in its order and found by key, which finds the entry too;
+  // other maps' are found by the address of the entry out.find gives (std::unordered_map may
+  // rehash when an entry is added, which moves no entry).
+  //
+  // Returns false, having decoded nothing, when the first key is not among the entries from
+  // `tail` on (a map whose keys changed, not only their order: recycling its nodes then costs
+  // less than new ones); else true with `done` set as decode_entries_by_key's result.
+  // Out of line: inlined, its key comparisons grew decode_entries_by_key enough that the
+  // compiler stopped inlining those of its emplace_hint (the path of every new map).
+  template <class V>
+  [[gnu::noinline]] static bool decode_entries_by_lookup(decode_state& st, const std::uint8_t* body,
+                                                         const std::uint8_t* doc_end, V& out,
+                                                         typename V::iterator tail,
+                                                         std::size_t unmatched,
+                                                         const std::uint8_t*& done) {
+    using entry_type = typename V::value_type;
+    struct mark {
+      entry_type* entry;
+      bool named;
+    };
+    std::vector<mark> marks;
+    marks.reserve(unmatched);
+    for (; tail != out.end(); ++tail) marks.push_back({&*tail, false});
+    const auto by_address = [](const mark& m, const entry_type* entry) {
+      return std::less<const entry_type*>{}(m.entry, entry);
+    };
+    if constexpr (!byte_ordered<V>) {
+      std::sort(marks.begin(), marks.end(),
+                [&](const mark& a, const mark& b) { return by_address(a, b.entry); });
+    }
+    typename V::key_type scratch;  // one for every key looked up
+    // The mark of the entry whose key is `key`, or nullptr; for a map that is not byte-ordered
+    // *found is out.find(key) (end() if the map lacks the key), for a byte-ordered one only when
+    // the key is not among the marks.
+    const auto find_mark = [&](std::string_view key, typename V::iterator& found) -> mark* {
+      if constexpr (byte_ordered<V>) {
+        const auto m = std::lower_bound(
+            marks.begin(), marks.end(), key,
+            [](const mark& e, std::string_view k) { return std::string_view(e.entry->first) < k; });
+        if (m != marks.end() && same_text(m->entry->first, key)) return &*m;
+        found = find_key(out, key, scratch);
+        return nullptr;
+      } else {
+        found = find_key(out, key, scratch);
+        if (found == out.end()) return nullptr;
+        const auto m = std::lower_bound(marks.begin(), marks.end(), &*found, by_address);
+        return m != marks.end() && m->entry == &*found ? &*m : nullptr;
+      }
+    };
+    std::size_t unnamed = marks.size();
+    bool first = true;
+    while (body < doc_end) {
+      const std::uint8_t* const element = body;
+      std::uint8_t elem_type = 0;
+      std::string_view key;
+      if (!read_element_header(st, body, doc_end, elem_type, key)) {
+        st.error_located = true;
+        return true;  // done stays nullptr
+      }
+      auto found = out.end();
+      mark* const m = find_mark(key, found);
+      if (first && m == nullptr) return false;  // the caller reads this element again
+      first = false;
+      entry_type* entry = nullptr;
+      bool fresh = false;
+      if (m != nullptr) {
+        entry = m->entry;
+        if (!m->named) {
+          m->named = true;
+          --unnamed;
+        }
+      } else if (found != out.end()) {
+        entry = &*found;  // named before: a repeated key
+      } else {
+        entry = &*out.emplace(std::piecewise_construct, std::forward_as_tuple(key),
+                              std::forward_as_tuple())
+                      .first;
+        fresh = true;
+      }
+      body = decode_member<Elem>(st, elem_type, body, doc_end, entry->second, fresh);
+      if (body == nullptr) {
+        fail_in_element(st, element, key);
+        return true;  // done stays nullptr
+      }
+    }
+    if (unnamed != 0) {
+      for (const mark& m : marks) {
+        if (!m.named) out.erase(out.find(m.entry->first));
+      }
+    }
+    done = body;
+    return true;
   }
 
   // The elements of the document at [body, doc_end) as (key, value) pairs in their order. The
