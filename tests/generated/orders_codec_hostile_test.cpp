@@ -74,6 +74,31 @@ TEST(hostile_generated, unknown_key_with_invalid_utf8_is_rejected_when_captured_
   EXPECT_TRUE(decode<shop::order>(std::span<const std::uint8_t>(order_bytes), lenient));
 }
 
+TEST(hostile_generated, long_unknown_key_with_invalid_utf8_is_rejected_out_of_order) {
+  // Keys a word or more from the document's end are looked up where they lie, without
+  // read_element_header's checks; one that matches no field must still get them. Here the bad
+  // byte sits in the key's second word and more elements follow, so the key is found in place.
+  auto body = order_body();
+  body.u8(0x10).u8s({'u', 'n', 'k', 'n', 'o', 'w', 'n', '_', 'k', 0xFF, 'y', 0}).i32(1);
+  body.u8(0x02).cstr("status").str("paid");
+  const auto order_bytes = document_of(body);
+  ASSERT_EQ(decode_document(order_bytes).error().path, "unknown_k\xFFy");
+  expect_rejected<shop::order>(order_bytes,
+                               {error_code::invalid_utf8, "unknown_k\xFFy", after_order_body});
+
+  // A valid long key, out of schema order with fields after it, still decodes into its field.
+  auto valid = order_body();
+  valid.u8(0x05).cstr("attachment").i32(3).u8(0).u8s({1, 2, 3});
+  valid.u8(0x09).cstr("shippedAt").i64(1715938300000);
+  valid.u8(0x08).cstr("gift").u8(1);
+  auto r = decode<shop::order>(document_of(valid));
+  ASSERT_TRUE(r) << r.error().to_string();
+  EXPECT_TRUE(r->attachment.has_value());
+  ASSERT_TRUE(r->shipped_at.has_value());
+  EXPECT_TRUE(r->gift);
+  EXPECT_TRUE(r->extra.empty());
+}
+
 TEST(hostile_generated, invalid_utf8_array_key_inside_a_known_array_is_rejected) {
   auto item = document_of(bson_builder()
                               .u8(0x02)

@@ -38,12 +38,40 @@ const std::uint8_t* decode_out_of_order(decode_state& st, const std::uint8_t* el
       body = k + expected.size() + 1;
     }
   }
+  // Any other field's key is looked up where it lies, its length found a word at a time: equal
+  // to a schema key, it needs none of read_element_header's checks (UTF-8, its own word loop),
+  // which cost as much as the search. Keys that match nothing, and keys too near the document's
+  // end for a word, take read_element_header below, which checks them.
+  bool searched = false;
+  if (index == table.field_count && doc_end - (element + 1) >= 8) {
+    const std::uint8_t* const k = element + 1;
+    const std::uint8_t* nul = nullptr;
+    for (const std::uint8_t* w = k; doc_end - w >= 8; w += 8) {
+      const std::uint64_t word = load_u64_le(w);
+      const std::uint64_t zeros = (word - 0x0101010101010101ULL) & ~word & 0x8080808080808080ULL;
+      if (zeros != 0) {
+        nul = w + std::countr_zero(zeros) / 8;  // the lowest flagged byte is exact
+        break;
+      }
+    }
+    if (nul != nullptr) {
+      searched = true;
+      const std::string_view in_place(reinterpret_cast<const char*>(k),
+                                      static_cast<std::size_t>(nul - k));
+      index = find_field({table.sorted, table.field_count}, in_place, table.field_count);
+      if (index != table.field_count) {
+        key = in_place;
+        body = nul + 1;
+      }
+    }
+  }
   if (index == table.field_count) {
+    body = element;
     if (!read_element_header(st, body, doc_end, type, key)) {
       st.error_located = true;
       return nullptr;
     }
-    index = find_field({table.sorted, table.field_count}, key, table.field_count);
+    if (!searched) index = find_field({table.sorted, table.field_count}, key, table.field_count);
   }
   if (index == table.field_count) {
     if (table.unknown == unknown_policy::reject) return fail_unknown_field(st, element, key);
