@@ -21,7 +21,8 @@ using bsongen::detail::field_key;
 using bsongen::detail::find_field;
 using bsongen::detail::key_head;
 
-// The keys in the order the generator writes `sorted` (by their bytes, unsigned).
+// The keys in the order the generator writes `sorted` (by their bytes, unsigned). The entries
+// point into `keys`, which must outlive the table.
 std::vector<field_key> sorted_table(const std::vector<std::string>& keys) {
   std::vector<field_key> table;
   for (std::size_t i = 0; i < keys.size(); ++i) {
@@ -85,7 +86,8 @@ TEST(field_lookup, finds_every_key_and_nothing_else) {
 }
 
 TEST(field_lookup, one_key_and_no_key) {
-  const std::vector<field_key> one = sorted_table({"only_one_key"});
+  const std::vector<std::string> keys = {"only_one_key"};
+  const std::vector<field_key> one = sorted_table(keys);
   EXPECT_EQ(find_field(one, "only_one_key", 1), 0U);
   EXPECT_EQ(find_field(one, "only_one_kex", 1), 1U);
   EXPECT_EQ(find_field(std::span<const field_key>{}, "key", 0), 0U);
