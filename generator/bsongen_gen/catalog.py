@@ -24,6 +24,8 @@ CODEC_HEADER = "bsongen/codec.hpp"
 VERSION_HEADER = "bsongen/version.hpp"
 BSON_TYPE_HEADER = "bsongen/bson_type.hpp"
 CAPTURE_HEADER = "bsongen/raw_document.hpp"   # the capture member's type
+PMR_HEADER = "<memory_resource>"   # std::pmr::polymorphic_allocator, for `allocator: pmr` schemas
+ALLOCATOR_AWARE_HEADER = "bsongen/detail/allocator_aware.hpp"  # what their constructors call
 # What a generated source includes for the codec definitions (containers, fixed shapes, the
 # per-type leaf codecs).
 SUPPORT_HEADER = "bsongen/detail/codec_support.hpp"
@@ -42,14 +44,17 @@ class ScalarKind:
     emptiable: bool = False        # omit_empty applies
     headers: tuple[str, ...] = ()  # what the default C++ spelling needs (<...> or "bsongen/...")
     holds_null: bool = False       # a value can be BSON null: an optional of it keeps nulls
+    # The spelling in an `allocator: pmr` schema, where it differs: a type that allocates from the
+    # struct's std::pmr::memory_resource.
+    pmr_cpp_type: Optional[str] = None
 
 
 SCALARS: dict[str, ScalarKind] = {k.kind: k for k in [
     ScalarKind("double", "double_", "double", "::bsongen::detail::double_codec", 8),
     ScalarKind("string", "string", "std::string", "::bsongen::detail::string_codec", None,
-               emptiable=True, headers=("<string>",)),
+               emptiable=True, headers=("<string>",), pmr_cpp_type="std::pmr::string"),
     ScalarKind("javascript", "javascript", "std::string", "::bsongen::detail::javascript_codec",
-               None, emptiable=True, headers=("<string>",)),
+               None, emptiable=True, headers=("<string>",), pmr_cpp_type="std::pmr::string"),
     ScalarKind("int32", "int32", "std::int32_t", "::bsongen::detail::int32_codec", 4,
                headers=("<cstdint>",)),
     ScalarKind("int64", "int64", "std::int64_t", "::bsongen::detail::int64_codec", 8,
@@ -103,15 +108,19 @@ class ContainerKind:
     # Element kinds refused, with the reason shown as the diagnostic's hint.
     refused_elements: tuple[tuple[str, str], ...] = ()
     holds_null: bool = False            # reads a null itself: an optional of it keeps nulls
+    # The template and leading arguments in an `allocator: pmr` schema, where they differ.
+    pmr_cpp_template: Optional[str] = None
+    pmr_leading_args: tuple[str, ...] = ()
 
 
 CONTAINERS: dict[str, ContainerKind] = {k.kind: k for k in [
     ContainerKind("vector", "array", "std::vector", (), "::bsongen::detail::vector_codec",
-                  emptiable=True, headers=("<vector>",)),
+                  emptiable=True, headers=("<vector>",), pmr_cpp_template="std::pmr::vector"),
     ContainerKind("array", "array", "std::array", (), "::bsongen::detail::array_codec",
                   has_size=True, headers=("<array>",)),
     ContainerKind("map", "document", "std::map", ("std::string",), "::bsongen::detail::map_codec",
-                  emptiable=True, headers=("<map>", "<string>")),
+                  emptiable=True, headers=("<map>", "<string>"), pmr_cpp_template="std::pmr::map",
+                  pmr_leading_args=("std::pmr::string",)),
     ContainerKind("optional", None, "std::optional", (), "", headers=("<optional>",)),
     # A T or null (decision 7); its type byte is the value's (null or T's).
     ContainerKind("nullable", None, "::bsongen::nullable", (), "::bsongen::detail::nullable_codec",

@@ -41,17 +41,52 @@ def qualified(model: Model, name: str) -> str:
 
 def cpp_type(model: Model, t: TypeRef) -> str:
     """The C++ spelling of a member of type t."""
+    pmr = model.allocator == "pmr"
     if t.cpp:
         return t.cpp
     if t.kind in catalog.SCALARS:
-        return catalog.SCALARS[t.kind].cpp_type
+        scalar = catalog.SCALARS[t.kind]
+        return scalar.pmr_cpp_type if pmr and scalar.pmr_cpp_type else scalar.cpp_type
     if t.kind in catalog.DEFINITION_KINDS:
         return qualified(model, t.definition.name)
     c = catalog.CONTAINERS[t.kind]
-    args = [*c.cpp_leading_args, cpp_type(model, t.element)]
+    template, leading = c.cpp_template, c.cpp_leading_args
+    if pmr and c.pmr_cpp_template:
+        template, leading = c.pmr_cpp_template, c.pmr_leading_args
+    args = [*leading, cpp_type(model, t.element)]
     if t.size is not None:
         args.append(str(t.size))
-    return f"{c.cpp_template}<{', '.join(args)}>"
+    return f"{template}<{', '.join(args)}>"
+
+
+def allocator_aware(model: Model, t: TypeRef) -> bool:
+    """Whether a member of type t takes its struct's allocator (`allocator: pmr` schemas): a
+    std::pmr string, vector or map, or a struct holding one. Other members (optionals, fixed arrays,
+    binary, `any`, and every `cpp:` spelling) are copied as they are."""
+    if model.allocator != "pmr" or t.cpp:
+        return False
+    if t.kind in catalog.SCALARS:
+        return catalog.SCALARS[t.kind].pmr_cpp_type is not None
+    if t.kind == "struct":
+        return any(allocator_aware(model, f.type) for f in t.definition.fields)
+    if t.kind in catalog.CONTAINERS:
+        return catalog.CONTAINERS[t.kind].pmr_cpp_template is not None
+    return False
+
+
+def _allocator_use(model: Model, t: TypeRef) -> Optional[str]:
+    if allocator_aware(model, t):
+        return "member"
+    if t.kind == "optional" and not t.cpp and allocator_aware(model, t.element):
+        return "optional"
+    return None
+
+
+def _unused_name(wanted: str, taken: set) -> str:
+    name = wanted
+    while name in taken:
+        name += "_"
+    return name
 
 
 def codec(model: Model, t: TypeRef) -> str:
@@ -139,6 +174,11 @@ class FieldView:
     word: int                   # the field's bit in the `seen` bitset: word and mask
     mask: str
     fixed_offset: Optional[int] = None
+    # How the member takes the struct's allocator (StructView.allocator_aware): "member" (a
+    # std::pmr container or allocator-aware struct), "optional" (an optional of one: rebuilt on
+    # the allocator when copied), or None.
+    allocator_use: Optional[str] = None
+    default_value: Optional[str] = None  # the initializer's value, when it has one
 
 
 @dataclass
@@ -193,6 +233,13 @@ class StructView:
     groups: list[GroupView]
     slots: list[tuple[int, int]]
     fixed: Optional[FixedView]
+    # `allocator: pmr` schemas, when a member allocates: the struct is allocator-aware (an
+    # allocator_type, constructors that take one, get_allocator() from allocator_source), with
+    # constructor parameters named so that no member hides them.
+    allocator_aware: bool = False
+    allocator_source: str = ""
+    memory_param: str = "memory"
+    other_param: str = "other"
 
 
 @dataclass
@@ -268,7 +315,10 @@ def _struct(model: Model, s: Struct, layouts: Layouts) -> StructView:
             null_is_value="true" if holds_null(vt) else "false",
             bson_type=element_bson_type(vt), word=f.index // 64,
             mask=f"std::uint64_t{{1}} << {f.index % 64}",
-            fixed_offset=layout.offsets.get(f.index))
+            fixed_offset=layout.offsets.get(f.index),
+            allocator_use=_allocator_use(model, f.type))
+        if view.initializer != "{}":
+            view.default_value = view.initializer.removeprefix(" = ")
         fields.append(view)
         group_key = (view.member_type, view.codec, view.is_optional, view.null_is_value)
         group = groups.get(group_key)
@@ -291,13 +341,18 @@ def _struct(model: Model, s: Struct, layouts: Layouts) -> StructView:
     fixed = None
     if layout.fixed is not None:
         fixed = _fixed_view(layout.element_starts, layout.fixed)
+    member_names = {f.name for f in s.fields} | {s.capture_member or ""}
+    aware = [f.name for f in fields if f.allocator_use == "member"]
     return StructView(
         name=s.name, qualified_name=qualified(model, s.name), doc=s.doc, fields=fields,
         capture_member=s.capture_member if s.unknown_fields == "capture" else None,
         unknown_policy=s.unknown_fields, reject_duplicates=s.duplicate_keys == "reject",
         visit=s.visit, seen_words=seen_words, required_words=required, all_words=every,
         sorted_keys=sorted(((f.key, f.index) for f in s.fields), key=lambda k: k[0].encode()),
-        groups=list(groups.values()), slots=slots, fixed=fixed)
+        groups=list(groups.values()), slots=slots, fixed=fixed,
+        allocator_aware=bool(aware), allocator_source=aware[0] if aware else "",
+        memory_param=_unused_name("memory", member_names),
+        other_param=_unused_name("other", member_names))
 
 
 def _fixed_view(starts: list[int], fixed: Fixed) -> FixedView:
@@ -320,6 +375,9 @@ def view(model: Model, header_only: bool = False) -> ModelView:
     runtime_headers = {catalog.CODEC_HEADER, catalog.VERSION_HEADER}
     if model.enums and model.defines_types:
         std_headers.add(catalog.ENUM_UNDERLYING_HEADER)
+    if any(allocator_aware(model, f.type) for s in model.structs for f in s.fields):
+        std_headers.update((catalog.PMR_HEADER, "<utility>"))  # polymorphic_allocator, std::move
+        runtime_headers.add(catalog.ALLOCATOR_AWARE_HEADER)
     for s in model.structs:
         if s.visit:
             std_headers.add("<string_view>")

@@ -17,6 +17,8 @@ from .model import NAMED_KIND, Enum, EnumValue, Field, Model, Struct, TypeRef
 
 UNKNOWN_FIELD_POLICIES = ("skip", "reject", "capture")
 DUPLICATE_KEY_POLICIES = ("last_wins", "reject")
+ALLOCATORS = ("std", "pmr")
+ALLOCATOR_AWARE_NAMES = ("allocator_type", "get_allocator")  # what such a struct declares
 MAX_ARRAY_SIZE = catalog.MAX_ARRAY_SIZE
 INT32_RANGE = (-(1 << 31), (1 << 31) - 1)
 _CPP_SPELLING = re.compile(r"^[A-Za-z0-9_:<>, *&]+$")
@@ -53,6 +55,15 @@ class _Linker:
 
     def error(self, location: Optional[Location], message: str, hint: str = "") -> None:
         self.errors.append(SchemaError(location or self.model_location, message, hint))
+
+    def check_allocator(self) -> None:
+        allocator = self.model.allocator
+        if allocator not in ALLOCATORS:
+            self.error(None, f"`allocator` is `{allocator}`; expected one of {', '.join(ALLOCATORS)}",
+                       did_you_mean(allocator, ALLOCATORS))
+        elif allocator != "std" and not self.model.defines_types:
+            self.error(None, "`allocator` applies to types a schema defines; a scanned header's "
+                             "structs allocate as their members say")
 
     # --- Names and definitions. ---
 
@@ -218,6 +229,11 @@ class _Linker:
             member_names[f.name] = f
             if f.name == s.capture_member:
                 self.error(f.location, f"struct `{s.name}`: `{f.name}` is also the capture member")
+            if self.model.allocator == "pmr" and f.name in (s.name, *ALLOCATOR_AWARE_NAMES):
+                self.error(f.location, f"struct `{s.name}`: member `{f.name}` would hide "
+                           "what an allocator-aware struct declares (`allocator: pmr`: "
+                           "constructors, allocator_type, get_allocator)",
+                           "rename the member and give it its BSON name with `key:`")
             if not isinstance(f.key, str) or "\0" in f.key or f.key == "":
                 self.error(f.location, f"field `{f.name}`: key {f.key!r} must be a non-empty "
                            "string without NUL")
@@ -336,6 +352,7 @@ class _Linker:
         return ordered
 
     def run(self) -> Model:
+        self.check_allocator()
         self.collect_definitions()
         for e in self.model.enums:
             self.link_enum(e)

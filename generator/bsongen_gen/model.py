@@ -141,6 +141,9 @@ class Model:
     structs: list[Struct]
     enums: list[Enum]
     includes: list[str] = field(default_factory=list)
+    # How the defined structs' strings, vectors and maps allocate: "std" (std::allocator) or "pmr"
+    # (std::pmr containers, and structs that take a std::pmr::polymorphic_allocator).
+    allocator: str = "std"
 
     def to_json(self) -> dict:
         return {
@@ -150,6 +153,7 @@ class Model:
             "namespace": self.namespace,
             "defines_types": self.defines_types,
             "includes": list(self.includes),
+            "allocator": self.allocator,
             "enums": [e.to_json() for e in self.enums],
             "structs": [s.to_json() for s in self.structs],
         }
@@ -240,6 +244,7 @@ def load_json(text: str, path: str) -> Model:
         namespace=data.get("namespace", ""),
         defines_types=bool(reader.require(data, "defines_types", bool, where)),
         includes=list(data.get("includes", [])),
+        allocator=str(data.get("allocator", "std")),
         enums=[reader.enum(e, where) for e in data.get("enums", [])],
         structs=[reader.struct(s, where) for s in data.get("structs", [])],
     )

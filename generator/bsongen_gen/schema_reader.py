@@ -17,7 +17,7 @@ from . import catalog
 from .diagnostics import Location, SchemaError, SchemaErrors, did_you_mean
 from .model import NAMED_KIND, Enum, EnumValue, Field, Model, Struct, TypeRef
 
-TOP_KEYS = ("namespace", "output", "doc", "enums", "structs")
+TOP_KEYS = ("namespace", "output", "doc", "allocator", "enums", "structs")
 STRUCT_KEYS = ("doc", "fields", "unknown_fields", "capture_member", "duplicate_keys", "visit")
 FIELD_KEYS = ("type", "key", "default", "required", "omit_empty", "doc", "cpp")
 ENUM_KEYS = ("doc", "storage", "values")
@@ -141,6 +141,7 @@ class _Reader:
 
     def read(self, root: yaml.Node) -> Model:
         namespace, output = "", os.path.splitext(os.path.basename(self.path))[0]
+        allocator = "std"
         enums: list[Enum] = []
         structs: list[Struct] = []
         for key, _, value in self.mapping(root, "schema", TOP_KEYS):
@@ -148,6 +149,8 @@ class _Reader:
                 namespace = self.typed(value, "namespace", str) or ""
             elif key == "output":
                 output = self.typed(value, "output", str) or output
+            elif key == "allocator":
+                allocator = self.typed(value, "allocator", str) or allocator
             elif key == "enums":
                 for name, name_node, body in self.mapping(value, "enums"):
                     enums.append(self.enum(name, name_node, body))
@@ -155,7 +158,8 @@ class _Reader:
                 for name, name_node, body in self.mapping(value, "structs"):
                     structs.append(self.struct(name, name_node, body))
         return Model(origin_kind="schema", origin_path=self.display, output_name=output,
-                     namespace=namespace, defines_types=True, structs=structs, enums=enums)
+                     namespace=namespace, defines_types=True, structs=structs, enums=enums,
+                     allocator=allocator)
 
     def enum(self, name: str, name_node: yaml.Node, body: yaml.Node) -> Enum:
         enum = Enum(name=name, storage="int32", values=[], location=self.loc(name_node))

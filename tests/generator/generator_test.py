@@ -101,6 +101,49 @@ class DiagnosticsTest(SchemaCase):
         m = linker.link(schema_reader.read_schema(path))
         self.assertEqual([s.name for s in m.structs], ["node"])
 
+    def test_allocator_must_be_known(self):
+        errs = self.errors("""\
+            allocator: pmrr
+            structs:
+              item:
+                fields: {a: string}
+            """)
+        self.assertEqual(len(errs), 1)
+        self.assertIn("`allocator` is `pmrr`; expected one of std, pmr", errs[0])
+        self.assertIn("did you mean `pmr`?", errs[0])
+
+    def test_allocator_aware_structs_reserve_their_members_names(self):
+        errs = self.errors("""\
+            allocator: pmr
+            structs:
+              item:
+                fields: {item: string, get_allocator: int32, allocator_type: string}
+            """)
+        self.assertEqual(len(errs), 3, errs)
+        for name, err in zip(("item", "get_allocator", "allocator_type"), errs):
+            self.assertIn(f"struct `item`: member `{name}` would hide", err)
+        # Without `allocator: pmr` the same names are fine.
+        path = self.write("""\
+            structs:
+              item:
+                fields: {item: string, get_allocator: int32, allocator_type: string}
+            """, "std.yaml")
+        linker.link(schema_reader.read_schema(path))
+
+    def test_allocator_applies_only_to_types_a_schema_defines(self):
+        path = self.write("""\
+            allocator: pmr
+            structs:
+              item:
+                fields: {a: string}
+            """)
+        data = schema_reader.read_schema(path).to_json()
+        self.assertEqual(data["allocator"], "pmr")
+        data["defines_types"] = False
+        with self.assertRaises(SchemaErrors) as caught:
+            linker.link(model.load_json(json.dumps(data), "m.json"))
+        self.assertIn("`allocator` applies to types a schema defines", str(caught.exception.errors[0]))
+
     def test_duplicate_keys(self):
         errs = self.errors("""\
             structs:

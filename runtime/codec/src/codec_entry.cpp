@@ -83,6 +83,7 @@ result<void> decode(std::span<const std::uint8_t> bytes, void* out, bool fresh,
   st.max_depth = std::min(options.max_depth, max_depth_limit);
   st.validate_utf8 = options.validate_utf8;
   st.duplicate_keys = options.duplicate_keys;
+  st.memory = options.memory;
   // The outermost framing, with the generic decoder's verdicts (one function gives both).
   if (bytes.size() < 5 || load_i32_le(bytes.data()) < 5 ||
       static_cast<std::size_t>(load_i32_le(bytes.data())) != bytes.size() ||

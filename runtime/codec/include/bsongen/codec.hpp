@@ -116,6 +116,24 @@ template <fixed_shape_document T>
          codec<T>::decode_fixed(bytes.data(), out);
 }
 
+// A struct of an `allocator: pmr` schema: its strings, vectors and maps allocate from the
+// resource it was built on.
+template <class T>
+concept allocator_aware_document = requires(const T& v) {
+  typename T::allocator_type;
+  v.get_allocator().resource();
+};
+
+// The options to decode into `out` with: an allocator-aware struct's resource replaces
+// options.memory, so that the values decode creates outside its containers (an optional's)
+// allocate where its members do.
+template <class T>
+[[nodiscard]] decode_options options_for(const T& out, const decode_options& options) noexcept {
+  decode_options own = options;
+  own.memory = out.get_allocator().resource();
+  return own;
+}
+
 [[gnu::cold]] bsongen::error buffer_too_small_error(std::size_t needed);
 
 [[nodiscard]] result<std::size_t> encoded_size(const void* obj, const document_functions& f);
@@ -179,26 +197,47 @@ template <generated_document T>
   if constexpr (detail::fixed_shape_document<T>) {
     if (detail::decode_fixed(bytes, out, options)) return {};
   }
-  return detail::decode(bytes, &out, false, options, detail::functions_of<T>);
+  if constexpr (detail::allocator_aware_document<T>) {
+    return detail::decode(bytes, &out, false, detail::options_for(out, options),
+                          detail::functions_of<T>);
+  } else {
+    return detail::decode(bytes, &out, false, options, detail::functions_of<T>);
+  }
 }
 
 // Decodes one document that fills `bytes` exactly into a new T (absent fields keep T{}'s
-// defaults, with nothing to reset).
+// defaults, with nothing to reset). A struct of an `allocator: pmr` schema is built on
+// options.memory when it is set (else the default resource), which must outlive it:
 //
 //   auto r = bsongen::decode<shop::order>(bytes);   // result<shop::order>
+//   std::pmr::monotonic_buffer_resource arena;       // allocator: pmr
+//   auto r = bsongen::decode<shop::order>(bytes, {.memory = &arena});
 template <generated_document T>
 [[nodiscard]] result<T> decode(std::span<const std::uint8_t> bytes,
                                const decode_options& options = {}) {
-  result<T> out(std::in_place);
-  bool fresh = true;
-  if constexpr (detail::fixed_shape_document<T>) {
-    if (detail::decode_fixed(bytes, *out, options)) return out;
-    fresh = false;  // the fast path may have assigned members
+  if constexpr (detail::allocator_aware_document<T>) {
+    result<T> out = options.memory != nullptr
+                        ? result<T>(std::in_place, typename T::allocator_type(options.memory))
+                        : result<T>(std::in_place);
+    if (result<void> r = detail::decode(bytes, &*out, true, detail::options_for(*out, options),
+                                        detail::functions_of<T>);
+        !r) {
+      out = std::move(r).error();
+    }
+    return out;
+  } else {
+    result<T> out(std::in_place);
+    bool fresh = true;
+    if constexpr (detail::fixed_shape_document<T>) {
+      if (detail::decode_fixed(bytes, *out, options)) return out;
+      fresh = false;  // the fast path may have assigned members
+    }
+    if (result<void> r = detail::decode(bytes, &*out, fresh, options, detail::functions_of<T>);
+        !r) {
+      out = std::move(r).error();
+    }
+    return out;
   }
-  if (result<void> r = detail::decode(bytes, &*out, fresh, options, detail::functions_of<T>); !r) {
-    out = std::move(r).error();
-  }
-  return out;
 }
 
 template <generated_document T>

@@ -275,7 +275,7 @@ inline const std::uint8_t* decode_optional_value(decode_state& st, std::uint8_t 
     return p;
   }
   if (member.has_value()) return decode_member<Codec>(st, t, p, end, *member, false);
-  return decode_member<Codec>(st, t, p, end, member.emplace(), true);
+  return decode_member<Codec>(st, t, p, end, emplace_value(st, member), true);
 }
 
 // An optional struct: reset() and emplace() bring the struct's destructor and constructor, which
@@ -305,9 +305,16 @@ inline const std::uint8_t* decode_optional_member(decode_state& st, std::uint8_t
 // memory go through one out-of-line copy per type: for nested structs, their vectors and maps,
 // building and destroying the temporary inlines the whole tree of destructors and constructors,
 // which made reset_field a quarter of a wide schema's compile time.
+// An allocator-aware member (std::pmr containers, structs of `allocator: pmr` schemas) starts
+// again on its own allocator, so the reset neither touches the default resource nor copies
+// between resources.
 template <class T>
 [[gnu::noinline]] void reset_owning(T& member) {
-  member = T{};
+  if constexpr (requires { T(member.get_allocator()); }) {
+    member = T(member.get_allocator());
+  } else {
+    member = T{};
+  }
 }
 template <class T>
 inline void reset_value(T& member) {

@@ -81,6 +81,20 @@ template <class Elem, class V>
   }
 }
 
+// A new value in an optional (or nullable) that decode is about to fill. An allocator-aware value
+// (a std::pmr string, vector or map, or a struct of an `allocator: pmr` schema) takes the resource
+// of the struct being decoded, as that struct's own members have it; others are value-initialized.
+template <class Holder>
+auto& emplace_value(const decode_state& st, Holder& holder) {
+  using V = std::remove_cvref_t<decltype(*holder)>;
+  if constexpr (requires { typename V::allocator_type; }) {
+    if constexpr (std::is_constructible_v<typename V::allocator_type, std::pmr::memory_resource*>) {
+      if (st.memory != nullptr) return holder.emplace(typename V::allocator_type(st.memory));
+    }
+  }
+  return holder.emplace();
+}
+
 // --- Numbers in members of another C++ type than their BSON type's (schema `cpp:` spellings such
 // as std::uint32_t for an int32, float or int for a double, a seconds clock for a datetime).
 // Every conversion is checked both ways: decode fails with `inexact` when the member cannot hold
@@ -561,8 +575,10 @@ inline void copy_text(std::uint8_t* dst, std::string_view s, text_bits& text) no
 }
 
 // out = s, without std::string::assign's out-of-line call when the size stays the same (a reused
-// member decoded from similar input).
-[[gnu::always_inline]] inline void assign_text(std::string& out, std::string_view s) {
+// member decoded from similar input). Any allocator: std::string and std::pmr::string alike.
+template <class Allocator>
+[[gnu::always_inline]] inline void assign_text(
+    std::basic_string<char, std::char_traits<char>, Allocator>& out, std::string_view s) {
   if (out.size() == s.size()) {
     copy_bytes(out.data(), s.data(), s.size());
   } else {
@@ -607,7 +623,7 @@ struct basic_string_codec {
     if (p != nullptr) {
       if constexpr (std::is_same_v<V, std::string_view>) {
         out = s;
-      } else if constexpr (std::is_same_v<V, std::string>) {
+      } else if constexpr (requires { assign_text(out, s); }) {
         assign_text(out, s);
       } else {
         out.assign(s.data(), s.size());
@@ -862,7 +878,7 @@ struct nullable_codec {
     // A value held already is decoded into, keeping its storage (strings, vectors). Struct
     // codecs (generated, `is_document`) also take whether the value is new (nothing to reset).
     const bool fresh = !out.has_value();
-    auto& value = fresh ? out.emplace() : *out;
+    auto& value = fresh ? emplace_value(st, out) : *out;
     if constexpr (requires { Elem::is_document; }) {
       return Elem::decode(st, t, p, end, value, fresh);
     } else {

@@ -38,6 +38,9 @@ struct decode_state {
   // offset to its type byte and sets this.
   bool error_located = false;
   value_memory* values = nullptr;  // created by the first `any` value, released by the entry point
+  // Allocator-aware structs (`allocator: pmr` schemas): the resource of the struct being decoded,
+  // from which values the decoder creates outside a container (an optional's) allocate.
+  std::pmr::memory_resource* memory = nullptr;
   bsongen::error err;
 
   [[nodiscard]] std::size_t offset(const std::uint8_t* p) const noexcept {

@@ -1,0 +1,242 @@
+// Structs of an `allocator: pmr` schema (tests/generated/schemas/arena_structs.yaml): every
+// string, vector and map they hold, down nested structs, vectors and maps of structs and
+// optionals, allocates from the resource the outermost struct was built on, whether decode makes
+// the struct or decodes into one. This executable links bsongen_test_heap_counter, which counts
+// the global heap's allocations.
+
+#include <gtest/gtest.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <memory_resource>
+#include <span>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "arena_structs.bsongen.hpp"
+#include "bsongen/codec.hpp"
+#include "bsongen/document.hpp"
+#include "bsongen/writer.hpp"
+#include "heap_counter.hpp"
+
+namespace {
+
+namespace heap = bsongen::test::heap;
+using allocator = std::pmr::polymorphic_allocator<>;
+
+static_assert(std::uses_allocator_v<arena::person, allocator>);
+static_assert(std::uses_allocator_v<arena::address, allocator>);
+static_assert(!std::uses_allocator_v<arena::point, allocator>);
+static_assert(std::is_same_v<decltype(arena::person::plain), std::string>);  // `cpp:` wins
+
+// Longer than any std::string keeps inline, so each one allocates.
+std::pmr::string text(std::string_view stem, int n) {
+  return std::pmr::string(std::string(stem) + " number " + std::to_string(n) + " with room to spare");
+}
+
+arena::address address(int n, bool with_floor) {
+  arena::address a;
+  a.street = text("street", n);
+  if (with_floor) a.floor = n;
+  return a;
+}
+
+arena::person person(int friends) {
+  arena::person p;
+  p.name = text("name", 0);
+  p.memory = text("memory", 0);
+  p.other = 5;
+  p.home = address(1, true);
+  p.previous = address(2, false);
+  for (int i = 0; i < friends; ++i) {
+    p.nicknames.push_back(text("nickname", i));
+    p.friends.push_back(address(10 + i, i % 2 == 0));
+    p.by_city.emplace(text("city", i), address(20 + i, true));
+    p.scores.emplace(text("game", i), std::pmr::vector<std::int64_t>{i, i * 1000000000000LL});
+    p.matrix.push_back({text("row", i), text("cell", i)});
+  }
+  p.code = text("function () {}", 0);
+  p.plain = "short";  // std::string: within its inline buffer, so the heap counter sees nothing
+  p.age = 42;
+  return p;
+}
+
+// A resource that counts what it hands out and takes it from the heap, so a test can tell which
+// allocations went where.
+class counting_resource final : public std::pmr::memory_resource {
+ public:
+  std::size_t allocations = 0;
+
+ private:
+  void* do_allocate(std::size_t bytes, std::size_t alignment) override {
+    ++allocations;
+    return std::pmr::new_delete_resource()->allocate(bytes, alignment);
+  }
+  void do_deallocate(void* p, std::size_t bytes, std::size_t alignment) override {
+    std::pmr::new_delete_resource()->deallocate(p, bytes, alignment);
+  }
+  [[nodiscard]] bool do_is_equal(const memory_resource& other) const noexcept override {
+    return this == &other;
+  }
+};
+
+// While it lives, the default resource refuses every allocation (std::bad_alloc), so anything
+// that should have used a struct's resource and took the default one fails the test.
+class default_resource_refuses {
+ public:
+  default_resource_refuses() : previous_(std::pmr::set_default_resource(std::pmr::null_memory_resource())) {}
+  ~default_resource_refuses() { std::pmr::set_default_resource(previous_); }
+  default_resource_refuses(const default_resource_refuses&) = delete;
+  default_resource_refuses& operator=(const default_resource_refuses&) = delete;
+
+ private:
+  std::pmr::memory_resource* previous_;
+};
+
+// Every allocating member of p, and of what it holds, reports `expected` as its resource.
+void expect_on(const arena::address& a, std::pmr::memory_resource* expected, const std::string& where) {
+  EXPECT_EQ(a.get_allocator().resource(), expected) << where;
+  EXPECT_EQ(a.street.get_allocator().resource(), expected) << where << ".street";
+  EXPECT_EQ(a.country.get_allocator().resource(), expected) << where << ".country";
+}
+
+void expect_on(const arena::person& p, std::pmr::memory_resource* expected) {
+  EXPECT_EQ(p.get_allocator().resource(), expected);
+  EXPECT_EQ(p.name.get_allocator().resource(), expected) << "name";
+  if (p.memory) {
+    EXPECT_EQ(p.memory->get_allocator().resource(), expected) << "memory";
+  }
+  if (p.code) {
+    EXPECT_EQ(p.code->get_allocator().resource(), expected) << "code";
+  }
+  expect_on(p.home, expected, "home");
+  if (p.previous) expect_on(*p.previous, expected, "previous");
+  EXPECT_EQ(p.nicknames.get_allocator().resource(), expected) << "nicknames";
+  for (const auto& n : p.nicknames) EXPECT_EQ(n.get_allocator().resource(), expected) << "nickname";
+  for (std::size_t i = 0; i < p.friends.size(); ++i) {
+    expect_on(p.friends[i], expected, "friends." + std::to_string(i));
+  }
+  for (const auto& [city, a] : p.by_city) {
+    EXPECT_EQ(city.get_allocator().resource(), expected) << "by_city key";
+    expect_on(a, expected, "by_city." + std::string(city));
+  }
+  for (const auto& [game, scores] : p.scores) {
+    EXPECT_EQ(game.get_allocator().resource(), expected) << "scores key";
+    EXPECT_EQ(scores.get_allocator().resource(), expected) << "scores." << game;
+  }
+  for (const auto& row : p.matrix) {
+    EXPECT_EQ(row.get_allocator().resource(), expected) << "matrix row";
+    for (const auto& cell : row) EXPECT_EQ(cell.get_allocator().resource(), expected) << "matrix cell";
+  }
+}
+
+TEST(pmr_struct, a_new_struct_decodes_onto_the_given_resource_and_nowhere_else) {
+  const arena::person source = person(3);
+  const auto bytes = bsongen::encode(source).value();
+
+  std::pmr::monotonic_buffer_resource arena(std::pmr::null_memory_resource());
+  std::vector<std::byte> buffer(64 * 1024);
+  std::pmr::monotonic_buffer_resource bounded(buffer.data(), buffer.size(),
+                                              std::pmr::null_memory_resource());
+  bsongen::result<arena::person> decoded = bsongen::error{};
+  const auto use = heap::measure([&] {
+    const default_resource_refuses guard;
+    decoded = bsongen::decode<arena::person>(bytes.span(), {.memory = &bounded});
+  });
+  ASSERT_TRUE(decoded) << decoded.error().to_string();
+  EXPECT_EQ(*decoded, source);
+  expect_on(*decoded, &bounded);
+  EXPECT_EQ(use.allocations, 0U) << "the global heap was used";
+}
+
+TEST(pmr_struct, decoding_into_a_struct_keeps_its_resource_as_members_come_and_go) {
+  // Shapes in turn: more friends, fewer, none, and back; optionals set and absent.
+  std::vector<std::pair<arena::person, bsongen::byte_buffer>> inputs;
+  for (const int friends : {2, 5, 1, 0, 4}) {
+    arena::person source = person(friends);
+    if (friends % 2 == 1) {
+      source.previous.reset();
+      source.memory.reset();
+    }
+    auto bytes = bsongen::encode(source).value();
+    inputs.emplace_back(std::move(source), std::move(bytes));
+  }
+  counting_resource resource;
+  arena::person target{allocator(&resource)};
+  const default_resource_refuses guard;
+  for (const auto& [source, bytes] : inputs) {
+    const std::size_t before = resource.allocations;
+    ASSERT_TRUE(bsongen::decode(bytes.span(), target)) << source.friends.size() << " friends";
+    EXPECT_EQ(target, source) << source.friends.size() << " friends";
+    expect_on(target, &resource);
+    if (source.friends.size() > 2) {
+      EXPECT_GT(resource.allocations, before) << source.friends.size() << " friends";
+    }
+  }
+  // Only the required name: every other member is reset to its default, on the same resource
+  // (home's country default is too long to be inline, so resetting it allocates).
+  static constexpr std::uint8_t only_name[] = {17, 0, 0, 0, 2, 'n', 'a', 'm', 'e', 0,
+                                               2,  0, 0, 0, 'x', 0, 0};
+  ASSERT_TRUE(bsongen::decode(std::span<const std::uint8_t>(only_name), target));
+  arena::person expected{allocator(&resource)};
+  expected.name = "x";
+  EXPECT_EQ(target, expected);
+  expect_on(target, &resource);
+}
+
+TEST(pmr_struct, without_a_resource_decode_uses_the_default_one) {
+  counting_resource resource;
+  std::pmr::memory_resource* previous = std::pmr::set_default_resource(&resource);
+  const auto bytes = bsongen::encode(person(2)).value();
+  const auto decoded = bsongen::decode<arena::person>(bytes.span());
+  std::pmr::set_default_resource(previous);
+  ASSERT_TRUE(decoded) << decoded.error().to_string();
+  expect_on(*decoded, &resource);
+  EXPECT_GT(resource.allocations, 0U);
+}
+
+TEST(pmr_struct, allocator_extended_copies_and_moves_rebuild_every_member_on_the_new_resource) {
+  const arena::person source = person(3);
+  counting_resource first;
+  counting_resource second;
+  const default_resource_refuses guard;
+
+  const arena::person copy(source, allocator(&first));
+  EXPECT_EQ(copy, source);
+  expect_on(copy, &first);
+
+  arena::person moved(arena::person(copy, allocator(&first)), allocator(&second));
+  EXPECT_EQ(moved, source);
+  expect_on(moved, &second);
+
+  // A container of them hands its resource to each element (uses-allocator construction).
+  std::pmr::vector<arena::person> people(&second);
+  people.push_back(copy);
+  people.emplace_back();
+  expect_on(people[0], &second);
+  expect_on(people[1], &second);
+  EXPECT_EQ(people[0], source);
+}
+
+TEST(pmr_struct, a_struct_built_on_a_resource_keeps_its_defaults) {
+  counting_resource resource;
+  const arena::address on_resource{allocator(&resource)};
+  EXPECT_EQ(on_resource, arena::address{});
+  EXPECT_EQ(on_resource.country, "a default too long for a string's inline buffer");
+  EXPECT_EQ(on_resource.country.get_allocator().resource(), &resource);
+}
+
+TEST(pmr_struct, bytes_match_the_generic_path_both_ways) {
+  arena::person source = person(4);
+  const auto bytes = bsongen::encode(source).value();
+  const auto document = bsongen::decode_document(bytes.span()).value();
+  bsongen::writer w;
+  ASSERT_TRUE(bsongen::encode_document(document, w));
+  EXPECT_EQ(std::vector<std::uint8_t>(w.bytes().begin(), w.bytes().end()),
+            std::vector<std::uint8_t>(bytes.span().begin(), bytes.span().end()));
+}
+
+}  // namespace
