@@ -13,6 +13,9 @@
 //    (every string, vector, map node and `any` value allocated again), as the generic row does with
 //    its documents: the figure the issue asks to beat.
 //  * generated_reuse/decode: bsongen::decode into one reused struct (containers keep capacity).
+//  * generated_arena/decode (telemetry_1, labels_1000): into a new struct of the same schema with
+//    `allocator: pmr` (derived by bench/CMakeLists.txt), built on a
+//    std::pmr::monotonic_buffer_resource over one buffer reused from decode to decode.
 //  * generic/encode, generic/decode: bsongen::encode_document / decode_document of the same bytes.
 //  * memcpy/copy: the ceiling.
 // Before timing, each row checks its output: decoded structs equal the case's struct, encoded
@@ -25,6 +28,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <memory_resource>
 #include <string>
 #include <utility>
 #include <vector>
@@ -37,8 +41,10 @@
 #include "case_registry.hpp"
 #include "event_any.bsongen.hpp"
 #include "labels.bsongen.hpp"
+#include "labels_arena.bsongen.hpp"
 #include "seed_cases.hpp"
 #include "telemetry.bsongen.hpp"
+#include "telemetry_arena.bsongen.hpp"
 
 namespace bsongen::bench {
 namespace {
@@ -247,6 +253,33 @@ void register_rows(const model_case<T>& c) {
   });
 }
 
+// The generated_arena row of case `c`: its bytes into a new Arena (T's schema with `allocator:
+// pmr`) on a monotonic resource over a buffer that holds everything one decode allocates.
+// Precondition: `c` lives until the process exits.
+template <class Arena, class T>
+void register_arena_row(const model_case<T>& c) {
+  register_row(c.name, "generated_arena", "decode", [&c](benchmark::State& state) {
+    const std::string row = row_name(c.name, "generated_arena", "decode");
+    std::vector<std::byte> buffer(1024 * 1024);
+    {
+      std::pmr::monotonic_buffer_resource arena(buffer.data(), buffer.size(),
+                                                std::pmr::null_memory_resource());
+      auto first = decode<Arena>(c.bytes.span(), {.memory = &arena});
+      if (!first) fail(row, first.error().to_string());
+      auto bytes = encode(*first);
+      if (!bytes) fail(row, bytes.error().to_string());
+      check_bytes(row, bytes->span(), c.bytes.span());
+    }
+    for (auto _ : state) {
+      std::pmr::monotonic_buffer_resource arena(buffer.data(), buffer.size());
+      auto r = decode<Arena>(c.bytes.span(), {.memory = &arena});
+      benchmark::DoNotOptimize(r);
+      benchmark::ClobberMemory();
+    }
+    set_throughput(state, c);
+  });
+}
+
 const bool registered = [] {
   static const model_case<telemetry::batch> telemetry_1 = build_case("telemetry_1", make_batch());
   static const model_case<events::event> event_any_1 = build_case("event_any_1", make_event());
@@ -263,6 +296,8 @@ const bool registered = [] {
   register_rows(event_any_1);
   register_rows(labels_1000);
   register_rows(labels_pairs_1000);
+  register_arena_row<telemetry_arena::batch>(telemetry_1);
+  register_arena_row<labels_arena::resource>(labels_1000);
   return true;
 }();
 

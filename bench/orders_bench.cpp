@@ -10,6 +10,12 @@
 //    node is allocated again.
 //  * generated_reuse/decode: bsongen::decode into reused structs (one per document), so strings,
 //    vectors and maps keep their capacity as a careful user's would.
+//  * generated_arena/decode: every document into a new shop_arena::order (the same schema with
+//    `allocator: pmr`, derived by bench/CMakeLists.txt), built on a
+//    std::pmr::monotonic_buffer_resource over one buffer reused from document to document, as the
+//    generic row's documents take theirs from an arena: strings, vectors and map nodes cost a
+//    bump of a pointer, and freeing them nothing. The binary member and the captured elements
+//    still use the heap (docs/schema-format.md, "allocator").
 //  * generic/encode: documents decoded before timing, encode_document into one reused writer.
 //  * generic/decode: decode_document of every document into a new bsongen::document.
 //  * libbson/encode: the same structs through libbson by hand (one bson_t, bson_reinit per
@@ -38,6 +44,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <memory_resource>
 #include <span>
 #include <string>
 #include <string_view>
@@ -51,6 +58,7 @@
 #include "bsongen/writer.hpp"
 #include "case_registry.hpp"
 #include "orders.bsongen.hpp"
+#include "orders_arena.bsongen.hpp"
 #include "seed_cases.hpp"
 
 namespace bsongen::bench {
@@ -558,6 +566,30 @@ void register_rows(const orders_case& c) {
       bool ok = decode_all();
       benchmark::DoNotOptimize(ok);
       benchmark::DoNotOptimize(out.data());
+      benchmark::ClobberMemory();
+    }
+    set_stream_throughput(state, c);
+  });
+  register_row(c.name, "generated_arena", "decode", [&c](benchmark::State& state) {
+    const std::string row = row_name(c.name, "generated_arena", "decode");
+    // Room for any one order's strings, vectors and map nodes (an order_1 takes about 1 KiB):
+    // the arena never reaches for its upstream, the heap.
+    std::vector<std::byte> buffer(64 * 1024);
+    writer w;
+    for (const auto& bytes : c.documents) {
+      std::pmr::monotonic_buffer_resource arena(buffer.data(), buffer.size(),
+                                                std::pmr::null_memory_resource());
+      auto r = decode<shop_arena::order>(bytes, {.memory = &arena});
+      if (!r) fail(row, r.error().to_string());
+      if (auto e = encode(*r, w); !e) fail(row, e.error().to_string());
+    }
+    check_bytes(row, w.bytes(), c.bytes.span());
+    for (auto _ : state) {
+      for (const auto& bytes : c.documents) {
+        std::pmr::monotonic_buffer_resource arena(buffer.data(), buffer.size());
+        auto r = decode<shop_arena::order>(bytes, {.memory = &arena});
+        benchmark::DoNotOptimize(r);
+      }
       benchmark::ClobberMemory();
     }
     set_stream_throughput(state, c);
