@@ -479,7 +479,7 @@ void codec_impl<::shop::address>::reset_field(std::uint32_t index, void* obj) {
     case 0: {
       // The members' initial values, by slot (not a whole default struct: building one inlines
       // every member's constructor and destructor).
-      static const std::string defaults[] = {{}, {}, {}, "DE"};
+      static const std::string_view defaults[] = {{}, {}, {}, "DE"};
       out.*members_0[slot.index] = defaults[slot.index];
       return;
     }

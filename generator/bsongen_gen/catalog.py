@@ -47,14 +47,20 @@ class ScalarKind:
     # The spelling in an `allocator: pmr` schema, where it differs: a type that allocates from the
     # struct's std::pmr::memory_resource.
     pmr_cpp_type: Optional[str] = None
+    # The type of the static constants absent members reset from, where not the member's own: a
+    # string's are views, which hold no allocator (a static std::pmr::string would keep whatever
+    # resource was the default when it was first built).
+    default_constant_type: Optional[str] = None
 
 
 SCALARS: dict[str, ScalarKind] = {k.kind: k for k in [
     ScalarKind("double", "double_", "double", "::bsongen::detail::double_codec", 8),
     ScalarKind("string", "string", "std::string", "::bsongen::detail::string_codec", None,
-               emptiable=True, headers=("<string>",), pmr_cpp_type="std::pmr::string"),
+               emptiable=True, headers=("<string>",), pmr_cpp_type="std::pmr::string",
+               default_constant_type="std::string_view"),
     ScalarKind("javascript", "javascript", "std::string", "::bsongen::detail::javascript_codec",
-               None, emptiable=True, headers=("<string>",), pmr_cpp_type="std::pmr::string"),
+               None, emptiable=True, headers=("<string>",), pmr_cpp_type="std::pmr::string",
+               default_constant_type="std::string_view"),
     ScalarKind("int32", "int32", "std::int32_t", "::bsongen::detail::int32_codec", 4,
                headers=("<cstdint>",)),
     ScalarKind("int64", "int64", "std::int64_t", "::bsongen::detail::int64_codec", 8,

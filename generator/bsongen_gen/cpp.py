@@ -74,6 +74,13 @@ def allocator_aware(model: Model, t: TypeRef) -> bool:
     return False
 
 
+def _default_constant_type(f: Field, view: FieldView) -> str:
+    scalar = catalog.SCALARS.get(f.type.kind)
+    if scalar is not None and scalar.default_constant_type and not f.type.cpp:
+        return scalar.default_constant_type
+    return view.member_type
+
+
 def _allocator_use(model: Model, t: TypeRef) -> Optional[str]:
     if allocator_aware(model, t):
         return "member"
@@ -195,6 +202,7 @@ class GroupView:
     # of them) were a large share of the generated source's code.
     value_initialized: bool = True
     defaults: list[str] = field(default_factory=list)  # by member: its initial value
+    defaults_type: str = ""     # the type of those initial values' static constants
     # Header mode: a member's initial value is the user's (a default member initializer or
     # constructor), so reset copies it from a value-initialized struct, as a new object has it.
     from_struct: bool = False
@@ -324,7 +332,7 @@ def _struct(model: Model, s: Struct, layouts: Layouts) -> StructView:
         group = groups.get(group_key)
         if group is None:
             group = GroupView(len(groups), view.member_type, view.codec, view.is_optional,
-                              view.null_is_value)
+                              view.null_is_value, defaults_type=_default_constant_type(f, view))
             groups[group_key] = group
         slots.append((group.index, len(group.members)))
         group.members.append(f.name)

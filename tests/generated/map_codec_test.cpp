@@ -1,6 +1,7 @@
 // map<string, T> fields (detail::map_codec) in their three spellings (schemas/map_spellings.yaml):
 // std::map and std::unordered_map keep one value per key, the last one; a sequence of pairs keeps
 // the entries in document order, repeated keys included, so a document round-trips byte for byte.
+// Under decode_options::duplicate_keys = reject all three refuse a repeated key.
 // Errors inside an entry carry the entry's key in their path, and no input crashes a decoder.
 
 #include <gtest/gtest.h>
@@ -89,6 +90,63 @@ TEST(map_codec, decoding_into_a_used_sequence_of_pairs_leaves_only_the_new_entri
   EXPECT_EQ(m.in_order, (entries{{"x", 1}, {"y", 2}, {"x", 3}, {"w", 4}}));
   ASSERT_TRUE(bsongen::decode(maps_document({}), m));
   EXPECT_TRUE(m.in_order.empty());
+}
+
+// A gen_maps::maps document whose int64 map `field` alone holds `e`.
+bytes one_map_document(const std::string& field, const entries& e) {
+  bson_builder body;
+  body.u8(0x03).cstr(field).doc(int64_document(e));
+  return bson_builder().doc(body).bytes();
+}
+
+TEST(map_codec, duplicate_keys_reject_refuses_a_repeated_key_in_every_spelling_and_state) {
+  const bsongen::decode_options reject{.duplicate_keys = bsongen::duplicate_key_policy::reject};
+  const std::string long_key = "a key longer than any inline string";
+  // Key lists with a repeat, and where the first repeat is (index into the list).
+  const std::vector<std::pair<entries, std::size_t>> repeated = {
+      {{{"a", 1}, {"a", 2}}, 1},
+      {{{"a", 1}, {"b", 2}, {"a", 3}}, 2},
+      {{{"b", 1}, {"a", 2}, {"c", 3}, {"a", 4}, {"b", 5}}, 3},
+      {{{long_key, 1}, {"z", 2}, {long_key, 3}}, 2},
+      {{{"c", 1}, {"b", 2}, {"a", 3}, {"b", 4}}, 3},
+  };
+  for (const std::string field : {"sorted", "unordered", "in_order"}) {
+    for (const auto& [keys, repeat] : repeated) {
+      entries unique;
+      for (const auto& entry : keys) {
+        bool seen = false;
+        for (const auto& u : unique) seen |= u.first == entry.first;
+        if (!seen) unique.push_back(entry);
+      }
+      entries reversed(unique.rbegin(), unique.rend());
+      // What the struct held before: nothing (a new struct), the same keys sorted, the same
+      // keys in another order, other keys: each sends a std::map down another path.
+      const std::vector<entries> before = {{}, unique, reversed, {{"other", 1}, {"x", 2}}};
+      const bytes doc = one_map_document(field, keys);
+      // The repeated element's type byte: 4 (length) + 1 + field + NUL + 4, then the entries.
+      std::size_t offset = 4 + 1 + field.size() + 1 + 4;
+      for (std::size_t i = 0; i < repeat; ++i) offset += 1 + keys[i].first.size() + 1 + 8;
+      for (const entries& held : before) {
+        gen_maps::maps m;
+        if (!held.empty()) {
+          ASSERT_TRUE(bsongen::decode(one_map_document(field, held), m));
+        }
+        const auto r = bsongen::decode(doc, m, reject);
+        ASSERT_FALSE(r) << field << " " << keys.size() << " keys after " << held.size();
+        EXPECT_EQ(r.error().code, bsongen::error_code::duplicate_field);
+        EXPECT_EQ(r.error().path, field + "." + keys[repeat].first);
+        EXPECT_EQ(r.error().offset, offset) << field << " after " << held.size();
+      }
+      // A new struct, and the generic decoder's verdict on the same bytes.
+      EXPECT_EQ(bsongen::decode<gen_maps::maps>(doc, reject).error().code,
+                bsongen::error_code::duplicate_field);
+      EXPECT_EQ(bsongen::decode_document(doc, reject).error().code,
+                bsongen::error_code::duplicate_field);
+      // The default policy decodes them: covered by
+      // a_sequence_of_pairs_keeps_document_order_and_repeated_keys.
+      EXPECT_TRUE(bsongen::decode<gen_maps::maps>(doc));
+    }
+  }
 }
 
 TEST(map_codec, an_error_inside_an_entry_names_its_key_and_offset) {

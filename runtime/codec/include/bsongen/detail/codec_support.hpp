@@ -1232,7 +1232,12 @@ struct map_codec {
     // (clients that write insertion order, not sorted order), and the rest goes by lookup
     // (decode_entries_by_lookup); otherwise the entries not yet matched give their nodes (and
     // their strings' storage) to the elements left.
-    V old;
+    // On out's allocator: nodes move between the two maps, and swap and node insertion need
+    // equal allocators (std::pmr maps on different resources would be undefined behaviour).
+    V old(out.get_allocator());
+    // decode_options::duplicate_keys: reject fails at the element that repeats a key (the
+    // generic decoder's verdict); last_wins decodes it over the earlier value.
+    const bool rejects_repeats = st.duplicate_keys == duplicate_key_policy::reject;
     auto same = out.begin();
     std::size_t matched = 0;
     bool in_place = recycles;
@@ -1282,10 +1287,16 @@ struct map_codec {
           // instead of leaving it in `node`, which kept the first value of a repeated key).
           if constexpr (requires { out.lower_bound(node.key()); }) {
             const auto at = out.insert(out.end(), std::move(node));
-            if (!node.empty()) at->second = std::move(node.mapped());
+            if (!node.empty()) {
+              if (rejects_repeats) return fail_duplicate_field(st, element, key);
+              at->second = std::move(node.mapped());
+            }
           } else {
             auto inserted = out.insert(std::move(node));
-            if (!inserted.inserted) inserted.position->second = std::move(inserted.node.mapped());
+            if (!inserted.inserted) {
+              if (rejects_repeats) return fail_duplicate_field(st, element, key);
+              inserted.position->second = std::move(inserted.node.mapped());
+            }
           }
           continue;
         }
@@ -1295,21 +1306,26 @@ struct map_codec {
       const std::size_t before = out.size();
       const auto slot = out.emplace_hint(out.end(), std::piecewise_construct,
                                          std::forward_as_tuple(key), std::forward_as_tuple());
-      body = decode_member<Elem>(st, elem_type, body, doc_end, slot->second, out.size() != before);
+      const bool added = out.size() != before;
+      if (!added && rejects_repeats) return fail_duplicate_field(st, element, key);
+      body = decode_member<Elem>(st, elem_type, body, doc_end, slot->second, added);
       if (body == nullptr) return fail_in_element(st, element, key);
     }
     if (in_place) out.erase(same, out.end());  // entries the input no longer has
     return body;
   }
 
-  // Whether the map's order is the keys' byte order (std::less over std::string, as std::map
-  // has by default): then its entries, in the map's order, are sorted as string_views compare,
-  // and a binary search over them needs no key_type copy of the key.
+  // Whether the map's order is the keys' byte order (std::less over a std::basic_string<char> of
+  // any allocator, as std::map and std::pmr::map have by default): then its entries, in the
+  // map's order, are sorted as string_views compare, and a binary search over them needs no
+  // key_type copy of the key.
   template <class V>
   static constexpr bool byte_ordered = [] {
     if constexpr (requires { typename V::key_compare; }) {
-      return std::is_same_v<typename V::key_type, std::string> &&
-             (std::is_same_v<typename V::key_compare, std::less<std::string>> ||
+      using key = typename V::key_type;
+      return std::is_same_v<key, std::basic_string<char, std::char_traits<char>,
+                                                   typename key::allocator_type>> &&
+             (std::is_same_v<typename V::key_compare, std::less<key>> ||
               std::is_same_v<typename V::key_compare, std::less<>>);
     } else {
       return false;  // unordered
@@ -1368,7 +1384,8 @@ struct map_codec {
       std::sort(marks.begin(), marks.end(),
                 [&](const mark& a, const mark& b) { return by_address(a, b.entry); });
     }
-    typename V::key_type scratch;  // one for every key looked up
+    // One for every key looked up; on the map's allocator, as every key of a std::pmr map is.
+    typename V::key_type scratch(out.get_allocator());
     // The mark of the entry whose key is `key`, or nullptr; for a map that is not byte-ordered
     // *found is out.find(key) (end() if the map lacks the key), for a byte-ordered one only when
     // the key is not among the marks.
@@ -1403,14 +1420,16 @@ struct map_codec {
       first = false;
       entry_type* entry = nullptr;
       bool fresh = false;
-      if (m != nullptr) {
+      if (m != nullptr && !m->named) {
         entry = m->entry;
-        if (!m->named) {
-          m->named = true;
-          --unnamed;
+        m->named = true;
+        --unnamed;
+      } else if (m != nullptr || found != out.end()) {  // named before: a repeated key
+        if (st.duplicate_keys == duplicate_key_policy::reject) {
+          fail_duplicate_field(st, element, key);
+          return true;  // done stays nullptr
         }
-      } else if (found != out.end()) {
-        entry = &*found;  // named before: a repeated key
+        entry = m != nullptr ? m->entry : &*found;
       } else {
         entry = &*out.emplace(std::piecewise_construct, std::forward_as_tuple(key),
                               std::forward_as_tuple())
@@ -1440,6 +1459,9 @@ struct map_codec {
                                                      const std::uint8_t* doc_end, V& out) {
     const std::uint8_t* const first = body;
     std::size_t count = 0;
+    // Under duplicate_keys: reject, each entry's element, to name the one that repeats a key.
+    const bool rejects_repeats = st.duplicate_keys == duplicate_key_policy::reject;
+    std::vector<const std::uint8_t*> elements;
     while (body < doc_end) {
       const std::uint8_t* const element = body;
       std::uint8_t elem_type = 0;
@@ -1448,6 +1470,7 @@ struct map_codec {
         st.error_located = true;
         return nullptr;
       }
+      if (rejects_repeats) elements.push_back(element);
       const bool fresh = count == out.size();
       if (fresh) {
         out.emplace_back(std::piecewise_construct, std::forward_as_tuple(key),
@@ -1466,7 +1489,29 @@ struct map_codec {
       }
     }
     out.erase(out.begin() + static_cast<std::ptrdiff_t>(count), out.end());
+    if (rejects_repeats) {
+      if (const std::size_t repeat = first_repeated_key(out); repeat != out.size()) {
+        return fail_duplicate_field(st, elements[repeat], std::string_view(out[repeat].first));
+      }
+    }
     return body;
+  }
+
+  // The index of the first entry whose key an earlier entry has, or entries.size().
+  template <class V>
+  static std::size_t first_repeated_key(const V& entries) {
+    std::vector<std::size_t> by_key(entries.size());
+    for (std::size_t i = 0; i < by_key.size(); ++i) by_key[i] = i;
+    const auto key_of = [&](std::size_t i) { return std::string_view(entries[i].first); };
+    std::sort(by_key.begin(), by_key.end(), [&](std::size_t a, std::size_t b) {
+      const int order = key_of(a).compare(key_of(b));
+      return order != 0 ? order < 0 : a < b;
+    });
+    std::size_t repeat = entries.size();
+    for (std::size_t i = 1; i < by_key.size(); ++i) {
+      if (key_of(by_key[i]) == key_of(by_key[i - 1])) repeat = std::min(repeat, by_key[i]);
+    }
+    return repeat;
   }
 };
 
