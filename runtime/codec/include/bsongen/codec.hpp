@@ -134,6 +134,17 @@ template <class T>
   return own;
 }
 
+// A new T for decode<T>: an allocator-aware one on options.memory when that is set.
+template <class T>
+[[nodiscard]] result<T> new_document(const decode_options& options) {
+  if constexpr (allocator_aware_document<T>) {
+    if (options.memory != nullptr) {
+      return result<T>(std::in_place, typename T::allocator_type(options.memory));
+    }
+  }
+  return result<T>(std::in_place);
+}
+
 [[gnu::cold]] bsongen::error buffer_too_small_error(std::size_t needed);
 
 [[nodiscard]] result<std::size_t> encoded_size(const void* obj, const document_functions& f);
@@ -215,29 +226,23 @@ template <generated_document T>
 template <generated_document T>
 [[nodiscard]] result<T> decode(std::span<const std::uint8_t> bytes,
                                const decode_options& options = {}) {
-  if constexpr (detail::allocator_aware_document<T>) {
-    result<T> out = options.memory != nullptr
-                        ? result<T>(std::in_place, typename T::allocator_type(options.memory))
-                        : result<T>(std::in_place);
-    if (result<void> r = detail::decode(bytes, &*out, true, detail::options_for(*out, options),
-                                        detail::functions_of<T>);
-        !r) {
-      out = std::move(r).error();
-    }
-    return out;
-  } else {
-    result<T> out(std::in_place);
-    bool fresh = true;
-    if constexpr (detail::fixed_shape_document<T>) {
-      if (detail::decode_fixed(bytes, *out, options)) return out;
-      fresh = false;  // the fast path may have assigned members
-    }
-    if (result<void> r = detail::decode(bytes, &*out, fresh, options, detail::functions_of<T>);
-        !r) {
-      out = std::move(r).error();
-    }
-    return out;
+  // One named result, returned from every path, so that it is built in the caller's storage.
+  result<T> out = detail::new_document<T>(options);
+  bool fresh = true;
+  if constexpr (detail::fixed_shape_document<T>) {
+    if (detail::decode_fixed(bytes, *out, options)) return out;
+    fresh = false;  // the fast path may have assigned members
   }
+  decode_options own;
+  const decode_options* used = &options;
+  if constexpr (detail::allocator_aware_document<T>) {
+    own = detail::options_for(*out, options);
+    used = &own;
+  }
+  if (result<void> r = detail::decode(bytes, &*out, fresh, *used, detail::functions_of<T>); !r) {
+    out = std::move(r).error();
+  }
+  return out;
 }
 
 template <generated_document T>
