@@ -134,13 +134,15 @@ struct codec_impl<::shop::address> {
   static const std::uint8_t* decode_field(::bsongen::detail::decode_state& st, std::uint32_t index,
                                           std::uint8_t t, const std::uint8_t* p,
                                           const std::uint8_t* end, void* obj, bool fresh);
-  static void reset_field(std::uint32_t index, void* obj);
+  // Sets every field whose bit `seen` lacks back to its initial value (a reused struct's fields
+  // the document left out).
+  static void reset_absent(value_type& out, const std::uint64_t* seen);
   // Only after an encode error (detail::locate_encode_error): cold, so it stays small.
   [[gnu::cold]] static std::size_t size_field(std::uint32_t index, const void* obj,
                                               ::bsongen::detail::encode_state& es);
   static constexpr ::bsongen::detail::struct_table table = {
-      keys,  sorted,        required,     field_count, ::bsongen::detail::unknown_policy::skip,
-      false, &decode_field, &reset_field, &size_field, nullptr};
+      keys,  sorted,        required,    field_count, ::bsongen::detail::unknown_policy::skip,
+      false, &decode_field, &size_field, nullptr};
 };
 
 // ::shop::customer: element prefixes, field tables and the codec.
@@ -185,13 +187,15 @@ struct codec_impl<::shop::customer> {
   static const std::uint8_t* decode_field(::bsongen::detail::decode_state& st, std::uint32_t index,
                                           std::uint8_t t, const std::uint8_t* p,
                                           const std::uint8_t* end, void* obj, bool fresh);
-  static void reset_field(std::uint32_t index, void* obj);
+  // Sets every field whose bit `seen` lacks back to its initial value (a reused struct's fields
+  // the document left out).
+  static void reset_absent(value_type& out, const std::uint64_t* seen);
   // Only after an encode error (detail::locate_encode_error): cold, so it stays small.
   [[gnu::cold]] static std::size_t size_field(std::uint32_t index, const void* obj,
                                               ::bsongen::detail::encode_state& es);
   static constexpr ::bsongen::detail::struct_table table = {
-      keys,  sorted,        required,     field_count, ::bsongen::detail::unknown_policy::skip,
-      false, &decode_field, &reset_field, &size_field, nullptr};
+      keys,  sorted,        required,    field_count, ::bsongen::detail::unknown_policy::skip,
+      false, &decode_field, &size_field, nullptr};
 };
 
 // ::shop::line_item: element prefixes, field tables and the codec.
@@ -234,13 +238,15 @@ struct codec_impl<::shop::line_item> {
   static const std::uint8_t* decode_field(::bsongen::detail::decode_state& st, std::uint32_t index,
                                           std::uint8_t t, const std::uint8_t* p,
                                           const std::uint8_t* end, void* obj, bool fresh);
-  static void reset_field(std::uint32_t index, void* obj);
+  // Sets every field whose bit `seen` lacks back to its initial value (a reused struct's fields
+  // the document left out).
+  static void reset_absent(value_type& out, const std::uint64_t* seen);
   // Only after an encode error (detail::locate_encode_error): cold, so it stays small.
   [[gnu::cold]] static std::size_t size_field(std::uint32_t index, const void* obj,
                                               ::bsongen::detail::encode_state& es);
   static constexpr ::bsongen::detail::struct_table table = {
-      keys,  sorted,        required,     field_count, ::bsongen::detail::unknown_policy::reject,
-      false, &decode_field, &reset_field, &size_field, nullptr};
+      keys,  sorted,        required,    field_count, ::bsongen::detail::unknown_policy::reject,
+      false, &decode_field, &size_field, nullptr};
 };
 
 // ::shop::order: element prefixes, field tables and the codec.
@@ -330,7 +336,9 @@ struct codec_impl<::shop::order> {
   static const std::uint8_t* decode_field(::bsongen::detail::decode_state& st, std::uint32_t index,
                                           std::uint8_t t, const std::uint8_t* p,
                                           const std::uint8_t* end, void* obj, bool fresh);
-  static void reset_field(std::uint32_t index, void* obj);
+  // Sets every field whose bit `seen` lacks back to its initial value (a reused struct's fields
+  // the document left out).
+  static void reset_absent(value_type& out, const std::uint64_t* seen);
   // Only after an encode error (detail::locate_encode_error): cold, so it stays small.
   [[gnu::cold]] static std::size_t size_field(std::uint32_t index, const void* obj,
                                               ::bsongen::detail::encode_state& es);
@@ -338,8 +346,8 @@ struct codec_impl<::shop::order> {
     static_cast<value_type*>(obj)->extra.append_element(element);
   }
   static constexpr ::bsongen::detail::struct_table table = {
-      keys, sorted,        required,     field_count, ::bsongen::detail::unknown_policy::capture,
-      true, &decode_field, &reset_field, &size_field, &capture};
+      keys, sorted,        required,    field_count, ::bsongen::detail::unknown_policy::capture,
+      true, &decode_field, &size_field, &capture};
 };
 
 // --- ::shop::address ---
@@ -452,8 +460,7 @@ const std::uint8_t* codec_impl<::shop::address>::decode_document(
   }
   if (!::bsongen::detail::has_all(seen, required))
     return ::bsongen::detail::fail_missing_field(st, p, keys, seen, required);
-  if (!fresh && !::bsongen::detail::has_all(seen, all_fields))
-    ::bsongen::detail::reset_absent(&out, table, seen);
+  if (!fresh && !::bsongen::detail::has_all(seen, all_fields)) reset_absent(out, seen);
   --st.depth;
   return doc_end + 1;
 }
@@ -472,18 +479,12 @@ const std::uint8_t* codec_impl<::shop::address>::decode_field(
   return nullptr;
 }
 
-void codec_impl<::shop::address>::reset_field(std::uint32_t index, void* obj) {
-  [[maybe_unused]] value_type& out = *static_cast<value_type*>(obj);
-  [[maybe_unused]] const ::bsongen::detail::field_slot slot = slots[index];
-  switch (slot.group) {
-    case 0: {
-      // The members' initial values, by slot (not a whole default struct: building one inlines
-      // every member's constructor and destructor).
-      static const std::string_view defaults[] = {{}, {}, {}, "DE"};
-      out.*members_0[slot.index] = defaults[slot.index];
-      return;
-    }
-  }
+void codec_impl<::shop::address>::reset_absent([[maybe_unused]] value_type& out,
+                                               [[maybe_unused]] const std::uint64_t* seen) {
+  if ((seen[0] & (std::uint64_t{1} << 0)) == 0) ::bsongen::detail::reset_value(out.street);
+  if ((seen[0] & (std::uint64_t{1} << 1)) == 0) ::bsongen::detail::reset_value(out.city);
+  if ((seen[0] & (std::uint64_t{1} << 2)) == 0) ::bsongen::detail::reset_value(out.postal_code);
+  if ((seen[0] & (std::uint64_t{1} << 3)) == 0) out.country = std::string_view("DE");
 }
 
 std::size_t codec_impl<::shop::address>::size_field(
@@ -628,8 +629,7 @@ const std::uint8_t* codec_impl<::shop::customer>::decode_document(
   }
   if (!::bsongen::detail::has_all(seen, required))
     return ::bsongen::detail::fail_missing_field(st, p, keys, seen, required);
-  if (!fresh && !::bsongen::detail::has_all(seen, all_fields))
-    ::bsongen::detail::reset_absent(&out, table, seen);
+  if (!fresh && !::bsongen::detail::has_all(seen, all_fields)) reset_absent(out, seen);
   --st.depth;
   return doc_end + 1;
 }
@@ -661,26 +661,13 @@ const std::uint8_t* codec_impl<::shop::customer>::decode_field(
   return nullptr;
 }
 
-void codec_impl<::shop::customer>::reset_field(std::uint32_t index, void* obj) {
-  [[maybe_unused]] value_type& out = *static_cast<value_type*>(obj);
-  [[maybe_unused]] const ::bsongen::detail::field_slot slot = slots[index];
-  switch (slot.group) {
-    case 0:
-      ::bsongen::detail::reset_value(out.*members_0[slot.index]);
-      return;
-    case 1:
-      ::bsongen::detail::reset_value(out.*members_1[slot.index]);
-      return;
-    case 2:
-      ::bsongen::detail::reset_value(out.*members_2[slot.index]);
-      return;
-    case 3:
-      ::bsongen::detail::reset_value(out.*members_3[slot.index]);
-      return;
-    case 4:
-      ::bsongen::detail::reset_value(out.*members_4[slot.index]);
-      return;
-  }
+void codec_impl<::shop::customer>::reset_absent([[maybe_unused]] value_type& out,
+                                                [[maybe_unused]] const std::uint64_t* seen) {
+  if ((seen[0] & (std::uint64_t{1} << 0)) == 0) ::bsongen::detail::reset_value(out.id);
+  if ((seen[0] & (std::uint64_t{1} << 1)) == 0) ::bsongen::detail::reset_value(out.name);
+  if ((seen[0] & (std::uint64_t{1} << 2)) == 0) ::bsongen::detail::reset_value(out.email);
+  if ((seen[0] & (std::uint64_t{1} << 3)) == 0) ::bsongen::detail::reset_value(out.shipping);
+  if ((seen[0] & (std::uint64_t{1} << 4)) == 0) ::bsongen::detail::reset_value(out.billing);
 }
 
 std::size_t codec_impl<::shop::customer>::size_field(
@@ -825,8 +812,7 @@ const std::uint8_t* codec_impl<::shop::line_item>::decode_document(
   }
   if (!::bsongen::detail::has_all(seen, required))
     return ::bsongen::detail::fail_missing_field(st, p, keys, seen, required);
-  if (!fresh && !::bsongen::detail::has_all(seen, all_fields))
-    ::bsongen::detail::reset_absent(&out, table, seen);
+  if (!fresh && !::bsongen::detail::has_all(seen, all_fields)) reset_absent(out, seen);
   --st.depth;
   return doc_end + 1;
 }
@@ -854,23 +840,12 @@ const std::uint8_t* codec_impl<::shop::line_item>::decode_field(
   return nullptr;
 }
 
-void codec_impl<::shop::line_item>::reset_field(std::uint32_t index, void* obj) {
-  [[maybe_unused]] value_type& out = *static_cast<value_type*>(obj);
-  [[maybe_unused]] const ::bsongen::detail::field_slot slot = slots[index];
-  switch (slot.group) {
-    case 0:
-      ::bsongen::detail::reset_value(out.*members_0[slot.index]);
-      return;
-    case 1:
-      ::bsongen::detail::reset_value(out.*members_1[slot.index]);
-      return;
-    case 2:
-      ::bsongen::detail::reset_value(out.*members_2[slot.index]);
-      return;
-    case 3:
-      ::bsongen::detail::reset_value(out.*members_3[slot.index]);
-      return;
-  }
+void codec_impl<::shop::line_item>::reset_absent([[maybe_unused]] value_type& out,
+                                                 [[maybe_unused]] const std::uint64_t* seen) {
+  if ((seen[0] & (std::uint64_t{1} << 0)) == 0) ::bsongen::detail::reset_value(out.sku);
+  if ((seen[0] & (std::uint64_t{1} << 1)) == 0) ::bsongen::detail::reset_value(out.quantity);
+  if ((seen[0] & (std::uint64_t{1} << 2)) == 0) ::bsongen::detail::reset_value(out.unit_price);
+  if ((seen[0] & (std::uint64_t{1} << 3)) == 0) ::bsongen::detail::reset_value(out.discount);
 }
 
 std::size_t codec_impl<::shop::line_item>::size_field(
@@ -1214,8 +1189,7 @@ const std::uint8_t* codec_impl<::shop::order>::decode_document(::bsongen::detail
   }
   if (!::bsongen::detail::has_all(seen, required))
     return ::bsongen::detail::fail_missing_field(st, p, keys, seen, required);
-  if (!fresh && !::bsongen::detail::has_all(seen, all_fields))
-    ::bsongen::detail::reset_absent(&out, table, seen);
+  if (!fresh && !::bsongen::detail::has_all(seen, all_fields)) reset_absent(out, seen);
   --st.depth;
   return doc_end + 1;
 }
@@ -1283,71 +1257,24 @@ const std::uint8_t* codec_impl<::shop::order>::decode_field(
   return nullptr;
 }
 
-void codec_impl<::shop::order>::reset_field(std::uint32_t index, void* obj) {
-  [[maybe_unused]] value_type& out = *static_cast<value_type*>(obj);
-  [[maybe_unused]] const ::bsongen::detail::field_slot slot = slots[index];
-  switch (slot.group) {
-    case 0:
-      ::bsongen::detail::reset_value(out.*members_0[slot.index]);
-      return;
-    case 1:
-      ::bsongen::detail::reset_value(out.*members_1[slot.index]);
-      return;
-    case 2: {
-      // The members' initial values, by slot (not a whole default struct: building one inlines
-      // every member's constructor and destructor).
-      static const ::shop::order_status defaults[] = {::shop::order_status::pending};
-      out.*members_2[slot.index] = defaults[slot.index];
-      return;
-    }
-    case 3: {
-      // The members' initial values, by slot (not a whole default struct: building one inlines
-      // every member's constructor and destructor).
-      static const ::shop::payment_method defaults[] = {::shop::payment_method::card};
-      out.*members_3[slot.index] = defaults[slot.index];
-      return;
-    }
-    case 4:
-      ::bsongen::detail::reset_value(out.*members_4[slot.index]);
-      return;
-    case 5:
-      ::bsongen::detail::reset_value(out.*members_5[slot.index]);
-      return;
-    case 6:
-      ::bsongen::detail::reset_value(out.*members_6[slot.index]);
-      return;
-    case 7:
-      ::bsongen::detail::reset_value(out.*members_7[slot.index]);
-      return;
-    case 8:
-      ::bsongen::detail::reset_value(out.*members_8[slot.index]);
-      return;
-    case 9:
-      ::bsongen::detail::reset_value(out.*members_9[slot.index]);
-      return;
-    case 10:
-      ::bsongen::detail::reset_value(out.*members_10[slot.index]);
-      return;
-    case 11: {
-      // The members' initial values, by slot (not a whole default struct: building one inlines
-      // every member's constructor and destructor).
-      static const bool defaults[] = {false};
-      out.*members_11[slot.index] = defaults[slot.index];
-      return;
-    }
-    case 12:
-      ::bsongen::detail::reset_value(out.*members_12[slot.index]);
-      return;
-    case 13:
-      ::bsongen::detail::reset_value(out.*members_13[slot.index]);
-      return;
-    case 14:
-      ::bsongen::detail::reset_value(out.*members_14[slot.index]);
-      return;
-    case 15:
-      ::bsongen::detail::reset_value(out.*members_15[slot.index]);
-      return;
-  }
+void codec_impl<::shop::order>::reset_absent([[maybe_unused]] value_type& out,
+                                             [[maybe_unused]] const std::uint64_t* seen) {
+  if ((seen[0] & (std::uint64_t{1} << 0)) == 0) ::bsongen::detail::reset_value(out.id);
+  if ((seen[0] & (std::uint64_t{1} << 1)) == 0) ::bsongen::detail::reset_value(out.number);
+  if ((seen[0] & (std::uint64_t{1} << 2)) == 0) out.status = ::shop::order_status::pending;
+  if ((seen[0] & (std::uint64_t{1} << 3)) == 0) out.payment = ::shop::payment_method::card;
+  if ((seen[0] & (std::uint64_t{1} << 4)) == 0) ::bsongen::detail::reset_value(out.customer);
+  if ((seen[0] & (std::uint64_t{1} << 5)) == 0) ::bsongen::detail::reset_value(out.items);
+  if ((seen[0] & (std::uint64_t{1} << 6)) == 0) ::bsongen::detail::reset_value(out.total);
+  if ((seen[0] & (std::uint64_t{1} << 7)) == 0) ::bsongen::detail::reset_value(out.created_at);
+  if ((seen[0] & (std::uint64_t{1} << 8)) == 0) ::bsongen::detail::reset_value(out.shipped_at);
+  if ((seen[0] & (std::uint64_t{1} << 9)) == 0) ::bsongen::detail::reset_value(out.tags);
+  if ((seen[0] & (std::uint64_t{1} << 10)) == 0) ::bsongen::detail::reset_value(out.notes);
+  if ((seen[0] & (std::uint64_t{1} << 11)) == 0) out.gift = false;
+  if ((seen[0] & (std::uint64_t{1} << 12)) == 0) ::bsongen::detail::reset_value(out.version);
+  if ((seen[0] & (std::uint64_t{1} << 13)) == 0) ::bsongen::detail::reset_value(out.attachment);
+  if ((seen[0] & (std::uint64_t{1} << 14)) == 0) ::bsongen::detail::reset_value(out.tracking);
+  if ((seen[0] & (std::uint64_t{1} << 15)) == 0) ::bsongen::detail::reset_value(out.dimensions);
 }
 
 std::size_t codec_impl<::shop::order>::size_field(

@@ -186,6 +186,13 @@ class FieldView:
     # the allocator when copied), or None.
     allocator_use: Optional[str] = None
     default_value: Optional[str] = None  # the initializer's value, when it has one
+    # How reset_absent restores the member: "value" (detail::reset_value: value-initialized, with
+    # no copy from a defaults object, whose copy assignments of nested structs, vectors and maps
+    # were a large share of the generated source), "default" (assigns default_value, as a
+    # default_constant_type), or "initial" (header mode: the user's struct sets the initial value,
+    # in a default member initializer or constructor, so it is copied from a new struct).
+    reset: str = "value"
+    default_constant_type: str = ""
 
 
 @dataclass
@@ -197,15 +204,6 @@ class GroupView:
     is_optional: bool
     null_is_value: str
     members: list[str] = field(default_factory=list)
-    # Every member starts value-initialized ("{}"), so resetting one is detail::reset_value: no
-    # copy from a defaults object, whose copy assignments (of nested structs, vectors and maps
-    # of them) were a large share of the generated source's code.
-    value_initialized: bool = True
-    defaults: list[str] = field(default_factory=list)  # by member: its initial value
-    defaults_type: str = ""     # the type of those initial values' static constants
-    # Header mode: a member's initial value is the user's (a default member initializer or
-    # constructor), so reset copies it from a value-initialized struct, as a new object has it.
-    from_struct: bool = False
 
 
 @dataclass
@@ -332,13 +330,15 @@ def _struct(model: Model, s: Struct, layouts: Layouts) -> StructView:
         group = groups.get(group_key)
         if group is None:
             group = GroupView(len(groups), view.member_type, view.codec, view.is_optional,
-                              view.null_is_value, defaults_type=_default_constant_type(f, view))
+                              view.null_is_value)
             groups[group_key] = group
         slots.append((group.index, len(group.members)))
         group.members.append(f.name)
-        group.value_initialized &= view.initializer == "{}" and not f.struct_default
-        group.from_struct |= f.struct_default
-        group.defaults.append(view.initializer.removeprefix(" = "))
+        if f.struct_default:
+            view.reset = "initial"
+        elif view.default_value is not None:
+            view.reset = "default"
+            view.default_constant_type = _default_constant_type(f, view)
     seen_words = max(1, (len(s.fields) + 63) // 64)
     required = [0] * seen_words
     every = [0] * seen_words

@@ -108,20 +108,6 @@ const std::uint8_t* decode_elements(decode_state& st, const std::uint8_t* body,
   return body;
 }
 
-void reset_absent(void* obj, const struct_table& table, const std::uint64_t* seen) {
-  // Word by word, visiting only the absent fields' bits: in a wide struct of optional fields, most
-  // of them absent from a document, testing every field's bit one at a time cost about as much as
-  // the resets themselves.
-  for (std::uint32_t word = 0; word * 64 < table.field_count; ++word) {
-    const std::uint32_t in_word = std::min<std::uint32_t>(64, table.field_count - word * 64);
-    const std::uint64_t fields =
-        in_word == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << in_word) - 1;
-    for (std::uint64_t absent = ~seen[word] & fields; absent != 0; absent &= absent - 1) {
-      table.reset_field(word * 64 + static_cast<std::uint32_t>(std::countr_zero(absent)), obj);
-    }
-  }
-}
-
 void locate_encode_error(const void* obj, const struct_table& table, encode_state& es) {
   for (std::uint32_t i = 0; i < table.field_count; ++i) {
     encode_state probe;

@@ -188,7 +188,6 @@ struct struct_table {
   const std::uint8_t* (*decode_field)(decode_state& st, std::uint32_t index, std::uint8_t t,
                                       const std::uint8_t* p, const std::uint8_t* end, void* obj,
                                       bool fresh);
-  void (*reset_field)(std::uint32_t index, void* obj);  // to the member's default
   // Bytes field `index` of *obj adds to its document (0 when left out): to find which field an
   // encode error comes from.
   std::size_t (*size_field)(std::uint32_t index, const void* obj, encode_state& es);
@@ -237,8 +236,6 @@ template <std::size_t Words>
                                                   const std::uint8_t* doc_end, void* obj,
                                                   const struct_table& table, std::uint64_t* seen,
                                                   bool fresh);
-// Resets every field whose bit is clear in `seen` (decoding into a used object).
-void reset_absent(void* obj, const struct_table& table, const std::uint64_t* seen);
 // After a failed size(): which field of *obj failed (the first, in schema order), with its key
 // prepended to es.err's path.
 [[gnu::cold]] void locate_encode_error(const void* obj, const struct_table& table,
