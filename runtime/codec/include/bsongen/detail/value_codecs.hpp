@@ -575,14 +575,19 @@ inline void copy_text(std::uint8_t* dst, std::string_view s, text_bits& text) no
 }
 
 // out = s, without std::string::assign's out-of-line call when the size stays the same (a reused
-// member decoded from similar input). Any allocator: std::string and std::pmr::string alike.
+// member decoded from similar input). Otherwise clear() + append() rather than assign(): s never
+// aliases out (it points into the input), and libstdc++'s _M_append skips the overlap handling of
+// _M_replace, which assign() goes through. Measured (callgrind, schemas/orders.yaml's order, one
+// document): a new struct 6,343 -> 5,921 instructions per decode, one on an arena 5,864 -> 5,430.
+// Any allocator: std::string and std::pmr::string alike.
 template <class Allocator>
 [[gnu::always_inline]] inline void assign_text(
     std::basic_string<char, std::char_traits<char>, Allocator>& out, std::string_view s) {
   if (out.size() == s.size()) {
     copy_bytes(out.data(), s.data(), s.size());
   } else {
-    out.assign(s.data(), s.size());
+    out.clear();
+    out.append(s.data(), s.size());
   }
 }
 
