@@ -60,15 +60,15 @@ def cpp_type(model: Model, t: TypeRef) -> str:
 
 
 def allocator_aware(model: Model, t: TypeRef) -> bool:
-    """Whether a member of type t takes its struct's allocator (`allocator: pmr` schemas): a
-    std::pmr string, vector or map, or a struct holding one. Other members (optionals, fixed arrays,
-    binary, `any`, and every `cpp:` spelling) are copied as they are."""
+    """Whether a member of type t takes its struct's allocator in its constructor (`allocator: pmr`
+    schemas): a std::pmr string, vector or map, or a struct that is allocator-aware itself."""
     if model.allocator != "pmr" or t.cpp:
         return False
     if t.kind in catalog.SCALARS:
         return catalog.SCALARS[t.kind].pmr_cpp_type is not None
     if t.kind == "struct":
-        return any(allocator_aware(model, f.type) for f in t.definition.fields)
+        return any(_allocator_use(model, f.type) in ("member", "array")
+                   for f in t.definition.fields)
     if t.kind in catalog.CONTAINERS:
         return catalog.CONTAINERS[t.kind].pmr_cpp_template is not None
     return False
@@ -82,11 +82,30 @@ def _default_constant_type(f: Field, view: FieldView) -> str:
 
 
 def _allocator_use(model: Model, t: TypeRef) -> Optional[str]:
+    """How a member of type t gets its struct's allocator (FieldView.allocator_use). Fixed arrays,
+    optionals and nullables are not allocator-aware but may hold values that are: arrays are built
+    and copied element by element on the allocator ("array"), optionals and nullables copy their
+    value onto it ("rebuilt"). Members that hold nothing allocator-aware (binary, `any`, `cpp:`
+    spellings) are copied as they are (None)."""
     if allocator_aware(model, t):
         return "member"
-    if t.kind == "optional" and not t.cpp and allocator_aware(model, t.element):
-        return "optional"
-    return None
+    if t.cpp or t.kind not in ("array", "optional", "nullable"):
+        return None
+    inner = _allocator_use(model, t.element)
+    if inner is None:
+        return None
+    # An array whose elements (through nested arrays) take the allocator holds it; one of
+    # optionals or nullables does not: its values are rebuilt when copied, as an optional's.
+    return "array" if t.kind == "array" and inner in ("member", "array") else "rebuilt"
+
+
+def _allocator_source(f: Field) -> str:
+    """The expression (the member, or an array member's first element, nested arrays descended)
+    whose get_allocator() a struct's get_allocator() returns."""
+    expr, t = f.name, f.type
+    while t.kind == "array":
+        expr, t = expr + "[0]", t.element
+    return expr
 
 
 def _unused_name(wanted: str, taken: set) -> str:
@@ -182,8 +201,9 @@ class FieldView:
     mask: str
     fixed_offset: Optional[int] = None
     # How the member takes the struct's allocator (StructView.allocator_aware): "member" (a
-    # std::pmr container or allocator-aware struct), "optional" (an optional of one: rebuilt on
-    # the allocator when copied), or None.
+    # std::pmr container or allocator-aware struct), "array" (a std::array of those: built and
+    # copied element by element on the allocator), "rebuilt" (an optional or nullable of one, or
+    # an array of those: its values rebuilt on the allocator when copied), or None.
     allocator_use: Optional[str] = None
     default_value: Optional[str] = None  # the initializer's value, when it has one
     # How reset_absent restores the member: "value" (detail::reset_value: value-initialized, with
@@ -350,7 +370,7 @@ def _struct(model: Model, s: Struct, layouts: Layouts) -> StructView:
     if layout.fixed is not None:
         fixed = _fixed_view(layout.element_starts, layout.fixed)
     member_names = {f.name for f in s.fields} | {s.capture_member or ""}
-    aware = [f.name for f in fields if f.allocator_use == "member"]
+    aware = [f for f, view in zip(s.fields, fields) if view.allocator_use in ("member", "array")]
     return StructView(
         name=s.name, qualified_name=qualified(model, s.name), doc=s.doc, fields=fields,
         capture_member=s.capture_member if s.unknown_fields == "capture" else None,
@@ -358,7 +378,8 @@ def _struct(model: Model, s: Struct, layouts: Layouts) -> StructView:
         visit=s.visit, seen_words=seen_words, required_words=required, all_words=every,
         sorted_keys=sorted(((f.key, f.index) for f in s.fields), key=lambda k: k[0].encode()),
         groups=list(groups.values()), slots=slots, fixed=fixed,
-        allocator_aware=bool(aware), allocator_source=aware[0] if aware else "",
+        allocator_aware=bool(aware),
+        allocator_source=_allocator_source(aware[0]) if aware else "",
         memory_param=_unused_name("memory", member_names),
         other_param=_unused_name("other", member_names))
 
@@ -383,7 +404,7 @@ def view(model: Model, header_only: bool = False) -> ModelView:
     runtime_headers = {catalog.CODEC_HEADER, catalog.VERSION_HEADER}
     if model.enums and model.defines_types:
         std_headers.add(catalog.ENUM_UNDERLYING_HEADER)
-    if any(allocator_aware(model, f.type) for s in model.structs for f in s.fields):
+    if any(_allocator_use(model, f.type) for s in model.structs for f in s.fields):
         std_headers.update((catalog.PMR_HEADER, "<utility>"))  # polymorphic_allocator, std::move
         runtime_headers.add(catalog.ALLOCATOR_AWARE_HEADER)
     for s in model.structs:

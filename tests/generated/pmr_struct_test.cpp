@@ -30,6 +30,8 @@ using allocator = std::pmr::polymorphic_allocator<>;
 
 static_assert(std::uses_allocator_v<arena::person, allocator>);
 static_assert(std::uses_allocator_v<arena::address, allocator>);
+static_assert(std::uses_allocator_v<arena::shelf, allocator>);  // through its fixed arrays
+static_assert(std::uses_allocator_v<bsongen::nullable<std::pmr::string>, allocator>);
 static_assert(!std::uses_allocator_v<arena::point, allocator>);
 static_assert(std::is_same_v<decltype(arena::person::plain), std::string>);  // `cpp:` wins
 
@@ -135,6 +137,60 @@ void expect_on(const arena::person& p, std::pmr::memory_resource* expected) {
     EXPECT_EQ(row.get_allocator().resource(), expected) << "matrix row";
     for (const auto& cell : row)
       EXPECT_EQ(cell.get_allocator().resource(), expected) << "matrix cell";
+  }
+}
+
+// Every wrapper that holds allocator-aware values without being allocator-aware: fixed arrays
+// (nested too), nullables, an optional array, and vectors and maps of them.
+arena::shelf shelf(int n, bool with_containers_of_arrays) {
+  arena::shelf s;
+  s.labels = {text("label", n), text("label", n + 1)};
+  s.bins = {address(n, true), address(n + 1, false)};
+  s.grid = {{{text("grid", 0), text("grid", 1)}, {text("grid", 2), text("grid", 3)}}};
+  s.note = text("note", n);
+  s.boxed = address(n + 2, true);
+  s.maybe_names.push_back(text("maybe", n));
+  s.maybe_names.emplace_back(nullptr);
+  s.spare.emplace();
+  (*s.spare)[1] = text("spare", n);
+  if (with_containers_of_arrays) {
+    for (int i = 0; i < n; ++i) {
+      s.pairs.push_back({text("pair", i), text("pair", i + 1)});
+      s.keyed.emplace(text("key", i), std::array<std::pmr::string, 2>{text("value", i), {}});
+    }
+  }
+  return s;
+}
+
+void expect_on(const arena::shelf& s, std::pmr::memory_resource* expected) {
+  EXPECT_EQ(s.get_allocator().resource(), expected);
+  for (const auto& label : s.labels)
+    EXPECT_EQ(label.get_allocator().resource(), expected) << "labels";
+  expect_on(s.bins[0], expected, "bins.0");
+  expect_on(s.bins[1], expected, "bins.1");
+  for (const auto& row : s.grid) {
+    for (const auto& cell : row) EXPECT_EQ(cell.get_allocator().resource(), expected) << "grid";
+  }
+  if (s.note.has_value()) {
+    EXPECT_EQ(s.note->get_allocator().resource(), expected) << "note";
+  }
+  if (s.boxed.has_value()) expect_on(*s.boxed, expected, "boxed");
+  EXPECT_EQ(s.maybe_names.get_allocator().resource(), expected) << "maybe_names";
+  for (const auto& name : s.maybe_names) {
+    if (name.has_value()) {
+      EXPECT_EQ(name->get_allocator().resource(), expected) << "maybe_names";
+    }
+  }
+  if (s.spare) {
+    for (const auto& x : *s.spare) EXPECT_EQ(x.get_allocator().resource(), expected) << "spare";
+  }
+  for (const auto& pair : s.pairs) {
+    for (const auto& x : pair) EXPECT_EQ(x.get_allocator().resource(), expected) << "pairs";
+  }
+  for (const auto& [key, value] : s.keyed) {
+    EXPECT_EQ(key.get_allocator().resource(), expected) << "keyed key";
+    for (const auto& x : value)
+      EXPECT_EQ(x.get_allocator().resource(), expected) << "keyed." << key;
   }
 }
 
@@ -263,6 +319,67 @@ TEST(pmr_struct, allocator_extended_copies_and_moves_rebuild_every_member_on_the
   expect_on(people[0], &second);
   expect_on(people[1], &second);
   EXPECT_EQ(people[0], source);
+}
+
+// std::array, std::optional and bsongen::nullable take no allocator, but what they hold does:
+// decode builds it on the struct's resource, wherever the wrapper sits (a member, a vector's or a
+// map's element), and so do the struct's own constructors.
+TEST(pmr_struct, values_inside_arrays_optionals_and_nullables_decode_onto_the_resource) {
+  const arena::shelf source = shelf(3, true);
+  const auto bytes = bsongen::encode(source).value();
+  std::vector<std::byte> buffer(64 * 1024);
+  std::pmr::monotonic_buffer_resource bounded(buffer.data(), buffer.size(),
+                                              std::pmr::null_memory_resource());
+  bsongen::result<arena::shelf> decoded = bsongen::error{};
+  const auto use = heap::measure([&] {
+    const default_resource_refuses guard;
+    decoded = bsongen::decode<arena::shelf>(bytes.span(), {.memory = &bounded});
+  });
+  ASSERT_TRUE(decoded) << decoded.error().to_string();
+  EXPECT_EQ(*decoded, source);
+  expect_on(*decoded, &bounded);
+  EXPECT_EQ(use.allocations, 0U) << "the global heap was used";
+
+  // Decoded into a struct built on another resource: one with more, then fewer elements.
+  std::vector<arena::shelf> nexts;
+  std::vector<bsongen::byte_buffer> encoded;
+  for (const int n : {5, 1, 4}) {
+    nexts.push_back(shelf(n, true));
+    encoded.push_back(bsongen::encode(nexts.back()).value());
+  }
+  counting_resource resource;
+  const default_resource_refuses guard;
+  arena::shelf reused{allocator(&resource)};
+  expect_on(reused, &resource);
+  for (std::size_t i = 0; i < nexts.size(); ++i) {
+    ASSERT_TRUE(bsongen::decode(encoded[i].span(), reused));
+    EXPECT_EQ(reused, nexts[i]);
+    expect_on(reused, &resource);
+  }
+}
+
+TEST(pmr_struct, copies_rebuild_values_inside_arrays_optionals_and_nullables) {
+  // Without `pairs` and `keyed`: a std::pmr container copies its std::array elements as they
+  // are (std::array takes no allocator), so their strings would take the default resource
+  // (docs/schema-format.md, "Allocators").
+  const arena::shelf source = shelf(2, false);
+  counting_resource first;
+  counting_resource second;
+  const default_resource_refuses guard;
+  const arena::shelf copy(source, allocator(&first));
+  EXPECT_EQ(copy, source);
+  expect_on(copy, &first);
+  const arena::shelf moved(arena::shelf(copy, allocator(&first)), allocator(&second));
+  EXPECT_EQ(moved, source);
+  expect_on(moved, &second);
+
+  // A vector of nullables hands its resource to each value (nullable is uses-allocator).
+  std::pmr::vector<bsongen::nullable<std::pmr::string>> names(&second);
+  names.push_back(source.maybe_names[0]);
+  names.emplace_back(nullptr);
+  ASSERT_TRUE(names[0].has_value());
+  EXPECT_EQ(names[0]->get_allocator().resource(), &second);
+  EXPECT_TRUE(names[1].is_null());
 }
 
 TEST(pmr_struct, a_struct_built_on_a_resource_keeps_its_defaults) {

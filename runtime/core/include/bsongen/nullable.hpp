@@ -10,8 +10,14 @@
 // Decoding reads a null element as null and any other element as T; encoding writes null back as
 // null, so a round trip keeps the element's type. (std::optional<T> fields mean "absent" and read
 // a null as absent; `optional<nullable<T>>` keeps absent, null and a value apart.)
+//
+// With an allocator-aware T (std::pmr::string, the structs of `allocator: pmr` schemas),
+// nullable<T> is allocator-aware too, by the leading std::allocator_arg convention: a std::pmr
+// container of nullables copies each value onto its own resource, as it does its other elements. A
+// null holds no allocator; a value put in later takes whatever allocator it is built with.
 
 #include <cstddef>
+#include <memory>
 #include <optional>
 #include <type_traits>
 #include <utility>
@@ -31,6 +37,24 @@ class nullable {
   requires(std::is_constructible_v<T, U&&> && !std::is_same_v<std::remove_cvref_t<U>, nullable> &&
            !std::is_same_v<std::remove_cvref_t<U>, std::nullptr_t>) constexpr nullable(U&& v)
       : value_(std::in_place, std::forward<U>(v)) {}  // NOLINT
+
+  // Allocator-extended construction (std::uses_allocator below): null, or a copy or move of
+  // `other` whose value is rebuilt with `allocator`.
+  template <class Allocator>
+  requires std::uses_allocator_v<T, Allocator>
+  constexpr nullable(std::allocator_arg_t, const Allocator&) noexcept {}
+  template <class Allocator>
+  requires std::uses_allocator_v<T, Allocator>
+  constexpr nullable(std::allocator_arg_t, const Allocator& allocator, const nullable& other) {
+    if (other.value_) value_.emplace(std::make_obj_using_allocator<T>(allocator, *other.value_));
+  }
+  template <class Allocator>
+  requires std::uses_allocator_v<T, Allocator>
+  constexpr nullable(std::allocator_arg_t, const Allocator& allocator, nullable&& other) {
+    if (other.value_) {
+      value_.emplace(std::make_obj_using_allocator<T>(allocator, std::move(*other.value_)));
+    }
+  }
 
   constexpr nullable& operator=(std::nullptr_t) noexcept {
     value_.reset();
@@ -91,3 +115,6 @@ class nullable {
 };
 
 }  // namespace bsongen
+
+template <class T, class Allocator>
+struct std::uses_allocator<bsongen::nullable<T>, Allocator> : std::uses_allocator<T, Allocator> {};

@@ -803,6 +803,7 @@ const std::uint8_t* decode_array_elements(decode_state& st, const std::uint8_t* 
         body = decode_member<Elem>(st, t, body, doc_end, out.emplace_back(), true);
       }
     } else {
+      adopt_memory(st, out[count]);
       body = decode_member<Elem>(st, t, body, doc_end, out[count], false);
     }
     if (body == nullptr) return fail_in_element(st, element, count);

@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <memory>
 #include <ratio>
 #include <span>
 #include <string>
@@ -93,6 +94,25 @@ auto& emplace_value(const decode_state& st, Holder& holder) {
     }
   }
   return holder.emplace();
+}
+
+// An element of a std::array, which cannot hand an allocator down to its elements: when it was
+// built on another resource than the one decode works on (st.memory: the new struct's, or the
+// one of the struct decoded into), it is first rebuilt empty on st.memory, so that what decode
+// puts in it allocates there. The new value is built before the old one is destroyed, and moved
+// into place without throwing, so the array always holds a live element.
+template <class V>
+void adopt_memory(const decode_state& st, V& value) {
+  if constexpr (requires { typename V::allocator_type; }) {
+    if constexpr (std::is_constructible_v<typename V::allocator_type, std::pmr::memory_resource*> &&
+                  std::is_nothrow_move_constructible_v<V>) {
+      if (st.memory != nullptr && value.get_allocator().resource() != st.memory) [[unlikely]] {
+        V rebuilt = std::make_obj_using_allocator<V>(typename V::allocator_type(st.memory));
+        std::destroy_at(&value);
+        std::construct_at(&value, std::move(rebuilt));
+      }
+    }
+  }
 }
 
 // --- Numbers in members of another C++ type than their BSON type's (schema `cpp:` spellings such
