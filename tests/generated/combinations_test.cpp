@@ -16,6 +16,11 @@
 // must be refused with the error code and path the writer recorded, at the broken element's type
 // byte. Every document is also fed truncated and with bytes flipped: decoding must give an error
 // or a value that encodes and decodes again, never a crash (the sanitized suite runs this).
+//
+// Built twice: on the schemas as written (combinations_test), and on the same schemas with
+// `allocator: pmr` (combinations_pmr_test: namespace combo_pmr, suites combinations_pmr*), where
+// every document is also decoded onto arenas while the default resource counts what it is asked
+// for: no std::pmr string, vector or map of a decoded struct may be on the default resource.
 
 #include <gtest/gtest.h>
 
@@ -27,6 +32,7 @@
 #include <functional>
 #include <iterator>
 #include <map>
+#include <memory_resource>
 #include <optional>
 #include <random>
 #include <set>
@@ -42,8 +48,16 @@
 #include "combinations_3.bsongen.hpp"
 #include "combinations_4.bsongen.hpp"
 
+// combinations_pmr_test defines these for the `allocator: pmr` copies of the schemas.
+#ifndef BSONGEN_COMBO_NAMESPACE
+#define BSONGEN_COMBO_NAMESPACE combo
+#define BSONGEN_COMBO_SUITE combinations
+#define BSONGEN_COMBO_HOSTILE_SUITE combinations_hostile
+#endif
+
 namespace {
 
+namespace parts = BSONGEN_COMBO_NAMESPACE;
 using bytes = std::vector<std::uint8_t>;
 using bsongen::test::encode_ok;
 
@@ -273,15 +287,73 @@ void check_hostile(const std::vector<const record*>& docs, std::mt19937& rng,
   }
 }
 
+// `allocator: pmr` structs: each document decoded into a new struct on an arena and into a reused
+// one built on another, while the default resource counts its allocations, which must stay at
+// zero; allocator-extended copies and moves give equal structs. Counts the documents in `checked`.
+class counting_resource final : public std::pmr::memory_resource {
+ public:
+  std::size_t allocations = 0;
+
+ private:
+  void* do_allocate(std::size_t size, std::size_t alignment) override {
+    ++allocations;
+    return std::pmr::new_delete_resource()->allocate(size, alignment);
+  }
+  void do_deallocate(void* p, std::size_t size, std::size_t alignment) override {
+    std::pmr::new_delete_resource()->deallocate(p, size, alignment);
+  }
+  [[nodiscard]] bool do_is_equal(const memory_resource& other) const noexcept override {
+    return this == &other;
+  }
+};
+
+template <class T>
+void check_resources(const std::vector<const record*>& docs, std::size_t& checked) {
+  if constexpr (std::uses_allocator_v<T, std::pmr::polymorphic_allocator<>>) {
+    std::pmr::monotonic_buffer_resource fresh_arena(std::pmr::new_delete_resource());
+    std::pmr::monotonic_buffer_resource reused_arena(std::pmr::new_delete_resource());
+    std::pmr::monotonic_buffer_resource copy_arena(std::pmr::new_delete_resource());
+    T reused{std::pmr::polymorphic_allocator<>(&reused_arena)};
+    for (std::size_t i = 0; i < docs.size(); ++i) {
+      const record& rec = *docs[i];
+      SCOPED_TRACE(describe(rec, i));
+      counting_resource counter;
+      std::pmr::memory_resource* const previous = std::pmr::set_default_resource(&counter);
+      auto fresh = bsongen::decode<T>(rec.input, {.memory = &fresh_arena});
+      auto into_reused = bsongen::decode(rec.input, reused);
+      std::pmr::set_default_resource(previous);
+      ASSERT_TRUE(fresh) << fresh.error().to_string();
+      ASSERT_TRUE(into_reused) << into_reused.error().to_string();
+      EXPECT_EQ(counter.allocations, 0U) << "decode used the default resource";
+      EXPECT_EQ(fresh->get_allocator().resource(), &fresh_arena);
+      EXPECT_EQ(reused.get_allocator().resource(), &reused_arena);
+      EXPECT_EQ(encode_ok(*fresh), rec.written_back());
+      EXPECT_EQ(encode_ok(reused), rec.written_back());
+      const T copy(*fresh, std::pmr::polymorphic_allocator<>(&copy_arena));
+      const T moved(T(reused, std::pmr::polymorphic_allocator<>(&copy_arena)),
+                    std::pmr::polymorphic_allocator<>(&fresh_arena));
+      EXPECT_EQ(copy.get_allocator().resource(), &copy_arena);
+      EXPECT_EQ(moved.get_allocator().resource(), &fresh_arena);
+      if (!rec.has_nan) {
+        EXPECT_TRUE(*fresh == reused);
+        EXPECT_TRUE(copy == *fresh);
+        EXPECT_TRUE(moved == *fresh);
+      }
+    }
+    checked += docs.size();
+  }
+}
+
 struct struct_checks {
   void (*decodes)(const std::vector<const record*>&);
   void (*refused)(const std::vector<const record*>&, const record&);
   void (*hostile)(const std::vector<const record*>&, std::mt19937&, hostile_tally&);
+  void (*resources)(const std::vector<const record*>&, std::size_t&);
 };
 
 template <class T>
 struct_checks checks_of() {
-  return {&check_decodes<T>, &check_refused<T>, &check_hostile<T>};
+  return {&check_decodes<T>, &check_refused<T>, &check_hostile<T>, &check_resources<T>};
 }
 
 // Every struct of the combination schemas, in the file whose documents it has (the first test
@@ -289,45 +361,45 @@ struct_checks checks_of() {
 // `fixed` and `texty`) is checked in the first.
 const std::map<std::string, struct_checks>& checks() {
   static const std::map<std::string, struct_checks> all = {
-      {"fixed", checks_of<combo::part1::fixed>()},
-      {"texty", checks_of<combo::part1::texty>()},
-      {"tree", checks_of<combo::part1::tree>()},
-      {"strict", checks_of<combo::part1::strict>()},
-      {"kept", checks_of<combo::part1::kept>()},
-      {"special", checks_of<combo::part1::special>()},
-      {"c_double", checks_of<combo::part1::c_double>()},
-      {"c_string", checks_of<combo::part1::c_string>()},
-      {"c_javascript", checks_of<combo::part1::c_javascript>()},
-      {"c_int32", checks_of<combo::part1::c_int32>()},
-      {"c_int64", checks_of<combo::part1::c_int64>()},
-      {"c_bool", checks_of<combo::part1::c_bool>()},
-      {"c_datetime", checks_of<combo::part2::c_datetime>()},
-      {"c_object_id", checks_of<combo::part2::c_object_id>()},
-      {"c_decimal128", checks_of<combo::part2::c_decimal128>()},
-      {"c_binary", checks_of<combo::part2::c_binary>()},
-      {"c_uuid", checks_of<combo::part2::c_uuid>()},
-      {"c_timestamp", checks_of<combo::part2::c_timestamp>()},
-      {"c_regex", checks_of<combo::part2::c_regex>()},
-      {"c_null", checks_of<combo::part2::c_null>()},
-      {"c_min_key", checks_of<combo::part2::c_min_key>()},
-      {"c_max_key", checks_of<combo::part2::c_max_key>()},
-      {"c_jscope", checks_of<combo::part2::c_jscope>()},
-      {"c_raw", checks_of<combo::part2::c_raw>()},
-      {"c_any", checks_of<combo::part3::c_any>()},
-      {"c_ienum", checks_of<combo::part3::c_ienum>()},
-      {"c_senum", checks_of<combo::part3::c_senum>()},
-      {"c_fixed", checks_of<combo::part3::c_fixed>()},
-      {"c_texty", checks_of<combo::part3::c_texty>()},
-      {"c_num_i64", checks_of<combo::part3::c_num_i64>()},
-      {"c_num_dbl", checks_of<combo::part3::c_num_dbl>()},
-      {"deep_0", checks_of<combo::part3::deep_0>()},
-      {"deep_1", checks_of<combo::part3::deep_1>()},
-      {"deep_2", checks_of<combo::part4::deep_2>()},
-      {"deep_3", checks_of<combo::part4::deep_3>()},
-      {"deep_4", checks_of<combo::part4::deep_4>()},
-      {"deep_5", checks_of<combo::part4::deep_5>()},
-      {"deep_6", checks_of<combo::part4::deep_6>()},
-      {"deep_7", checks_of<combo::part4::deep_7>()},
+      {"fixed", checks_of<parts::part1::fixed>()},
+      {"texty", checks_of<parts::part1::texty>()},
+      {"tree", checks_of<parts::part1::tree>()},
+      {"strict", checks_of<parts::part1::strict>()},
+      {"kept", checks_of<parts::part1::kept>()},
+      {"special", checks_of<parts::part1::special>()},
+      {"c_double", checks_of<parts::part1::c_double>()},
+      {"c_string", checks_of<parts::part1::c_string>()},
+      {"c_javascript", checks_of<parts::part1::c_javascript>()},
+      {"c_int32", checks_of<parts::part1::c_int32>()},
+      {"c_int64", checks_of<parts::part1::c_int64>()},
+      {"c_bool", checks_of<parts::part1::c_bool>()},
+      {"c_datetime", checks_of<parts::part2::c_datetime>()},
+      {"c_object_id", checks_of<parts::part2::c_object_id>()},
+      {"c_decimal128", checks_of<parts::part2::c_decimal128>()},
+      {"c_binary", checks_of<parts::part2::c_binary>()},
+      {"c_uuid", checks_of<parts::part2::c_uuid>()},
+      {"c_timestamp", checks_of<parts::part2::c_timestamp>()},
+      {"c_regex", checks_of<parts::part2::c_regex>()},
+      {"c_null", checks_of<parts::part2::c_null>()},
+      {"c_min_key", checks_of<parts::part2::c_min_key>()},
+      {"c_max_key", checks_of<parts::part2::c_max_key>()},
+      {"c_jscope", checks_of<parts::part2::c_jscope>()},
+      {"c_raw", checks_of<parts::part2::c_raw>()},
+      {"c_any", checks_of<parts::part3::c_any>()},
+      {"c_ienum", checks_of<parts::part3::c_ienum>()},
+      {"c_senum", checks_of<parts::part3::c_senum>()},
+      {"c_fixed", checks_of<parts::part3::c_fixed>()},
+      {"c_texty", checks_of<parts::part3::c_texty>()},
+      {"c_num_i64", checks_of<parts::part3::c_num_i64>()},
+      {"c_num_dbl", checks_of<parts::part3::c_num_dbl>()},
+      {"deep_0", checks_of<parts::part3::deep_0>()},
+      {"deep_1", checks_of<parts::part3::deep_1>()},
+      {"deep_2", checks_of<parts::part4::deep_2>()},
+      {"deep_3", checks_of<parts::part4::deep_3>()},
+      {"deep_4", checks_of<parts::part4::deep_4>()},
+      {"deep_5", checks_of<parts::part4::deep_5>()},
+      {"deep_6", checks_of<parts::part4::deep_6>()},
+      {"deep_7", checks_of<parts::part4::deep_7>()},
   };
   return all;
 }
@@ -346,7 +418,7 @@ std::map<std::string, by_struct> grouped() {
   return out;
 }
 
-TEST(combinations, every_struct_has_documents_and_every_document_a_struct) {
+TEST(BSONGEN_COMBO_SUITE, every_struct_has_documents_and_every_document_a_struct) {
   const auto groups = grouped();
   ASSERT_FALSE(groups.empty()) << "no documents in " << BSONGEN_PYMONGO_COMBINATION_DOCUMENTS;
   for (const auto& [name, docs] : groups) {
@@ -371,7 +443,7 @@ TEST(combinations, every_struct_has_documents_and_every_document_a_struct) {
       checks().size(), decodes, lossy, refused);
 }
 
-TEST(combinations, pymongo_documents_decode_and_write_back_exactly) {
+TEST(BSONGEN_COMBO_SUITE, pymongo_documents_decode_and_write_back_exactly) {
   for (const auto& [name, docs] : grouped()) {
     SCOPED_TRACE(name);
     const auto it = checks().find(name);
@@ -380,7 +452,24 @@ TEST(combinations, pymongo_documents_decode_and_write_back_exactly) {
   }
 }
 
-TEST(combinations_hostile, broken_documents_are_refused_at_the_broken_value) {
+TEST(BSONGEN_COMBO_SUITE, pmr_structs_decode_onto_their_resource_and_nowhere_else) {
+  if (!std::uses_allocator_v<parts::part1::tree, std::pmr::polymorphic_allocator<>>) {
+    GTEST_SKIP() << "these structs take no allocator; combinations_pmr_test runs this on the "
+                    "same schemas with `allocator: pmr`";
+  }
+  std::size_t checked = 0;
+  for (const auto& [name, docs] : grouped()) {
+    SCOPED_TRACE(name);
+    const auto it = checks().find(name);
+    if (it == checks().end()) continue;
+    it->second.resources(docs.decodes, checked);
+  }
+  // Most structs hold a string, vector or map somewhere, and so take an allocator.
+  EXPECT_GT(checked * 2, records().size());
+  std::printf("%zu documents decoded onto arenas\n", checked);
+}
+
+TEST(BSONGEN_COMBO_HOSTILE_SUITE, broken_documents_are_refused_at_the_broken_value) {
   for (const auto& [name, docs] : grouped()) {
     SCOPED_TRACE(name);
     const auto it = checks().find(name);
@@ -389,7 +478,7 @@ TEST(combinations_hostile, broken_documents_are_refused_at_the_broken_value) {
   }
 }
 
-TEST(combinations_hostile, truncated_and_flipped_documents_give_an_error_or_a_value) {
+TEST(BSONGEN_COMBO_HOSTILE_SUITE, truncated_and_flipped_documents_give_an_error_or_a_value) {
   std::mt19937 rng(20261201);
   hostile_tally tally;
   for (const auto& [name, docs] : grouped()) {
