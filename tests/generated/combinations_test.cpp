@@ -47,6 +47,7 @@
 #include "combinations_2.bsongen.hpp"
 #include "combinations_3.bsongen.hpp"
 #include "combinations_4.bsongen.hpp"
+#include "counting_resource.hpp"
 
 // combinations_pmr_test defines these for the `allocator: pmr` copies of the schemas.
 #ifndef BSONGEN_COMBO_NAMESPACE
@@ -59,6 +60,7 @@ namespace {
 
 namespace parts = BSONGEN_COMBO_NAMESPACE;
 using bytes = std::vector<std::uint8_t>;
+using bsongen::test::counting_resource;
 using bsongen::test::encode_ok;
 
 // One document of write_combination_documents.py (its docstring describes the file).
@@ -290,23 +292,6 @@ void check_hostile(const std::vector<const record*>& docs, std::mt19937& rng,
 // `allocator: pmr` structs: each document decoded into a new struct on an arena and into a reused
 // one built on another, while the default resource counts its allocations, which must stay at
 // zero; allocator-extended copies and moves give equal structs. Counts the documents in `checked`.
-class counting_resource final : public std::pmr::memory_resource {
- public:
-  std::size_t allocations = 0;
-
- private:
-  void* do_allocate(std::size_t size, std::size_t alignment) override {
-    ++allocations;
-    return std::pmr::new_delete_resource()->allocate(size, alignment);
-  }
-  void do_deallocate(void* p, std::size_t size, std::size_t alignment) override {
-    std::pmr::new_delete_resource()->deallocate(p, size, alignment);
-  }
-  [[nodiscard]] bool do_is_equal(const memory_resource& other) const noexcept override {
-    return this == &other;
-  }
-};
-
 template <class T>
 void check_resources(const std::vector<const record*>& docs, std::size_t& checked) {
   if constexpr (std::uses_allocator_v<T, std::pmr::polymorphic_allocator<>>) {

@@ -21,11 +21,13 @@
 #include "bsongen/document.hpp"
 #include "bsongen/extjson.hpp"
 #include "bsongen/writer.hpp"
+#include "counting_resource.hpp"
 #include "heap_counter.hpp"
 
 namespace {
 
 namespace heap = bsongen::test::heap;
+using bsongen::test::counting_resource;
 using allocator = std::pmr::polymorphic_allocator<>;
 
 static_assert(std::uses_allocator_v<arena::person, allocator>);
@@ -67,25 +69,6 @@ arena::person person(int friends) {
   p.age = 42;
   return p;
 }
-
-// A resource that counts what it hands out and takes it from the heap, so a test can tell which
-// allocations went where.
-class counting_resource final : public std::pmr::memory_resource {
- public:
-  std::size_t allocations = 0;
-
- private:
-  void* do_allocate(std::size_t bytes, std::size_t alignment) override {
-    ++allocations;
-    return std::pmr::new_delete_resource()->allocate(bytes, alignment);
-  }
-  void do_deallocate(void* p, std::size_t bytes, std::size_t alignment) override {
-    std::pmr::new_delete_resource()->deallocate(p, bytes, alignment);
-  }
-  [[nodiscard]] bool do_is_equal(const memory_resource& other) const noexcept override {
-    return this == &other;
-  }
-};
 
 // While it lives, the default resource refuses every allocation (std::bad_alloc), so anything
 // that should have used a struct's resource and took the default one fails the test.
