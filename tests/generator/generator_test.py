@@ -658,6 +658,30 @@ class OutputTest(SchemaCase):
         self.assertIn('#include "bsongen/detail/codec_support.hpp"', source)
         self.assertIn("struct codec_impl<::a::p>", source)
 
+    def test_allocator_reaches_values_inside_arrays_optionals_and_nullables(self):
+        header = self.render("""\
+            allocator: pmr
+            structs:
+              only_array:
+                fields: {labels: "array<string, 2>", grid: "array<array<string, 2>, 2>"}
+              only_wrapped:
+                fields: {note: nullable<string>, spare: "optional<array<string, 2>>"}
+              plain:
+                fields: {x: int32, raw: binary}
+            """)["s.bsongen.hpp"]
+        # A struct whose only allocator-aware members sit in fixed arrays takes the allocator:
+        # its constructor builds the elements on it, and get_allocator() reads the first one.
+        self.assertIn("explicit only_array(const allocator_type& memory)\n"
+                      "      : labels(::bsongen::detail::new_with_allocator<"
+                      "std::array<std::pmr::string, 2>>(memory))", header)
+        self.assertIn("return labels[0].get_allocator();", header)
+        self.assertIn("grid(::bsongen::detail::with_allocator(other.grid, memory))", header)
+        # Optionals and nullables hold no allocator, so a struct of only those takes none; and
+        # neither does one with nothing allocator-aware.
+        only_wrapped = header[header.index("struct only_wrapped {"):header.index("struct plain {")]
+        self.assertNotIn("allocator_type", only_wrapped)
+        self.assertNotIn("allocator_type", header[header.index("struct plain {"):])
+
     def test_header_only_holds_everything_inline(self):
         files = self.render("structs: {p: {fields: {x: int32}}}\n", header_only=True)
         self.assertEqual(list(files), ["s.bsongen.hpp"])
