@@ -177,23 +177,28 @@ void expect_on(const arena::shelf& s, std::pmr::memory_resource* expected) {
   }
 }
 
-TEST(pmr_struct, a_new_struct_decodes_onto_the_given_resource_and_nowhere_else) {
-  const arena::person source = person(3);
+// Decodes source's bytes into a new T on a fixed buffer that cannot grow, while the default
+// resource refuses every request: the result must equal source, lie on the buffer, and the global
+// heap must not have been used.
+template <class T>
+void expect_decoded_on_a_bounded_buffer_alone(const T& source) {
   const auto bytes = bsongen::encode(source).value();
-
-  std::pmr::monotonic_buffer_resource arena(std::pmr::null_memory_resource());
   std::vector<std::byte> buffer(64 * 1024);
   std::pmr::monotonic_buffer_resource bounded(buffer.data(), buffer.size(),
                                               std::pmr::null_memory_resource());
-  bsongen::result<arena::person> decoded = bsongen::error{};
+  bsongen::result<T> decoded = bsongen::error{};
   const auto use = heap::measure([&] {
     const default_resource_refuses guard;
-    decoded = bsongen::decode<arena::person>(bytes.span(), {.memory = &bounded});
+    decoded = bsongen::decode<T>(bytes.span(), {.memory = &bounded});
   });
   ASSERT_TRUE(decoded) << decoded.error().to_string();
   EXPECT_EQ(*decoded, source);
   expect_on(*decoded, &bounded);
   EXPECT_EQ(use.allocations, 0U) << "the global heap was used";
+}
+
+TEST(pmr_struct, a_new_struct_decodes_onto_the_given_resource_and_nowhere_else) {
+  expect_decoded_on_a_bounded_buffer_alone(person(3));
 }
 
 TEST(pmr_struct, decoding_into_a_struct_keeps_its_resource_as_members_come_and_go) {
@@ -308,20 +313,7 @@ TEST(pmr_struct, allocator_extended_copies_and_moves_rebuild_every_member_on_the
 // decode builds it on the struct's resource, wherever the wrapper sits (a member, a vector's or a
 // map's element), and so do the struct's own constructors.
 TEST(pmr_struct, values_inside_arrays_optionals_and_nullables_decode_onto_the_resource) {
-  const arena::shelf source = shelf(3, true);
-  const auto bytes = bsongen::encode(source).value();
-  std::vector<std::byte> buffer(64 * 1024);
-  std::pmr::monotonic_buffer_resource bounded(buffer.data(), buffer.size(),
-                                              std::pmr::null_memory_resource());
-  bsongen::result<arena::shelf> decoded = bsongen::error{};
-  const auto use = heap::measure([&] {
-    const default_resource_refuses guard;
-    decoded = bsongen::decode<arena::shelf>(bytes.span(), {.memory = &bounded});
-  });
-  ASSERT_TRUE(decoded) << decoded.error().to_string();
-  EXPECT_EQ(*decoded, source);
-  expect_on(*decoded, &bounded);
-  EXPECT_EQ(use.allocations, 0U) << "the global heap was used";
+  expect_decoded_on_a_bounded_buffer_alone(shelf(3, true));
 
   // Decoded into a struct built on another resource: one with more, then fewer elements.
   std::vector<arena::shelf> nexts;
