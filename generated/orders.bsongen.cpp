@@ -114,8 +114,7 @@ struct codec_impl<::shop::address> {
                                                                     "country"};
   static constexpr std::uint32_t field_count = 4;
   static constexpr std::string_view keys[] = {"street", "city", "postalCode", "country"};
-  static constexpr ::bsongen::detail::field_key sorted[] = {
-      {"city", 1}, {"country", 3}, {"postalCode", 2}, {"street", 0}};
+  static constexpr auto key_table = ::bsongen::detail::make_key_index<field_count>(keys);
   static constexpr std::uint64_t required[] = {0x0000000000000003ULL};
   static constexpr std::uint64_t all_fields[] = {0x000000000000000FULL};
   static constexpr std::string value_type::*members_0[] = {
@@ -141,8 +140,16 @@ struct codec_impl<::shop::address> {
   [[gnu::cold]] static std::size_t size_field(std::uint32_t index, const void* obj,
                                               ::bsongen::detail::encode_state& es);
   static constexpr ::bsongen::detail::struct_table table = {
-      keys,  sorted,        required,    field_count, ::bsongen::detail::unknown_policy::skip,
-      false, &decode_field, &size_field, nullptr};
+      .keys = keys,
+      .key_slots = key_table.slots.data(),
+      .key_shift = key_table.shift,
+      .required = required,
+      .field_count = field_count,
+      .unknown = ::bsongen::detail::unknown_policy::skip,
+      .reject_duplicates = false,
+      .decode_field = &decode_field,
+      .size_field = &size_field,
+      .capture = nullptr};
 };
 
 // ::shop::customer: element prefixes, field tables and the codec.
@@ -164,8 +171,7 @@ struct codec_impl<::shop::customer> {
                                                                     "billing"};
   static constexpr std::uint32_t field_count = 5;
   static constexpr std::string_view keys[] = {"_id", "name", "email", "shipping", "billing"};
-  static constexpr ::bsongen::detail::field_key sorted[] = {
-      {"_id", 0}, {"billing", 4}, {"email", 2}, {"name", 1}, {"shipping", 3}};
+  static constexpr auto key_table = ::bsongen::detail::make_key_index<field_count>(keys);
   static constexpr std::uint64_t required[] = {0x0000000000000003ULL};
   static constexpr std::uint64_t all_fields[] = {0x000000000000001FULL};
   static constexpr ::bsongen::object_id value_type::*members_0[] = {&value_type::id};
@@ -194,8 +200,16 @@ struct codec_impl<::shop::customer> {
   [[gnu::cold]] static std::size_t size_field(std::uint32_t index, const void* obj,
                                               ::bsongen::detail::encode_state& es);
   static constexpr ::bsongen::detail::struct_table table = {
-      keys,  sorted,        required,    field_count, ::bsongen::detail::unknown_policy::skip,
-      false, &decode_field, &size_field, nullptr};
+      .keys = keys,
+      .key_slots = key_table.slots.data(),
+      .key_shift = key_table.shift,
+      .required = required,
+      .field_count = field_count,
+      .unknown = ::bsongen::detail::unknown_policy::skip,
+      .reject_duplicates = false,
+      .decode_field = &decode_field,
+      .size_field = &size_field,
+      .capture = nullptr};
 };
 
 // ::shop::line_item: element prefixes, field tables and the codec.
@@ -215,8 +229,7 @@ struct codec_impl<::shop::line_item> {
       ::bsongen::bson_type::decimal128, "discount"};
   static constexpr std::uint32_t field_count = 4;
   static constexpr std::string_view keys[] = {"sku", "qty", "unitPrice", "discount"};
-  static constexpr ::bsongen::detail::field_key sorted[] = {
-      {"discount", 3}, {"qty", 1}, {"sku", 0}, {"unitPrice", 2}};
+  static constexpr auto key_table = ::bsongen::detail::make_key_index<field_count>(keys);
   static constexpr std::uint64_t required[] = {0x0000000000000007ULL};
   static constexpr std::uint64_t all_fields[] = {0x000000000000000FULL};
   static constexpr std::string value_type::*members_0[] = {&value_type::sku};
@@ -245,8 +258,16 @@ struct codec_impl<::shop::line_item> {
   [[gnu::cold]] static std::size_t size_field(std::uint32_t index, const void* obj,
                                               ::bsongen::detail::encode_state& es);
   static constexpr ::bsongen::detail::struct_table table = {
-      keys,  sorted,        required,    field_count, ::bsongen::detail::unknown_policy::reject,
-      false, &decode_field, &size_field, nullptr};
+      .keys = keys,
+      .key_slots = key_table.slots.data(),
+      .key_shift = key_table.shift,
+      .required = required,
+      .field_count = field_count,
+      .unknown = ::bsongen::detail::unknown_policy::reject,
+      .reject_duplicates = false,
+      .decode_field = &decode_field,
+      .size_field = &size_field,
+      .capture = nullptr};
 };
 
 // ::shop::order: element prefixes, field tables and the codec.
@@ -293,11 +314,7 @@ struct codec_impl<::shop::order> {
                                               "customer",  "items",      "total",    "createdAt",
                                               "shippedAt", "tags",       "notes",    "gift",
                                               "_v",        "attachment", "tracking", "dimensions"};
-  static constexpr ::bsongen::detail::field_key sorted[] = {
-      {"_id", 0},      {"_v", 12},         {"attachment", 13}, {"createdAt", 7},
-      {"customer", 4}, {"dimensions", 15}, {"gift", 11},       {"items", 5},
-      {"notes", 10},   {"number", 1},      {"payment", 3},     {"shippedAt", 8},
-      {"status", 2},   {"tags", 9},        {"total", 6},       {"tracking", 14}};
+  static constexpr auto key_table = ::bsongen::detail::make_key_index<field_count>(keys);
   static constexpr std::uint64_t required[] = {0x0000000000000083ULL};
   static constexpr std::uint64_t all_fields[] = {0x000000000000FFFFULL};
   static constexpr ::bsongen::object_id value_type::*members_0[] = {&value_type::id};
@@ -346,8 +363,16 @@ struct codec_impl<::shop::order> {
     static_cast<value_type*>(obj)->extra.append_element(element);
   }
   static constexpr ::bsongen::detail::struct_table table = {
-      keys, sorted,        required,    field_count, ::bsongen::detail::unknown_policy::capture,
-      true, &decode_field, &size_field, &capture};
+      .keys = keys,
+      .key_slots = key_table.slots.data(),
+      .key_shift = key_table.shift,
+      .required = required,
+      .field_count = field_count,
+      .unknown = ::bsongen::detail::unknown_policy::capture,
+      .reject_duplicates = true,
+      .decode_field = &decode_field,
+      .size_field = &size_field,
+      .capture = &capture};
 };
 
 // --- ::shop::address ---

@@ -1,7 +1,7 @@
 """The C++ view of a linked model: what the templates print.
 
 Spellings (member types, codec expressions, initializers), the headers a generated file needs,
-per-struct tables (sorted keys, bitmasks, member-pointer groups) and fixed layouts, all computed
+per-struct tables (keys, bitmasks, member-pointer groups) and fixed layouts, all computed
 here from the model, layout.py and the catalog, so templates only place text. Nothing here changes
 the model.
 """
@@ -255,7 +255,6 @@ class StructView:
     seen_words: int
     required_words: list[int]
     all_words: list[int]
-    sorted_keys: list[tuple[str, int]]
     groups: list[GroupView]
     slots: list[tuple[int, int]]
     fixed: Optional[FixedView]
@@ -376,7 +375,6 @@ def _struct(model: Model, s: Struct, layouts: Layouts) -> StructView:
         capture_member=s.capture_member if s.unknown_fields == "capture" else None,
         unknown_policy=s.unknown_fields, reject_duplicates=s.duplicate_keys == "reject",
         visit=s.visit, seen_words=seen_words, required_words=required, all_words=every,
-        sorted_keys=sorted(((f.key, f.index) for f in s.fields), key=lambda k: k[0].encode()),
         groups=list(groups.values()), slots=slots, fixed=fixed,
         allocator_aware=bool(aware),
         allocator_source=_allocator_source(aware[0]) if aware else "",

@@ -1,14 +1,16 @@
-// detail::find_field, the key search of generated struct decoders for elements out of schema
-// order: it compares keys' first 8 bytes as integers (key_head) and the bytes after only on a
-// tie. Keys shorter than, equal to and longer than 8 bytes; keys sharing their first 8 bytes and
-// differing after; prefixes of schema keys and keys a schema key is a prefix of; bytes above 0x7F
-// (ordered unsigned, as the generator sorts them). Every schema key must be found, every other
-// key not.
+// detail::find_field, the key lookup of generated struct decoders for elements out of schema
+// order: an open-addressing table built at compile time (make_key_index) over each key's first
+// and last 8 bytes and size. Keys shorter than, equal to and longer than 8 bytes; keys sharing
+// their first 8 bytes, or their first and last 8 bytes and size (they share a slot and probe on);
+// prefixes of schema keys and keys a schema key is a prefix of; bytes above 0x7F. Every schema key
+// must be found, every other key not, whether its head comes from key_head or from the key in
+// place in a document.
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -17,51 +19,51 @@
 
 namespace {
 
-using bsongen::detail::field_key;
 using bsongen::detail::find_field;
 using bsongen::detail::key_head;
+using bsongen::detail::key_head_in_place;
+using bsongen::detail::make_key_index;
+using bsongen::detail::struct_table;
 
-// The keys in the order the generator writes `sorted` (by their bytes, unsigned). The entries
-// point into `keys`, which must outlive the table.
-std::vector<field_key> sorted_table(const std::vector<std::string>& keys) {
-  std::vector<field_key> table;
-  for (std::size_t i = 0; i < keys.size(); ++i) {
-    table.emplace_back(keys[i], static_cast<std::uint32_t>(i));
-  }
-  std::sort(table.begin(), table.end(),
-            [](const field_key& a, const field_key& b) { return a.key < b.key; });
-  return table;
+constexpr std::string_view keys[] = {"_id", "a", "created", "created_", "created_at", "created_by",
+                                     "created_by_x", "metadata.a", "metadata.b", "metadata.ab",
+                                     "f03_ratio", "f03_rati", "property_001", "property_002",
+                                     "property_010", "property_100",
+                                     // Same first and last 8 bytes and size: one slot, probed on.
+                                     "attribute_1_of_the_record", "attribute_2_of_the_record",
+                                     "attribute_3_of_the_record", "x\xc3\xa9", "\xe2\x82\xac"};
+constexpr std::size_t count = std::size(keys);
+constexpr auto index = make_key_index<count>(keys);
+
+struct_table table_of(const std::string_view* k, const std::uint16_t* slots, unsigned shift,
+                      std::uint32_t n) {
+  return {k,     slots,   shift,   nullptr, n, bsongen::detail::unknown_policy::skip,
+          false, nullptr, nullptr, nullptr};
 }
 
-TEST(field_lookup, heads_order_as_keys_do) {
-  constexpr std::string_view ordered[] = {"",         "a",         "ab",        "abcdefg",
-                                          "abcdefgh", "abcdefgh0", "abcdefgh1", "abcdefgi",
-                                          "b",        "\x7f",      "\x80",      "\xff\xff"};
-  for (std::size_t i = 0; i + 1 < std::size(ordered); ++i) {
-    EXPECT_LE(key_head(ordered[i]), key_head(ordered[i + 1])) << i;
-  }
-  // At compile time (the generated tables) and at run time (the element's key) alike.
-  constexpr std::uint64_t compiled = key_head("created_at");
-  const std::string run_time = "created_at";
-  EXPECT_EQ(compiled, key_head(run_time));
-  EXPECT_EQ(key_head("abc"), key_head(std::string("abc")));
+// The index of `key` found both ways: its head from key_head, and in place, as decode reads it
+// from a document (the key, its NUL and more bytes after).
+std::size_t lookup(const struct_table& table, const std::string& key) {
+  const std::size_t by_head = find_field(table, key, key_head(key));
+  std::string in_document = key + std::string(1, '\0') + "\xff\xff\xff\xff\xff\xff\xff\xff";
+  const auto* k = reinterpret_cast<const std::uint8_t*>(in_document.data());
+  EXPECT_EQ(key_head_in_place(k, key.size()), key_head(key)) << key;
+  const std::size_t in_place =
+      find_field(table, {in_document.data(), key.size()}, key_head_in_place(k, key.size()));
+  EXPECT_EQ(by_head, in_place) << key;
+  return by_head;
+}
+
+TEST(field_lookup, the_index_has_room_to_spare) {
+  EXPECT_GE(index.slots.size(), 2 * count);
+  const auto used = static_cast<std::size_t>(
+      std::count_if(index.slots.begin(), index.slots.end(), [](auto s) { return s != 0; }));
+  EXPECT_EQ(used, count);
 }
 
 TEST(field_lookup, finds_every_key_and_nothing_else) {
-  const std::vector<std::string> keys = {"_id",          "a",
-                                         "created",      "created_",
-                                         "created_at",   "created_by",
-                                         "created_by_x", "metadata.a",
-                                         "metadata.b",   "metadata.ab",
-                                         "f03_ratio",    "f03_rati",
-                                         "property_001", "property_002",
-                                         "property_010", "property_100",
-                                         "x\xc3\xa9",    "\xe2\x82\xac"};
-  const std::vector<field_key> table = sorted_table(keys);
-  const std::size_t none = keys.size();
-  for (std::size_t i = 0; i < keys.size(); ++i) {
-    EXPECT_EQ(find_field(table, keys[i], none), i) << keys[i];
-  }
+  const struct_table table = table_of(keys, index.slots.data(), index.shift, count);
+  for (std::size_t i = 0; i < count; ++i) EXPECT_EQ(lookup(table, std::string(keys[i])), i) << i;
   const std::vector<std::string> absent = {"",
                                            "_",
                                            "_i",
@@ -80,17 +82,25 @@ TEST(field_lookup, finds_every_key_and_nothing_else) {
                                            "property_000",
                                            "property_011",
                                            "property_1000",
+                                           "attribute_4_of_the_record",
+                                           "attribute_1_of_the_recor",
                                            "x\xc3",
                                            "\xff"};
-  for (const std::string& key : absent) EXPECT_EQ(find_field(table, key, none), none) << key;
+  for (const std::string& key : absent) EXPECT_EQ(lookup(table, key), count) << key;
 }
 
 TEST(field_lookup, one_key_and_no_key) {
-  const std::vector<std::string> keys = {"only_one_key"};
-  const std::vector<field_key> one = sorted_table(keys);
-  EXPECT_EQ(find_field(one, "only_one_key", 1), 0U);
-  EXPECT_EQ(find_field(one, "only_one_kex", 1), 1U);
-  EXPECT_EQ(find_field(std::span<const field_key>{}, "key", 0), 0U);
+  static constexpr std::string_view one[] = {"only_one_key"};
+  static constexpr auto one_index = make_key_index<1>(one);
+  const struct_table with_one = table_of(one, one_index.slots.data(), one_index.shift, 1);
+  EXPECT_EQ(lookup(with_one, "only_one_key"), 0U);
+  EXPECT_EQ(lookup(with_one, "only_one_kex"), 1U);
+  // A struct without fields: the generated keys table holds one empty key, the index none.
+  static constexpr std::string_view none[] = {""};
+  static constexpr auto no_index = make_key_index<0>(none);
+  const struct_table without = table_of(none, no_index.slots.data(), no_index.shift, 0);
+  EXPECT_EQ(lookup(without, "key"), 0U);
+  EXPECT_EQ(lookup(without, ""), 0U);
 }
 
 }  // namespace

@@ -27,7 +27,7 @@ const std::uint8_t* decode_out_of_order(decode_state& st, const std::uint8_t* el
   // expected one (an int32 in an int64 or double field, as JavaScript and Python drivers write
   // integral numbers; a null in an optional field), and fixed-shape structs whose shape did not
   // match send every element here, in order. Equal to a schema key, the element's key needs none
-  // of read_element_header's checks, and the binary search is not needed.
+  // of read_element_header's checks, and the lookup is not needed.
   if (next < table.field_count) {
     const std::string_view expected = table.keys[next];
     const std::uint8_t* const k = element + 1;
@@ -40,7 +40,7 @@ const std::uint8_t* decode_out_of_order(decode_state& st, const std::uint8_t* el
   }
   // Any other field's key is looked up where it lies, its length found a word at a time: equal
   // to a schema key, it needs none of read_element_header's checks (UTF-8, its own word loop),
-  // which cost as much as the search. Keys that match nothing, and keys too near the document's
+  // which cost more than the lookup. Keys that match nothing, and keys too near the document's
   // end for a word, take read_element_header below, which checks them.
   bool searched = false;
   if (index == table.field_count && doc_end - (element + 1) >= 8) {
@@ -58,7 +58,7 @@ const std::uint8_t* decode_out_of_order(decode_state& st, const std::uint8_t* el
       searched = true;
       const std::string_view in_place(reinterpret_cast<const char*>(k),
                                       static_cast<std::size_t>(nul - k));
-      index = find_field({table.sorted, table.field_count}, in_place, table.field_count);
+      index = find_field(table, in_place, key_head_in_place(k, in_place.size()));
       if (index != table.field_count) {
         key = in_place;
         body = nul + 1;
@@ -71,7 +71,7 @@ const std::uint8_t* decode_out_of_order(decode_state& st, const std::uint8_t* el
       st.error_located = true;
       return nullptr;
     }
-    if (!searched) index = find_field({table.sorted, table.field_count}, key, table.field_count);
+    if (!searched) index = find_field(table, key, key_head(key));
   }
   if (index == table.field_count) {
     if (table.unknown == unknown_policy::reject) return fail_unknown_field(st, element, key);

@@ -32,6 +32,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -144,8 +145,7 @@ struct codec_impl;
 enum class unknown_policy : std::uint8_t { skip, reject, capture };
 
 // A key's first 8 bytes as a big-endian number, zero-padded (keys hold no NUL): comparing two
-// heads compares the keys' first 8 bytes as std::string_view does, so a table sorted by key is
-// sorted by head, and a search can compare integers and fall back to the bytes only on a tie.
+// heads compares the keys' first 8 bytes as std::string_view does.
 [[nodiscard]] constexpr std::uint64_t key_head(std::string_view key) noexcept {
   if (!std::is_constant_evaluated() && key.size() >= 8) {
     // One load: the little-endian value, byte-swapped, puts the first byte highest on any host.
@@ -158,15 +158,70 @@ enum class unknown_policy : std::uint8_t { skip, reject, capture };
   return head;
 }
 
-// A struct's key and field index, sorted by key for binary search; the head is computed here,
-// at compile time, so the generated tables stay `{"key", index}`.
-struct field_key {
-  constexpr field_key(std::string_view k, std::uint32_t i) noexcept
-      : key(k), head(key_head(k)), index(i) {}
-  std::string_view key;
-  std::uint64_t head;
-  std::uint32_t index;
+// key_head of the `size`-byte key at k, when 8 bytes at k are readable whatever the key's size (an
+// element's key with its NUL and what follows in the document): one load, the bytes past the key
+// masked off.
+[[nodiscard]] inline std::uint64_t key_head_in_place(const std::uint8_t* k,
+                                                     std::size_t size) noexcept {
+  const std::uint64_t head = __builtin_bswap64(load_u64_le(k));
+  return size >= 8 ? head : size == 0 ? 0 : head & (~std::uint64_t{0} << (8 * (8 - size)));
+}
+
+// A key's last 8 bytes as a little-endian number when it is longer than 8 bytes, else 0: with
+// the head, what the key index hashes, so keys that differ only past their 8th byte
+// (`property_001`, `property_002`) spread too.
+[[nodiscard]] constexpr std::uint64_t key_tail(std::string_view key) noexcept {
+  if (key.size() <= 8) return 0;
+  if (!std::is_constant_evaluated()) {
+    return load_u64_le(reinterpret_cast<const std::uint8_t*>(key.data() + key.size() - 8));
+  }
+  std::uint64_t tail = 0;
+  for (std::size_t i = 0; i < 8; ++i) {
+    tail |= std::uint64_t{static_cast<std::uint8_t>(key[key.size() - 8 + i])} << (8 * i);
+  }
+  return tail;
+}
+
+// The key index's slot for a key (head, tail, size): multiplicative (Fibonacci) hashing, whose
+// top bits depend on every bit of the mixed key; `shift` is 64 minus the index's size in bits.
+[[nodiscard]] constexpr std::size_t key_slot(std::uint64_t head, std::uint64_t tail,
+                                             std::size_t size, unsigned shift) noexcept {
+  const std::uint64_t mixed = head ^ (tail * 0xC2B2AE3D27D4EB4FULL) ^ size;
+  return static_cast<std::size_t>((mixed * 0x9E3779B97F4A7C15ULL) >> shift);
+}
+
+// A struct's keys as an open-addressing hash table, built at compile time from its `keys`: each
+// slot holds a field index + 1, or 0; at least twice as many slots as keys, so every probe
+// sequence meets an empty slot, and most lookups take one probe. Replaces a binary search whose
+// unpredictable branches cost ~150 instructions a lookup in a 16-field struct, for documents that
+// come in another order than the schema's.
+template <std::size_t Slots>
+struct key_index {
+  static_assert(Slots >= 2 && (Slots & (Slots - 1)) == 0);
+  std::array<std::uint16_t, Slots> slots{};
+  unsigned shift = 64 - static_cast<unsigned>(std::countr_zero(Slots));
 };
+
+[[nodiscard]] consteval std::size_t key_index_slots(std::size_t keys) noexcept {
+  std::size_t slots = 2;
+  while (slots < 2 * keys) slots *= 2;
+  return slots;
+}
+
+// The index of keys[0, Count): `keys` is the generated table of a struct's keys by field index
+// (it holds one empty key when the struct has no fields).
+template <std::size_t Count, std::size_t N>
+consteval key_index<key_index_slots(Count)> make_key_index(const std::string_view (&keys)[N]) {
+  static_assert(Count <= N && Count < 0xFFFF, "a key index holds up to 65534 keys");
+  key_index<key_index_slots(Count)> index;
+  constexpr std::size_t mask = key_index_slots(Count) - 1;
+  for (std::size_t i = 0; i < Count; ++i) {
+    std::size_t slot = key_slot(key_head(keys[i]), key_tail(keys[i]), keys[i].size(), index.shift);
+    while (index.slots[slot] != 0) slot = (slot + 1) & mask;
+    index.slots[slot] = static_cast<std::uint16_t>(i + 1);
+  }
+  return index;
+}
 
 // Where a field's member is: which of the struct's member-pointer tables (one per distinct codec
 // and member type) and its position there. The generated dispatch reads it.
@@ -177,9 +232,10 @@ struct field_slot {
 
 // One struct's fields for the runtime loops below; a constant the generated source defines.
 struct struct_table {
-  const std::string_view* keys;   // by field index
-  const field_key* sorted;        // by key
-  const std::uint64_t* required;  // bit i: field i is required; (field_count + 63) / 64 words
+  const std::string_view* keys;    // by field index
+  const std::uint16_t* key_slots;  // key_index::slots
+  unsigned key_shift;              // key_index::shift
+  const std::uint64_t* required;   // bit i: field i is required; (field_count + 63) / 64 words
   std::uint32_t field_count;
   unknown_policy unknown;
   bool reject_duplicates;  // the schema's duplicate_keys: reject
@@ -194,22 +250,37 @@ struct struct_table {
   void (*capture)(void* obj, std::span<const std::uint8_t> element);  // unknown_policy::capture
 };
 
-// The index of `key`, or `none` when the struct has no such field. Each step compares heads,
-// integers; only keys that share their first 8 bytes with `key` are compared as text (a memcmp
-// at every step of a search over string_views cost ~140 instructions a lookup in a 60-field
-// struct).
-[[nodiscard]] inline std::size_t find_field(std::span<const field_key> sorted, std::string_view key,
-                                            std::size_t none) noexcept {
-  // Equal heads mean equal first 8 bytes, or equal keys when either is shorter: what is left to
-  // compare is the bytes after the 8th.
-  const auto tail = [](std::string_view k) { return k.substr(std::min<std::size_t>(8, k.size())); };
-  const std::uint64_t head = key_head(key);
-  const std::string_view rest = tail(key);
-  const auto it = std::lower_bound(sorted.begin(), sorted.end(), head,
-                                   [&](const field_key& f, std::uint64_t h) {
-                                     return f.head != h ? f.head < h : tail(f.key) < rest;
-                                   });
-  return it != sorted.end() && it->head == head && tail(it->key) == rest ? it->index : none;
+// a == b without a libc call for texts of up to 16 bytes (map keys mostly are): two loads from
+// each end, overlapping when shorter than the loads; memcmp beyond. Reads only inside a and b.
+[[nodiscard]] inline bool same_text(std::string_view a, std::string_view b) noexcept {
+  const std::size_t n = a.size();
+  if (n != b.size()) return false;
+  const auto* x = reinterpret_cast<const std::uint8_t*>(a.data());
+  const auto* y = reinterpret_cast<const std::uint8_t*>(b.data());
+  if (n >= 8) {
+    if (n > 16) return std::memcmp(x, y, n) == 0;
+    return ((load_u64_le(x) ^ load_u64_le(y)) |
+            (load_u64_le(x + n - 8) ^ load_u64_le(y + n - 8))) == 0;
+  }
+  if (n >= 4) {
+    return ((load_u32_le(x) ^ load_u32_le(y)) |
+            (load_u32_le(x + n - 4) ^ load_u32_le(y + n - 4))) == 0;
+  }
+  // 0 to 3 bytes: first, middle and last (the same byte when n is 1)
+  return n == 0 || ((x[0] ^ y[0]) | (x[n / 2] ^ y[n / 2]) | (x[n - 1] ^ y[n - 1])) == 0;
+}
+
+// The field index of `key` (its head given: key_head or key_head_in_place), or
+// table.field_count when the struct has no such field.
+[[nodiscard]] inline std::size_t find_field(const struct_table& table, std::string_view key,
+                                            std::uint64_t head) noexcept {
+  const std::size_t mask = ~std::uint64_t{0} >> table.key_shift;
+  for (std::size_t slot = key_slot(head, key_tail(key), key.size(), table.key_shift);;
+       slot = (slot + 1) & mask) {
+    const std::uint32_t entry = table.key_slots[slot];
+    if (entry == 0) return table.field_count;
+    if (same_text(table.keys[entry - 1], key)) return entry - 1;
+  }
 }
 
 template <std::size_t Words>
@@ -1119,26 +1190,6 @@ requires(is_fixed_codec<Elem>()) struct array_codec<Elem, N> {
   const auto* p = reinterpret_cast<const std::uint8_t*>(k.data());
   return is_ascii_without_nul(p, k.size()) ||
          (k.find('\0') == std::string_view::npos && is_valid_utf8(p, k.size()));
-}
-
-// a == b without a libc call for texts of up to 16 bytes (map keys mostly are): two loads from
-// each end, overlapping when shorter than the loads; memcmp beyond. Reads only inside a and b.
-[[nodiscard]] inline bool same_text(std::string_view a, std::string_view b) noexcept {
-  const std::size_t n = a.size();
-  if (n != b.size()) return false;
-  const auto* x = reinterpret_cast<const std::uint8_t*>(a.data());
-  const auto* y = reinterpret_cast<const std::uint8_t*>(b.data());
-  if (n >= 8) {
-    if (n > 16) return std::memcmp(x, y, n) == 0;
-    return ((load_u64_le(x) ^ load_u64_le(y)) |
-            (load_u64_le(x + n - 8) ^ load_u64_le(y + n - 8))) == 0;
-  }
-  if (n >= 4) {
-    return ((load_u32_le(x) ^ load_u32_le(y)) |
-            (load_u32_le(x + n - 4) ^ load_u32_le(y + n - 4))) == 0;
-  }
-  // 0 to 3 bytes: first, middle and last (the same byte when n is 1)
-  return n == 0 || ((x[0] ^ y[0]) | (x[n / 2] ^ y[n / 2]) | (x[n - 1] ^ y[n - 1])) == 0;
 }
 
 // A document with dynamic keys. Keys must be UTF-8 without NUL. Two kinds of container:
