@@ -1,8 +1,13 @@
 // The application model (schemas/orders.yaml, struct shop::order): cases `order_1`, one realistic
-// order, and `orders_1000`, a stream of 1000 distinct orders (1000 concatenated documents, as
-// mongodump writes them).
+// order, `orders_1000`, a stream of 1000 distinct orders (1000 concatenated documents, as
+// mongodump writes them), and `orders_reversed_1000`, the same stream with the elements of every
+// document and subdocument in reverse order (arrays keep theirs), as a client that writes fields
+// in another order than the schema's sends them: generated decoders then take the out-of-order
+// path (key lookup, table dispatch) for nearly every element. It has the decode rows but
+// generated_arena's, and memcpy: encoders write schema order, and the arena row checks its structs
+// by encoding them.
 //
-// Rows, each for both cases:
+// Rows, each for every case (but see orders_reversed_1000 above):
 //  * generated/encode: the structs, built before timing, into one reused bsongen::writer (clear()
 //    keeps the capacity); for orders_1000 all 1000 back to back.
 //  * generated/decode: bsongen::decode<shop::order> of every document into a new struct, destroyed
@@ -39,6 +44,7 @@
 #include <benchmark/benchmark.h>
 #include <bson/bson.h>
 
+#include <algorithm>
 #include <array>
 #include <chrono>
 #include <cstdint>
@@ -54,6 +60,7 @@
 #include "bsongen/byte_buffer.hpp"
 #include "bsongen/codec.hpp"
 #include "bsongen/detail/endian.hpp"
+#include "bsongen/detail/wire.hpp"  // skip_value
 #include "bsongen/document.hpp"
 #include "bsongen/writer.hpp"
 #include "case_registry.hpp"
@@ -201,6 +208,61 @@ orders_case build_case(std::string name, std::uint32_t count) {
     auto generic = decode_document(c.documents[k]);
     if (!generic) fail(c.name, generic.error().to_string());
     check_bytes(c.name + " (generic re-encode)", encode_document(*generic).span(), c.documents[k]);
+  }
+  return c;
+}
+
+// `doc` (a whole document, validated) with its elements, and those of every document inside it,
+// in reverse order; arrays keep their order (their keys are indices), their documents are
+// reversed too. Appended to `out`.
+void append_reversed(std::span<const std::uint8_t> doc, bool is_array,
+                     std::vector<std::uint8_t>& out) {
+  std::vector<std::span<const std::uint8_t>> elements;  // each from its type byte to its end
+  const std::uint8_t* p = doc.data() + 4;
+  const std::uint8_t* const end = doc.data() + doc.size() - 1;
+  while (p < end) {
+    const std::uint8_t* const element = p;
+    const std::uint8_t* const value = p + 1 + std::strlen(reinterpret_cast<const char*>(p + 1)) + 1;
+    detail::decode_state st;
+    p = detail::skip_value(st, *element, value, end);
+    if (p == nullptr) fail("orders_reversed", "a document the reversal cannot walk");
+    elements.emplace_back(element, p);
+  }
+  if (!is_array) std::reverse(elements.begin(), elements.end());
+  const std::size_t start = out.size();
+  out.resize(start + 4);
+  for (const auto& e : elements) {
+    const std::uint8_t type = e[0];
+    if (type != static_cast<std::uint8_t>(bson_type::document) &&
+        type != static_cast<std::uint8_t>(bson_type::array)) {
+      out.insert(out.end(), e.begin(), e.end());
+      continue;
+    }
+    const std::size_t header = 1 + std::strlen(reinterpret_cast<const char*>(e.data() + 1)) + 1;
+    out.insert(out.end(), e.begin(), e.begin() + static_cast<std::ptrdiff_t>(header));
+    append_reversed(e.subspan(header), type == static_cast<std::uint8_t>(bson_type::array), out);
+  }
+  out.push_back(0);
+  detail::store_u32_le(out.data() + start, static_cast<std::uint32_t>(out.size() - start));
+}
+
+// `in` with every document reversed (append_reversed): the same orders from other bytes.
+orders_case build_reversed_case(std::string name, const orders_case& in) {
+  orders_case c;
+  c.name = std::move(name);
+  c.orders = in.orders;
+  std::vector<std::uint8_t> all;
+  for (const auto& doc : in.documents) append_reversed(doc, false, all);
+  c.bytes = byte_buffer(all);
+  c.documents = split_stream(c.name, c.bytes.span());
+  for (std::size_t k = 0; k < c.documents.size(); ++k) {
+    shop::order back;
+    if (auto r = decode(c.documents[k], back); !r) fail(c.name, r.error().to_string());
+    if (!(back == c.orders[k])) fail(c.name, "generated decode differs from the encoded order");
+    if (std::equal(c.documents[k].begin(), c.documents[k].end(), in.documents[k].begin(),
+                   in.documents[k].end())) {
+      fail(c.name, "a reversed document has the bytes of the original");
+    }
   }
   return c;
 }
@@ -513,25 +575,28 @@ void set_stream_throughput(benchmark::State& state, const orders_case& c) {
 }
 
 // Precondition: `c` lives until the process exits (the cases are function-local statics).
-void register_rows(const orders_case& c) {
-  register_row(c.name, "generated", "encode", [&c](benchmark::State& state) {
-    const std::string row = row_name(c.name, "generated", "encode");
-    writer w;
-    for (const auto& o : c.orders) {
-      if (auto r = encode(o, w); !r) fail(row, r.error().to_string());
-    }
-    check_bytes(row, w.bytes(), c.bytes.span());
-    for (auto _ : state) {
-      w.clear();
+// `schema_order`: c's bytes are in schema order, as the encoders write them. The encode rows, and
+// the arena row (it checks its structs by encoding them), need that.
+void register_rows(const orders_case& c, bool schema_order) {
+  if (schema_order)
+    register_row(c.name, "generated", "encode", [&c](benchmark::State& state) {
+      const std::string row = row_name(c.name, "generated", "encode");
+      writer w;
       for (const auto& o : c.orders) {
-        auto r = encode(o, w);
-        benchmark::DoNotOptimize(r);
+        if (auto r = encode(o, w); !r) fail(row, r.error().to_string());
       }
-      benchmark::DoNotOptimize(w.data());
-      benchmark::ClobberMemory();
-    }
-    set_stream_throughput(state, c);
-  });
+      check_bytes(row, w.bytes(), c.bytes.span());
+      for (auto _ : state) {
+        w.clear();
+        for (const auto& o : c.orders) {
+          auto r = encode(o, w);
+          benchmark::DoNotOptimize(r);
+        }
+        benchmark::DoNotOptimize(w.data());
+        benchmark::ClobberMemory();
+      }
+      set_stream_throughput(state, c);
+    });
   register_row(c.name, "generated", "decode", [&c](benchmark::State& state) {
     const std::string row = row_name(c.name, "generated", "decode");
     std::vector<shop::order> out;
@@ -570,54 +635,56 @@ void register_rows(const orders_case& c) {
     }
     set_stream_throughput(state, c);
   });
-  register_row(c.name, "generated_arena", "decode", [&c](benchmark::State& state) {
-    const std::string row = row_name(c.name, "generated_arena", "decode");
-    // Room for any one order's strings, vectors and map nodes (an order_1 takes about 1 KiB):
-    // the arena never reaches for its upstream, the heap.
-    std::vector<std::byte> buffer(64 * 1024);
-    writer w;
-    for (const auto& bytes : c.documents) {
-      std::pmr::monotonic_buffer_resource arena(buffer.data(), buffer.size(),
-                                                std::pmr::null_memory_resource());
-      auto r = decode<shop_arena::order>(bytes, {.memory = &arena});
-      if (!r) fail(row, r.error().to_string());
-      if (auto e = encode(*r, w); !e) fail(row, e.error().to_string());
-    }
-    check_bytes(row, w.bytes(), c.bytes.span());
-    for (auto _ : state) {
+  if (schema_order)
+    register_row(c.name, "generated_arena", "decode", [&c](benchmark::State& state) {
+      const std::string row = row_name(c.name, "generated_arena", "decode");
+      // Room for any one order's strings, vectors and map nodes (an order_1 takes about 1 KiB):
+      // the arena never reaches for its upstream, the heap.
+      std::vector<std::byte> buffer(64 * 1024);
+      writer w;
       for (const auto& bytes : c.documents) {
-        std::pmr::monotonic_buffer_resource arena(buffer.data(), buffer.size());
+        std::pmr::monotonic_buffer_resource arena(buffer.data(), buffer.size(),
+                                                  std::pmr::null_memory_resource());
         auto r = decode<shop_arena::order>(bytes, {.memory = &arena});
-        benchmark::DoNotOptimize(r);
+        if (!r) fail(row, r.error().to_string());
+        if (auto e = encode(*r, w); !e) fail(row, e.error().to_string());
       }
-      benchmark::ClobberMemory();
-    }
-    set_stream_throughput(state, c);
-  });
-  register_row(c.name, "generic", "encode", [&c](benchmark::State& state) {
-    const std::string row = row_name(c.name, "generic", "encode");
-    std::vector<document> docs;
-    for (const auto& bytes : c.documents) {
-      auto d = decode_document(bytes);
-      if (!d) fail(row, d.error().to_string());
-      docs.push_back(std::move(*d));
-    }
-    writer w;
-    for (const auto& d : docs) {
-      if (auto r = encode_document(d, w); !r) fail(row, r.error().to_string());
-    }
-    check_bytes(row, w.bytes(), c.bytes.span());
-    for (auto _ : state) {
-      w.clear();
+      check_bytes(row, w.bytes(), c.bytes.span());
+      for (auto _ : state) {
+        for (const auto& bytes : c.documents) {
+          std::pmr::monotonic_buffer_resource arena(buffer.data(), buffer.size());
+          auto r = decode<shop_arena::order>(bytes, {.memory = &arena});
+          benchmark::DoNotOptimize(r);
+        }
+        benchmark::ClobberMemory();
+      }
+      set_stream_throughput(state, c);
+    });
+  if (schema_order)
+    register_row(c.name, "generic", "encode", [&c](benchmark::State& state) {
+      const std::string row = row_name(c.name, "generic", "encode");
+      std::vector<document> docs;
+      for (const auto& bytes : c.documents) {
+        auto d = decode_document(bytes);
+        if (!d) fail(row, d.error().to_string());
+        docs.push_back(std::move(*d));
+      }
+      writer w;
       for (const auto& d : docs) {
-        auto r = encode_document(d, w);
-        benchmark::DoNotOptimize(r);
+        if (auto r = encode_document(d, w); !r) fail(row, r.error().to_string());
       }
-      benchmark::DoNotOptimize(w.data());
-      benchmark::ClobberMemory();
-    }
-    set_stream_throughput(state, c);
-  });
+      check_bytes(row, w.bytes(), c.bytes.span());
+      for (auto _ : state) {
+        w.clear();
+        for (const auto& d : docs) {
+          auto r = encode_document(d, w);
+          benchmark::DoNotOptimize(r);
+        }
+        benchmark::DoNotOptimize(w.data());
+        benchmark::ClobberMemory();
+      }
+      set_stream_throughput(state, c);
+    });
   register_row(c.name, "generic", "decode", [&c](benchmark::State& state) {
     const std::string row = row_name(c.name, "generic", "decode");
     writer w;
@@ -636,27 +703,28 @@ void register_rows(const orders_case& c) {
     }
     set_stream_throughput(state, c);
   });
-  register_row(c.name, "libbson", "encode", [&c](benchmark::State& state) {
-    const std::string row = row_name(c.name, "libbson", "encode");
-    bson_t b;
-    bson_init(&b);
-    std::vector<std::uint8_t> all;
-    for (const auto& o : c.orders) {
-      if (!libbson_encode(&b, o)) fail(row, "bson_append failed");
-      all.insert(all.end(), bson_get_data(&b), bson_get_data(&b) + b.len);
-    }
-    check_bytes(row, all, c.bytes.span());
-    for (auto _ : state) {
+  if (schema_order)
+    register_row(c.name, "libbson", "encode", [&c](benchmark::State& state) {
+      const std::string row = row_name(c.name, "libbson", "encode");
+      bson_t b;
+      bson_init(&b);
+      std::vector<std::uint8_t> all;
       for (const auto& o : c.orders) {
-        bool ok = libbson_encode(&b, o);
-        benchmark::DoNotOptimize(ok);
-        benchmark::DoNotOptimize(bson_get_data(&b));
+        if (!libbson_encode(&b, o)) fail(row, "bson_append failed");
+        all.insert(all.end(), bson_get_data(&b), bson_get_data(&b) + b.len);
       }
-      benchmark::ClobberMemory();
-    }
-    bson_destroy(&b);
-    set_stream_throughput(state, c);
-  });
+      check_bytes(row, all, c.bytes.span());
+      for (auto _ : state) {
+        for (const auto& o : c.orders) {
+          bool ok = libbson_encode(&b, o);
+          benchmark::DoNotOptimize(ok);
+          benchmark::DoNotOptimize(bson_get_data(&b));
+        }
+        benchmark::ClobberMemory();
+      }
+      bson_destroy(&b);
+      set_stream_throughput(state, c);
+    });
   register_row(c.name, "libbson", "decode", [&c](benchmark::State& state) {
     const std::string row = row_name(c.name, "libbson", "decode");
     std::vector<shop::order> out(c.documents.size());
@@ -695,8 +763,11 @@ const bool registered = [] {
   static const orders_case order_1 = build_case("order_1", 1);
   static const orders_case orders_1000 = build_case("orders_1000", stream_length);
   register_case_bytes(order_1.name, order_1.bytes.span());
-  register_rows(order_1);
-  register_rows(orders_1000);
+  static const orders_case orders_reversed_1000 =
+      build_reversed_case("orders_reversed_1000", orders_1000);
+  register_rows(order_1, true);
+  register_rows(orders_1000, true);
+  register_rows(orders_reversed_1000, false);
   return true;
 }();
 
