@@ -139,6 +139,8 @@ struct codec_impl<::shop::address> {
   // Only after an encode error (detail::locate_encode_error): cold, so it stays small.
   [[gnu::cold]] static std::size_t size_field(std::uint32_t index, const void* obj,
                                               ::bsongen::detail::encode_state& es);
+  // The order earlier documents came in (struct_table::successors).
+  static inline constinit std::atomic<std::uint32_t> successors[field_count + 1] = {};
   static constexpr ::bsongen::detail::struct_table table = {
       .keys = keys,
       .key_slots = key_table.slots.data(),
@@ -149,7 +151,8 @@ struct codec_impl<::shop::address> {
       .reject_duplicates = false,
       .decode_field = &decode_field,
       .size_field = &size_field,
-      .capture = nullptr};
+      .capture = nullptr,
+      .successors = successors};
 };
 
 // ::shop::customer: element prefixes, field tables and the codec.
@@ -199,6 +202,8 @@ struct codec_impl<::shop::customer> {
   // Only after an encode error (detail::locate_encode_error): cold, so it stays small.
   [[gnu::cold]] static std::size_t size_field(std::uint32_t index, const void* obj,
                                               ::bsongen::detail::encode_state& es);
+  // The order earlier documents came in (struct_table::successors).
+  static inline constinit std::atomic<std::uint32_t> successors[field_count + 1] = {};
   static constexpr ::bsongen::detail::struct_table table = {
       .keys = keys,
       .key_slots = key_table.slots.data(),
@@ -209,7 +214,8 @@ struct codec_impl<::shop::customer> {
       .reject_duplicates = false,
       .decode_field = &decode_field,
       .size_field = &size_field,
-      .capture = nullptr};
+      .capture = nullptr,
+      .successors = successors};
 };
 
 // ::shop::line_item: element prefixes, field tables and the codec.
@@ -257,6 +263,8 @@ struct codec_impl<::shop::line_item> {
   // Only after an encode error (detail::locate_encode_error): cold, so it stays small.
   [[gnu::cold]] static std::size_t size_field(std::uint32_t index, const void* obj,
                                               ::bsongen::detail::encode_state& es);
+  // The order earlier documents came in (struct_table::successors).
+  static inline constinit std::atomic<std::uint32_t> successors[field_count + 1] = {};
   static constexpr ::bsongen::detail::struct_table table = {
       .keys = keys,
       .key_slots = key_table.slots.data(),
@@ -267,7 +275,8 @@ struct codec_impl<::shop::line_item> {
       .reject_duplicates = false,
       .decode_field = &decode_field,
       .size_field = &size_field,
-      .capture = nullptr};
+      .capture = nullptr,
+      .successors = successors};
 };
 
 // ::shop::order: element prefixes, field tables and the codec.
@@ -362,6 +371,8 @@ struct codec_impl<::shop::order> {
   static void capture(void* obj, std::span<const std::uint8_t> element) {
     static_cast<value_type*>(obj)->extra.append_element(element);
   }
+  // The order earlier documents came in (struct_table::successors).
+  static inline constinit std::atomic<std::uint32_t> successors[field_count + 1] = {};
   static constexpr ::bsongen::detail::struct_table table = {
       .keys = keys,
       .key_slots = key_table.slots.data(),
@@ -372,7 +383,8 @@ struct codec_impl<::shop::order> {
       .reject_duplicates = true,
       .decode_field = &decode_field,
       .size_field = &size_field,
-      .capture = &capture};
+      .capture = &capture,
+      .successors = successors};
 };
 
 // --- ::shop::address ---
@@ -423,16 +435,17 @@ const std::uint8_t* codec_impl<::shop::address>::decode_document(
   if (!::bsongen::detail::open_document(st, p, end, body, doc_end)) return nullptr;
   ++st.depth;
   std::uint64_t seen[1] = {};
-  // Fields in schema order take the chain: one prefix compare and an inlined decode each. Any
-  // other element goes through the table (::bsongen::detail::decode_out_of_order), and the chain
-  // resumes after the field it decoded.
-  std::uint32_t next = 0;
+  // Fields in schema order take the chain: one prefix compare and an inlined decode each. At any
+  // other element the chain goes to the case the order of earlier documents suggests
+  // (::bsongen::detail::follow_learned_order), or the table decodes it
+  // (::bsongen::detail::decode_out_of_order) and the chain goes on after that field.
+  ::bsongen::detail::chain_cursor chain{.last = field_count};
   const std::uint8_t* element = nullptr;
   for (;;) {
-    switch (next) {
+    switch (chain.next) {
       case 0:
         if (!::bsongen::detail::has_prefix(body, doc_end, prefix_street)) {
-          next = 0;
+          chain.next = 0;
           break;
         }
         element = body;
@@ -443,7 +456,7 @@ const std::uint8_t* codec_impl<::shop::address>::decode_document(
         [[fallthrough]];
       case 1:
         if (!::bsongen::detail::has_prefix(body, doc_end, prefix_city)) {
-          next = 1;
+          chain.next = 1;
           break;
         }
         element = body;
@@ -454,7 +467,7 @@ const std::uint8_t* codec_impl<::shop::address>::decode_document(
         [[fallthrough]];
       case 2:
         if (!::bsongen::detail::has_prefix(body, doc_end, prefix_postal_code)) {
-          next = 2;
+          chain.next = 2;
           break;
         }
         element = body;
@@ -466,7 +479,7 @@ const std::uint8_t* codec_impl<::shop::address>::decode_document(
         [[fallthrough]];
       case 3:
         if (!::bsongen::detail::has_prefix(body, doc_end, prefix_country)) {
-          next = 3;
+          chain.next = 3;
           break;
         }
         element = body;
@@ -476,11 +489,14 @@ const std::uint8_t* codec_impl<::shop::address>::decode_document(
         seen[0] |= std::uint64_t{1} << 3;
         [[fallthrough]];
       default:
-        next = field_count;
+        chain.next = field_count;
     }
+    if (!::bsongen::detail::check_chain_run(chain))
+      return ::bsongen::detail::fail_repeat_on_guessed_path(st);
     if (body == doc_end) break;
+    if (::bsongen::detail::follow_learned_order(st, chain, table, seen)) continue;
     body =
-        ::bsongen::detail::decode_out_of_order(st, body, doc_end, &out, table, seen, fresh, next);
+        ::bsongen::detail::decode_out_of_order(st, body, doc_end, &out, table, seen, fresh, chain);
     if (body == nullptr) return nullptr;
   }
   if (!::bsongen::detail::has_all(seen, required))
@@ -581,16 +597,17 @@ const std::uint8_t* codec_impl<::shop::customer>::decode_document(
   if (!::bsongen::detail::open_document(st, p, end, body, doc_end)) return nullptr;
   ++st.depth;
   std::uint64_t seen[1] = {};
-  // Fields in schema order take the chain: one prefix compare and an inlined decode each. Any
-  // other element goes through the table (::bsongen::detail::decode_out_of_order), and the chain
-  // resumes after the field it decoded.
-  std::uint32_t next = 0;
+  // Fields in schema order take the chain: one prefix compare and an inlined decode each. At any
+  // other element the chain goes to the case the order of earlier documents suggests
+  // (::bsongen::detail::follow_learned_order), or the table decodes it
+  // (::bsongen::detail::decode_out_of_order) and the chain goes on after that field.
+  ::bsongen::detail::chain_cursor chain{.last = field_count};
   const std::uint8_t* element = nullptr;
   for (;;) {
-    switch (next) {
+    switch (chain.next) {
       case 0:
         if (!::bsongen::detail::has_prefix(body, doc_end, prefix_id)) {
-          next = 0;
+          chain.next = 0;
           break;
         }
         element = body;
@@ -601,7 +618,7 @@ const std::uint8_t* codec_impl<::shop::customer>::decode_document(
         [[fallthrough]];
       case 1:
         if (!::bsongen::detail::has_prefix(body, doc_end, prefix_name)) {
-          next = 1;
+          chain.next = 1;
           break;
         }
         element = body;
@@ -612,7 +629,7 @@ const std::uint8_t* codec_impl<::shop::customer>::decode_document(
         [[fallthrough]];
       case 2:
         if (!::bsongen::detail::has_prefix(body, doc_end, prefix_email)) {
-          next = 2;
+          chain.next = 2;
           break;
         }
         element = body;
@@ -623,7 +640,7 @@ const std::uint8_t* codec_impl<::shop::customer>::decode_document(
         [[fallthrough]];
       case 3:
         if (!::bsongen::detail::has_prefix(body, doc_end, prefix_shipping)) {
-          next = 3;
+          chain.next = 3;
           break;
         }
         element = body;
@@ -634,7 +651,7 @@ const std::uint8_t* codec_impl<::shop::customer>::decode_document(
         [[fallthrough]];
       case 4:
         if (!::bsongen::detail::has_prefix(body, doc_end, prefix_billing)) {
-          next = 4;
+          chain.next = 4;
           break;
         }
         element = body;
@@ -645,11 +662,14 @@ const std::uint8_t* codec_impl<::shop::customer>::decode_document(
         seen[0] |= std::uint64_t{1} << 4;
         [[fallthrough]];
       default:
-        next = field_count;
+        chain.next = field_count;
     }
+    if (!::bsongen::detail::check_chain_run(chain))
+      return ::bsongen::detail::fail_repeat_on_guessed_path(st);
     if (body == doc_end) break;
+    if (::bsongen::detail::follow_learned_order(st, chain, table, seen)) continue;
     body =
-        ::bsongen::detail::decode_out_of_order(st, body, doc_end, &out, table, seen, fresh, next);
+        ::bsongen::detail::decode_out_of_order(st, body, doc_end, &out, table, seen, fresh, chain);
     if (body == nullptr) return nullptr;
   }
   if (!::bsongen::detail::has_all(seen, required))
@@ -773,16 +793,17 @@ const std::uint8_t* codec_impl<::shop::line_item>::decode_document(
   if (!::bsongen::detail::open_document(st, p, end, body, doc_end)) return nullptr;
   ++st.depth;
   std::uint64_t seen[1] = {};
-  // Fields in schema order take the chain: one prefix compare and an inlined decode each. Any
-  // other element goes through the table (::bsongen::detail::decode_out_of_order), and the chain
-  // resumes after the field it decoded.
-  std::uint32_t next = 0;
+  // Fields in schema order take the chain: one prefix compare and an inlined decode each. At any
+  // other element the chain goes to the case the order of earlier documents suggests
+  // (::bsongen::detail::follow_learned_order), or the table decodes it
+  // (::bsongen::detail::decode_out_of_order) and the chain goes on after that field.
+  ::bsongen::detail::chain_cursor chain{.last = field_count};
   const std::uint8_t* element = nullptr;
   for (;;) {
-    switch (next) {
+    switch (chain.next) {
       case 0:
         if (!::bsongen::detail::has_prefix(body, doc_end, prefix_sku)) {
-          next = 0;
+          chain.next = 0;
           break;
         }
         element = body;
@@ -793,7 +814,7 @@ const std::uint8_t* codec_impl<::shop::line_item>::decode_document(
         [[fallthrough]];
       case 1:
         if (!::bsongen::detail::has_prefix(body, doc_end, prefix_quantity)) {
-          next = 1;
+          chain.next = 1;
           break;
         }
         element = body;
@@ -804,7 +825,7 @@ const std::uint8_t* codec_impl<::shop::line_item>::decode_document(
         [[fallthrough]];
       case 2:
         if (!::bsongen::detail::has_prefix(body, doc_end, prefix_unit_price)) {
-          next = 2;
+          chain.next = 2;
           break;
         }
         element = body;
@@ -816,7 +837,7 @@ const std::uint8_t* codec_impl<::shop::line_item>::decode_document(
         [[fallthrough]];
       case 3:
         if (!::bsongen::detail::has_prefix(body, doc_end, prefix_discount)) {
-          next = 3;
+          chain.next = 3;
           break;
         }
         element = body;
@@ -828,11 +849,14 @@ const std::uint8_t* codec_impl<::shop::line_item>::decode_document(
         seen[0] |= std::uint64_t{1} << 3;
         [[fallthrough]];
       default:
-        next = field_count;
+        chain.next = field_count;
     }
+    if (!::bsongen::detail::check_chain_run(chain))
+      return ::bsongen::detail::fail_repeat_on_guessed_path(st);
     if (body == doc_end) break;
+    if (::bsongen::detail::follow_learned_order(st, chain, table, seen)) continue;
     body =
-        ::bsongen::detail::decode_out_of_order(st, body, doc_end, &out, table, seen, fresh, next);
+        ::bsongen::detail::decode_out_of_order(st, body, doc_end, &out, table, seen, fresh, chain);
     if (body == nullptr) return nullptr;
   }
   if (!::bsongen::detail::has_all(seen, required))
@@ -1012,16 +1036,17 @@ const std::uint8_t* codec_impl<::shop::order>::decode_document(::bsongen::detail
   ++st.depth;
   if (!fresh) out.extra.clear();
   std::uint64_t seen[1] = {};
-  // Fields in schema order take the chain: one prefix compare and an inlined decode each. Any
-  // other element goes through the table (::bsongen::detail::decode_out_of_order), and the chain
-  // resumes after the field it decoded.
-  std::uint32_t next = 0;
+  // Fields in schema order take the chain: one prefix compare and an inlined decode each. At any
+  // other element the chain goes to the case the order of earlier documents suggests
+  // (::bsongen::detail::follow_learned_order), or the table decodes it
+  // (::bsongen::detail::decode_out_of_order) and the chain goes on after that field.
+  ::bsongen::detail::chain_cursor chain{.last = field_count};
   const std::uint8_t* element = nullptr;
   for (;;) {
-    switch (next) {
+    switch (chain.next) {
       case 0:
         if (!::bsongen::detail::has_prefix(body, doc_end, prefix_id)) {
-          next = 0;
+          chain.next = 0;
           break;
         }
         element = body;
@@ -1032,7 +1057,7 @@ const std::uint8_t* codec_impl<::shop::order>::decode_document(::bsongen::detail
         [[fallthrough]];
       case 1:
         if (!::bsongen::detail::has_prefix(body, doc_end, prefix_number)) {
-          next = 1;
+          chain.next = 1;
           break;
         }
         element = body;
@@ -1043,7 +1068,7 @@ const std::uint8_t* codec_impl<::shop::order>::decode_document(::bsongen::detail
         [[fallthrough]];
       case 2:
         if (!::bsongen::detail::has_prefix(body, doc_end, prefix_status)) {
-          next = 2;
+          chain.next = 2;
           break;
         }
         element = body;
@@ -1055,7 +1080,7 @@ const std::uint8_t* codec_impl<::shop::order>::decode_document(::bsongen::detail
         [[fallthrough]];
       case 3:
         if (!::bsongen::detail::has_prefix(body, doc_end, prefix_payment)) {
-          next = 3;
+          chain.next = 3;
           break;
         }
         element = body;
@@ -1067,7 +1092,7 @@ const std::uint8_t* codec_impl<::shop::order>::decode_document(::bsongen::detail
         [[fallthrough]];
       case 4:
         if (!::bsongen::detail::has_prefix(body, doc_end, prefix_customer)) {
-          next = 4;
+          chain.next = 4;
           break;
         }
         element = body;
@@ -1078,7 +1103,7 @@ const std::uint8_t* codec_impl<::shop::order>::decode_document(::bsongen::detail
         [[fallthrough]];
       case 5:
         if (!::bsongen::detail::has_prefix(body, doc_end, prefix_items)) {
-          next = 5;
+          chain.next = 5;
           break;
         }
         element = body;
@@ -1090,7 +1115,7 @@ const std::uint8_t* codec_impl<::shop::order>::decode_document(::bsongen::detail
         [[fallthrough]];
       case 6:
         if (!::bsongen::detail::has_prefix(body, doc_end, prefix_total)) {
-          next = 6;
+          chain.next = 6;
           break;
         }
         element = body;
@@ -1101,7 +1126,7 @@ const std::uint8_t* codec_impl<::shop::order>::decode_document(::bsongen::detail
         [[fallthrough]];
       case 7:
         if (!::bsongen::detail::has_prefix(body, doc_end, prefix_created_at)) {
-          next = 7;
+          chain.next = 7;
           break;
         }
         element = body;
@@ -1113,7 +1138,7 @@ const std::uint8_t* codec_impl<::shop::order>::decode_document(::bsongen::detail
         [[fallthrough]];
       case 8:
         if (!::bsongen::detail::has_prefix(body, doc_end, prefix_shipped_at)) {
-          next = 8;
+          chain.next = 8;
           break;
         }
         element = body;
@@ -1125,7 +1150,7 @@ const std::uint8_t* codec_impl<::shop::order>::decode_document(::bsongen::detail
         [[fallthrough]];
       case 9:
         if (!::bsongen::detail::has_prefix(body, doc_end, prefix_tags)) {
-          next = 9;
+          chain.next = 9;
           break;
         }
         element = body;
@@ -1137,7 +1162,7 @@ const std::uint8_t* codec_impl<::shop::order>::decode_document(::bsongen::detail
         [[fallthrough]];
       case 10:
         if (!::bsongen::detail::has_prefix(body, doc_end, prefix_notes)) {
-          next = 10;
+          chain.next = 10;
           break;
         }
         element = body;
@@ -1148,7 +1173,7 @@ const std::uint8_t* codec_impl<::shop::order>::decode_document(::bsongen::detail
         [[fallthrough]];
       case 11:
         if (!::bsongen::detail::has_prefix(body, doc_end, prefix_gift)) {
-          next = 11;
+          chain.next = 11;
           break;
         }
         element = body;
@@ -1159,7 +1184,7 @@ const std::uint8_t* codec_impl<::shop::order>::decode_document(::bsongen::detail
         [[fallthrough]];
       case 12:
         if (!::bsongen::detail::has_prefix(body, doc_end, prefix_version)) {
-          next = 12;
+          chain.next = 12;
           break;
         }
         element = body;
@@ -1170,7 +1195,7 @@ const std::uint8_t* codec_impl<::shop::order>::decode_document(::bsongen::detail
         [[fallthrough]];
       case 13:
         if (!::bsongen::detail::has_prefix(body, doc_end, prefix_attachment)) {
-          next = 13;
+          chain.next = 13;
           break;
         }
         element = body;
@@ -1182,7 +1207,7 @@ const std::uint8_t* codec_impl<::shop::order>::decode_document(::bsongen::detail
         [[fallthrough]];
       case 14:
         if (!::bsongen::detail::has_prefix(body, doc_end, prefix_tracking)) {
-          next = 14;
+          chain.next = 14;
           break;
         }
         element = body;
@@ -1193,7 +1218,7 @@ const std::uint8_t* codec_impl<::shop::order>::decode_document(::bsongen::detail
         [[fallthrough]];
       case 15:
         if (!::bsongen::detail::has_prefix(body, doc_end, prefix_dimensions)) {
-          next = 15;
+          chain.next = 15;
           break;
         }
         element = body;
@@ -1205,11 +1230,14 @@ const std::uint8_t* codec_impl<::shop::order>::decode_document(::bsongen::detail
         seen[0] |= std::uint64_t{1} << 15;
         [[fallthrough]];
       default:
-        next = field_count;
+        chain.next = field_count;
     }
+    if (!::bsongen::detail::check_chain_run(chain))
+      return ::bsongen::detail::fail_repeat_on_guessed_path(st);
     if (body == doc_end) break;
+    if (::bsongen::detail::follow_learned_order(st, chain, table, seen)) continue;
     body =
-        ::bsongen::detail::decode_out_of_order(st, body, doc_end, &out, table, seen, fresh, next);
+        ::bsongen::detail::decode_out_of_order(st, body, doc_end, &out, table, seen, fresh, chain);
     if (body == nullptr) return nullptr;
   }
   if (!::bsongen::detail::has_all(seen, required))

@@ -266,6 +266,12 @@ class StructView:
     memory_param: str = "memory"
     other_param: str = "other"
 
+    @property
+    def has_chain(self) -> bool:
+        """Decode runs the unrolled in-order chain; fixed-shape and empty structs decode every
+        element that missed their fast path through the table alone."""
+        return bool(self.fields) and self.fixed is None
+
 
 @dataclass
 class ModelView:

@@ -90,8 +90,23 @@ result<void> decode(std::span<const std::uint8_t> bytes, void* out, bool fresh,
       bytes.size() > options.max_size || bytes[bytes.size() - 1] != 0) [[unlikely]] {
     return envelope_error(bytes.data(), bytes.size(), options.max_size);
   }
-  const std::uint8_t* const end =
-      f.decode(st, bytes.data(), bytes.data() + bytes.size(), out, fresh);
+  const std::uint8_t* end = f.decode(st, bytes.data(), bytes.data() + bytes.size(), out, fresh);
+  if (end == nullptr && st.guessed_below_seen) [[unlikely]] {
+    // A learned field order sent a chain below fields already decoded, where a repeated key may
+    // have been taken as new (check_chain_run), or may have hidden the error schema order meets
+    // first. Decoding again without guesses gives exactly what schema order gives. `out` is as
+    // the first pass left it, so not fresh: every field is decoded or reset again.
+    decode_state again;
+    again.origin = st.origin;
+    again.max_depth = st.max_depth;
+    again.validate_utf8 = st.validate_utf8;
+    again.duplicate_keys = st.duplicate_keys;
+    again.memory = st.memory;
+    again.values = std::exchange(st.values, nullptr);
+    again.follow_learned_order = false;
+    st = std::move(again);
+    end = f.decode(st, bytes.data(), bytes.data() + bytes.size(), out, false);
+  }
   if (st.values != nullptr) release_value_memory(st);  // only decodes with `any` values made one
   if (end == nullptr) [[unlikely]]
     return std::move(st.err);

@@ -3,6 +3,7 @@
 // a struct brings its table (bsongen/detail/codec_support.hpp, struct_table).
 
 #include <algorithm>
+#include <atomic>
 #include <bit>
 #include <cstdint>
 #include <string_view>
@@ -16,8 +17,10 @@ namespace bsongen::detail {
 const std::uint8_t* decode_out_of_order(decode_state& st, const std::uint8_t* element,
                                         const std::uint8_t* doc_end, void* obj,
                                         const struct_table& table, std::uint64_t* seen, bool fresh,
-                                        std::uint32_t& next) {
+                                        chain_cursor& chain) {
   if (!is_bson_type(*element)) return fail_element_type(st, element, {});
+  const std::uint32_t next = chain.next;
+  const std::uint32_t previous = chain.previous();
   const std::uint8_t* body = element;
   std::uint8_t type = *element;
   std::string_view key;
@@ -93,16 +96,32 @@ const std::uint8_t* decode_out_of_order(decode_state& st, const std::uint8_t* el
   const auto field = static_cast<std::uint32_t>(index);
   body = table.decode_field(st, field, type, body, doc_end, obj, fresh && !again);
   if (body == nullptr) return fail_in_element(st, element, key);
-  if (field >= next) next = field + 1;
+  if (index != next && table.successors != nullptr) {
+    // Learn: after `previous` came `field`, where the chain did not expect it. Written only when
+    // it changes, so a stream in one order stops writing (and sharing the line across cores).
+    std::atomic<std::uint32_t>& successor = table.successors[previous];
+    if (successor.load(std::memory_order_relaxed) != field + 1) {
+      successor.store(field + 1, std::memory_order_relaxed);
+    }
+  }
+  // The chain goes on after this field, or where it was when this field lies behind it: so
+  // without guesses (follow_learned_order) it only ever meets fields not seen yet.
+  chain.send(st, seen, (table.field_count + 63) / 64, std::max(next, field + 1), field, false);
   return body;
+}
+
+const std::uint8_t* fail_repeat_on_guessed_path(decode_state& st) {
+  st.err = bsongen::error(error_code::duplicate_field,
+                          "a repeated key on a guessed path (decode() runs it again without)");
+  return nullptr;
 }
 
 const std::uint8_t* decode_elements(decode_state& st, const std::uint8_t* body,
                                     const std::uint8_t* doc_end, void* obj,
                                     const struct_table& table, std::uint64_t* seen, bool fresh) {
-  std::uint32_t next = 0;
+  chain_cursor chain{.last = table.field_count};
   while (body < doc_end) {
-    body = decode_out_of_order(st, body, doc_end, obj, table, seen, fresh, next);
+    body = decode_out_of_order(st, body, doc_end, obj, table, seen, fresh, chain);
     if (body == nullptr) return nullptr;
   }
   return body;

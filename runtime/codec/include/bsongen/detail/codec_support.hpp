@@ -32,6 +32,7 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <bit>
 #include <cstddef>
 #include <cstdint>
@@ -248,6 +249,12 @@ struct struct_table {
   // encode error comes from.
   std::size_t (*size_field)(std::uint32_t index, const void* obj, encode_state& es);
   void (*capture)(void* obj, std::span<const std::uint8_t> element);  // unknown_policy::capture
+  // The order documents came in, learned: successors[i] is 1 + the field that last followed
+  // field i where the chain did not expect it (successors[field_count]: a document's first
+  // field), 0 when none was seen. field_count + 1 entries, or nullptr for structs without a
+  // chain. Only a guess, checked by the chain's own key compare, so any value is safe: the
+  // entries are relaxed atomics shared by every thread decoding this struct.
+  std::atomic<std::uint32_t>* successors = nullptr;
 };
 
 // a == b without a libc call for texts of up to 16 bytes (map keys mostly are): two loads from
@@ -291,16 +298,91 @@ template <std::size_t Words>
   return missing == 0;
 }
 
+// The first field from `field` on that `seen` (`words` words) marks, or no_field.
+inline constexpr std::uint32_t no_field = 0xFFFFFFFF;
+[[nodiscard]] inline std::uint32_t first_seen_from(const std::uint64_t* seen, std::size_t words,
+                                                   std::uint32_t field) noexcept {
+  std::size_t i = field / 64;
+  if (i >= words) return no_field;
+  if (const std::uint64_t w = seen[i] >> (field % 64); w != 0) {
+    return field + static_cast<std::uint32_t>(std::countr_zero(w));
+  }
+  while (++i < words) {
+    if (seen[i] != 0) return static_cast<std::uint32_t>(i * 64 + std::countr_zero(seen[i]));
+  }
+  return no_field;
+}
+
+// Where generated decode_document's chain (its unrolled in-order cases) stands in a document.
+// The chain and the calls below share it. An element the chain does not expect at case `next`
+// goes to follow_learned_order, which may send the chain to the case the order of earlier
+// documents suggests, else to decode_out_of_order, which decodes it and sends the chain on.
+//
+// The cases check no `seen` bits: that would cost every in-order field. Sent to a case below a
+// field already decoded (`fence`), the chain may fall through into that field's case, a repeated
+// key taken as new: check_chain_run finds that after the run, and the decode fails, to be run
+// again without guesses (decode_state::guessed_below_seen).
+struct chain_cursor {
+  std::uint32_t next = 0;          // the case the chain runs from
+  std::uint32_t resumed = 0;       // the case it was last sent to (next == resumed: nothing decoded
+                                   // since)
+  std::uint32_t last;              // the field before `resumed` (field_count: the document's start)
+  std::uint32_t fence = no_field;  // the first field from `resumed` on already seen
+  bool guessed = false;            // `resumed` was a guess of follow_learned_order
+
+  // The field before the element at hand.
+  [[nodiscard]] std::uint32_t previous() const noexcept {
+    return next != resumed ? next - 1 : last;
+  }
+  // Sends the chain to `field` (field_count: past every case), after `before`.
+  void send(decode_state& st, const std::uint64_t* seen, std::size_t words, std::uint32_t field,
+            std::uint32_t before, bool guess) noexcept {
+    next = field;
+    resumed = field;
+    last = before;
+    guessed = guess;
+    fence = first_seen_from(seen, words, field);
+    if (fence != no_field) st.guessed_below_seen = true;
+  }
+};
+
+// After each run of the chain: false when the run went past its fence, decoding a field seen
+// before it (a repeated key), which it must not take as new.
+[[gnu::always_inline]] inline bool check_chain_run(const chain_cursor& chain) noexcept {
+  return chain.next <= chain.fence;
+}
+// The failure check_chain_run calls for: decode() runs the document again without guesses.
+[[gnu::cold]] const std::uint8_t* fail_repeat_on_guessed_path(decode_state& st);
+
+// The chain missed the element at case chain.next. When the order learned from earlier documents
+// (struct_table::successors) says another field, not seen yet, follows the one before it, sends
+// the chain to that case (whose key compare checks the guess) and returns true. A guess the
+// chain has just missed is not made again: decode_out_of_order takes that element.
+template <std::size_t Words>
+[[gnu::always_inline]] inline bool follow_learned_order(
+    decode_state& st, chain_cursor& chain, const struct_table& table,
+    const std::uint64_t (&seen)[Words]) noexcept {
+  if (chain.guessed && chain.next == chain.resumed) return false;
+  const std::uint32_t previous = chain.previous();
+  const std::uint32_t guess = table.successors[previous].load(std::memory_order_relaxed) - 1;
+  if (guess >= table.field_count || guess == chain.next ||  // entry 0, none learned, wraps
+      (seen[guess / 64] >> (guess % 64) & 1) != 0 || !st.follow_learned_order) {
+    return false;
+  }
+  chain.send(st, seen, Words, guess, previous, true);
+  return true;
+}
+
 // The element at `element` (inside the document ending at doc_end), one the in-order chain of
 // generated decode_document did not expect: a field out of schema order, a repeated one, or an
 // unknown key (skipped, rejected or captured per the table). Returns the byte after it, or
-// nullptr with st.err set. Raises `next`, where the chain resumes, past the field decoded, so
-// the chain only ever meets fields not seen yet.
+// nullptr with st.err set. A field the chain did not expect is learned as the successor of the
+// one before it (table.successors); the chain goes on after it.
 [[nodiscard]] const std::uint8_t* decode_out_of_order(decode_state& st, const std::uint8_t* element,
                                                       const std::uint8_t* doc_end, void* obj,
                                                       const struct_table& table,
                                                       std::uint64_t* seen, bool fresh,
-                                                      std::uint32_t& next);
+                                                      chain_cursor& chain);
 // Every element from body to doc_end through decode_out_of_order (fixed-shape structs whose fast
 // path did not apply).
 [[nodiscard]] const std::uint8_t* decode_elements(decode_state& st, const std::uint8_t* body,

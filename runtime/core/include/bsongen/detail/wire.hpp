@@ -41,6 +41,12 @@ struct decode_state {
   // Allocator-aware structs (`allocator: pmr` schemas): the resource of the struct being decoded,
   // from which values the decoder creates outside a container (an optional's) allocate.
   std::pmr::memory_resource* memory = nullptr;
+  // Generated decoders' learned field order (codec_support.hpp, follow_learned_order). A guess
+  // may send a struct's chain to a case below fields already decoded, where a repeated key would
+  // pass as new; the chain then counts what it decodes (`guessed_below_seen`), and a decode that
+  // fails after that runs again without guesses, so its result and errors are schema order's.
+  bool follow_learned_order = true;
+  bool guessed_below_seen = false;
   bsongen::error err;
 
   [[nodiscard]] std::size_t offset(const std::uint8_t* p) const noexcept {
