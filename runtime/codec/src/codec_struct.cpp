@@ -96,7 +96,11 @@ const std::uint8_t* decode_out_of_order(decode_state& st, const std::uint8_t* el
   const auto field = static_cast<std::uint32_t>(index);
   body = table.decode_field(st, field, type, body, doc_end, obj, fresh && !again);
   if (body == nullptr) return fail_in_element(st, element, key);
-  if (index != next && table.successors != nullptr) {
+  // The field after `previous` in schema order: the chain tries it first anyway, so it is never
+  // worth learning (an int32 in an int64 field comes here in schema order, and must not erase
+  // what documents that leave that field out taught).
+  const std::uint32_t in_schema_order = previous == table.field_count ? 0 : previous + 1;
+  if (index != next && field != in_schema_order && table.successors != nullptr) {
     // Learn: after `previous` came `field`, where the chain did not expect it. Written only when
     // it changes, so a stream in one order stops writing (and sharing the line across cores).
     std::atomic<std::uint32_t>& successor = table.successors[previous];
