@@ -31,6 +31,17 @@ namespace {
   return !es.failed;
 }
 
+// The state a decode of `bytes` starts from.
+decode_state initial_state(std::span<const std::uint8_t> bytes, const decode_options& options) {
+  decode_state st;
+  st.origin = bytes.data();
+  st.max_depth = std::min(options.max_depth, max_depth_limit);
+  st.validate_utf8 = options.validate_utf8;
+  st.duplicate_keys = options.duplicate_keys;
+  st.memory = options.memory;
+  return st;
+}
+
 }  // namespace
 
 result<std::size_t> encoded_size(const void* obj, const document_functions& f) {
@@ -78,12 +89,7 @@ result<byte_buffer> encode(const void* obj, const document_functions& f) {
 
 result<void> decode(std::span<const std::uint8_t> bytes, void* out, bool fresh,
                     const decode_options& options, const document_functions& f) {
-  decode_state st;
-  st.origin = bytes.data();
-  st.max_depth = std::min(options.max_depth, max_depth_limit);
-  st.validate_utf8 = options.validate_utf8;
-  st.duplicate_keys = options.duplicate_keys;
-  st.memory = options.memory;
+  decode_state st = initial_state(bytes, options);
   // The outermost framing, with the generic decoder's verdicts (one function gives both).
   if (bytes.size() < 5 || load_i32_le(bytes.data()) < 5 ||
       static_cast<std::size_t>(load_i32_le(bytes.data())) != bytes.size() ||
@@ -96,12 +102,7 @@ result<void> decode(std::span<const std::uint8_t> bytes, void* out, bool fresh,
     // have been taken as new (check_chain_run), or may have hidden the error schema order meets
     // first. Decoding again without guesses gives exactly what schema order gives. `out` is as
     // the first pass left it, so not fresh: every field is decoded or reset again.
-    decode_state again;
-    again.origin = st.origin;
-    again.max_depth = st.max_depth;
-    again.validate_utf8 = st.validate_utf8;
-    again.duplicate_keys = st.duplicate_keys;
-    again.memory = st.memory;
+    decode_state again = initial_state(bytes, options);
     again.values = std::exchange(st.values, nullptr);
     again.follow_learned_order = false;
     st = std::move(again);
