@@ -8,7 +8,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <cstring>
 #include <numeric>
 #include <random>
 #include <span>
@@ -17,7 +16,6 @@
 
 #include "bsongen/codec.hpp"
 #include "bsongen/detail/endian.hpp"
-#include "bsongen/detail/wire.hpp"  // skip_value
 #include "codec_helpers.hpp"
 #include "orders.bsongen.hpp"
 
@@ -26,33 +24,9 @@ namespace {
 using bytes = std::vector<std::uint8_t>;
 using bsongen::test::decode_error;
 using bsongen::test::decode_ok;
+using bsongen::test::document_of;
+using bsongen::test::elements_of;
 using bsongen::test::encode_ok;
-
-// The elements of a document (a valid one), each from its type byte to its end.
-std::vector<bytes> elements_of(std::span<const std::uint8_t> doc) {
-  std::vector<bytes> out;
-  const std::uint8_t* p = doc.data() + 4;
-  const std::uint8_t* const end = doc.data() + doc.size() - 1;
-  while (p < end) {
-    const std::uint8_t* const element = p;
-    const std::uint8_t* const value = p + 1 + std::strlen(reinterpret_cast<const char*>(p + 1)) + 1;
-    bsongen::detail::decode_state st;
-    p = bsongen::detail::skip_value(st, *element, value, end);
-    if (p == nullptr) ADD_FAILURE() << "a test document that does not walk";
-    if (p == nullptr) break;
-    out.emplace_back(element, p);
-  }
-  return out;
-}
-
-// A document of the given elements, in the given order (indices into `elements`; repeats allowed).
-bytes document_of(const std::vector<bytes>& elements, const std::vector<std::size_t>& order) {
-  bytes out(4);
-  for (std::size_t i : order) out.insert(out.end(), elements[i].begin(), elements[i].end());
-  out.push_back(0);
-  bsongen::detail::store_u32_le(out.data(), static_cast<std::uint32_t>(out.size()));
-  return out;
-}
 
 std::vector<std::size_t> reversed_order(std::size_t n) {
   std::vector<std::size_t> order(n);

@@ -26,12 +26,11 @@
 #include "any_fields.bsongen.hpp"
 #include "bson_builder.hpp"
 #include "bsongen/codec.hpp"
-#include "bsongen/detail/endian.hpp"
-#include "bsongen/detail/wire.hpp"  // skip_value
 #include "bsongen/document.hpp"
 #include "bsongen/document_view.hpp"
 #include "bsongen/object_id.hpp"
 #include "bsongen/pool.hpp"
+#include "codec_helpers.hpp"
 #include "orders.bsongen.hpp"
 
 namespace bsongen {
@@ -414,27 +413,14 @@ TEST(concurrency, generated_decode_of_documents_in_different_orders_in_parallel)
   const shop::order reference = sample_order();
   const auto reference_bytes = encode(reference);
   ASSERT_TRUE(reference_bytes) << reference_bytes.error().to_string();
-  std::vector<std::span<const std::uint8_t>> elements;  // each from its type byte to its end
-  const auto doc = reference_bytes->span();
-  for (const std::uint8_t* p = doc.data() + 4; p < doc.data() + doc.size() - 1;) {
-    const std::uint8_t* const value = p + 1 + std::strlen(reinterpret_cast<const char*>(p + 1)) + 1;
-    detail::decode_state st;
-    const std::uint8_t* const after =
-        detail::skip_value(st, *p, value, doc.data() + doc.size() - 1);
-    ASSERT_NE(after, nullptr);
-    elements.emplace_back(p, after);
-    p = after;
-  }
+  const auto elements = test::elements_of(reference_bytes->span());
   std::atomic<int> mismatches{0};
   run_in_threads([&](int t) {
     std::vector<std::size_t> order(elements.size());
     std::iota(order.begin(), order.end(), std::size_t{0});
     std::mt19937 rng(static_cast<unsigned>(t));
     if (t != 0) std::shuffle(order.begin(), order.end(), rng);  // thread 0: schema order
-    std::vector<std::uint8_t> bytes(4);
-    for (std::size_t i : order) bytes.insert(bytes.end(), elements[i].begin(), elements[i].end());
-    bytes.push_back(0);
-    detail::store_u32_le(bytes.data(), static_cast<std::uint32_t>(bytes.size()));
+    const auto bytes = test::document_of(elements, order);
     shop::order reused;
     for (int i = 0; i < 2000; ++i) {
       if (!decode(std::span<const std::uint8_t>(bytes), reused) || !(reused == reference)) {

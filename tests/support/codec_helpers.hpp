@@ -7,12 +7,14 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <cstring>
 #include <fstream>
 #include <iterator>
 #include <span>
 #include <vector>
 
 #include "bsongen/codec.hpp"
+#include "bsongen/detail/endian.hpp"
 #include "bsongen/detail/wire.hpp"
 #include "bsongen/document.hpp"
 
@@ -24,6 +26,33 @@ inline bytes to_bytes(const byte_buffer& b) { return {b.data(), b.data() + b.siz
 
 // The generic path's encoding of `d`.
 inline bytes generic_encoding(document_ref d) { return to_bytes(encode_document(d)); }
+
+// The elements of a document (a valid one), each from its type byte to its end.
+inline std::vector<bytes> elements_of(std::span<const std::uint8_t> doc) {
+  std::vector<bytes> out;
+  const std::uint8_t* p = doc.data() + 4;
+  const std::uint8_t* const end = doc.data() + doc.size() - 1;
+  while (p < end) {
+    const std::uint8_t* const element = p;
+    const std::uint8_t* const value = p + 1 + std::strlen(reinterpret_cast<const char*>(p + 1)) + 1;
+    bsongen::detail::decode_state st;
+    p = bsongen::detail::skip_value(st, *element, value, end);
+    if (p == nullptr) ADD_FAILURE() << "a test document that does not walk";
+    if (p == nullptr) break;
+    out.emplace_back(element, p);
+  }
+  return out;
+}
+
+// A document of the given elements, in the given order (indices into `elements`; repeats allowed).
+inline bytes document_of(const std::vector<bytes>& elements,
+                         const std::vector<std::size_t>& order) {
+  bytes out(4);
+  for (std::size_t i : order) out.insert(out.end(), elements[i].begin(), elements[i].end());
+  out.push_back(0);
+  bsongen::detail::store_u32_le(out.data(), static_cast<std::uint32_t>(out.size()));
+  return out;
+}
 
 // Generated code (or any type with a bsongen::codec): encode `v`, expecting success.
 template <class T>
