@@ -17,6 +17,9 @@
 //    `allocator: pmr` (derived by bench/CMakeLists.txt), built on a
 //    std::pmr::monotonic_buffer_resource over one buffer reused from decode to decode.
 //  * generic/encode, generic/decode: bsongen::encode_document / decode_document of the same bytes.
+//  * struct_copy/copy: the case's struct copied into a new one and destroyed, reading no byte: what
+//    building a new struct's strings, vectors, map nodes and `any` values costs by itself, the
+//    floor under generated/decode (which is about this plus generated_reuse/decode).
 //  * memcpy/copy: the ceiling.
 // Before timing, each row checks its output: decoded structs equal the case's struct, encoded
 // bytes equal the case's bytes, and the generic path reproduces those bytes exactly.
@@ -238,6 +241,19 @@ void register_rows(const model_case<T>& c) {
     for (auto _ : state) {
       auto d = decode_document(c.bytes.span());
       benchmark::DoNotOptimize(d);
+      benchmark::ClobberMemory();
+    }
+    set_throughput(state, c);
+  });
+  // The floor of generated/decode: the same struct built by copying the case's model and destroyed
+  // (every string, vector, map node and `any` value allocated and freed as a new struct's are),
+  // with no byte read. Decoding into a new struct costs about this plus generated_reuse/decode.
+  register_row(c.name, "struct_copy", "copy", [&c](benchmark::State& state) {
+    if (T copy = c.model; !(copy == c.model))
+      fail(row_name(c.name, "struct_copy", "copy"), "differs");
+    for (auto _ : state) {
+      T copy = c.model;
+      benchmark::DoNotOptimize(copy);
       benchmark::ClobberMemory();
     }
     set_throughput(state, c);
