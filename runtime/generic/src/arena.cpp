@@ -160,7 +160,7 @@ arena* arena::create(std::pmr::memory_resource* upstream, std::size_t first_bloc
 }
 
 arena* arena::create_shared(shared_arena_memory* memory) {
-  void* block = memory->allocate(sizeof(arena), alignof(arena));
+  void* block = memory->bump(sizeof(arena), alignof(arena));
   auto* a = ::new (block) arena(memory, false, true);
   memory->hold();
   return a;
@@ -197,7 +197,7 @@ void arena::destroy(arena* a) noexcept {
 }
 
 void* arena::allocate_slow(std::size_t n, std::size_t align) {
-  if (shared_) return upstream_->allocate(n, align);
+  if (shared_) return static_cast<shared_arena_memory*>(upstream_)->bump(n, align);
   const std::size_t header = round_up(sizeof(block_header), block_alignment);
   if (!pooled_) {
     // One upstream call per allocation, linked so destroy() can return it.

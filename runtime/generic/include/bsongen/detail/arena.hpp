@@ -40,8 +40,33 @@ class shared_arena_memory : public std::pmr::memory_resource {
   virtual void hold() noexcept = 0;
   virtual void release() noexcept = 0;
 
+  // n bytes aligned to `align` (a power of two): a bump of the current chunk, inline, or a new
+  // chunk from grow(). What allocate() does too, without its virtual call: an `any` value takes
+  // two or three parts, and the call was as dear as the bump.
+  [[nodiscard]] void* bump(std::size_t n, std::size_t align) {
+    const auto at =
+        (reinterpret_cast<std::uintptr_t>(cursor_) + (align - 1)) & ~(std::uintptr_t{align} - 1);
+    if (at + n <= reinterpret_cast<std::uintptr_t>(end_)) [[likely]] {
+      cursor_ = reinterpret_cast<std::byte*>(at + n);
+      return reinterpret_cast<void*>(at);
+    }
+    return grow(n, align);
+  }
+
  protected:
   ~shared_arena_memory() override = default;
+  // Makes a chunk with room for n bytes at `align` the current one (cursor_, end_) and returns
+  // them from it.
+  virtual void* grow(std::size_t n, std::size_t align) = 0;
+  void* do_allocate(std::size_t n, std::size_t align) final { return bump(n, align); }
+  // Parts are never returned one by one: they go all at once with the last hold.
+  void do_deallocate(void*, std::size_t, std::size_t) final {}
+  [[nodiscard]] bool do_is_equal(const std::pmr::memory_resource& other) const noexcept final {
+    return this == &other;
+  }
+
+  std::byte* cursor_ = nullptr;  // the current chunk's free bytes: [cursor_, end_)
+  std::byte* end_ = nullptr;
 };
 
 class arena {
@@ -69,6 +94,8 @@ class arena {
         cursor_ = aligned + n;
         return aligned;
       }
+    } else if (shared_) {
+      return static_cast<shared_arena_memory*>(upstream_)->bump(n, align);
     }
     return allocate_slow(n, align);
   }
