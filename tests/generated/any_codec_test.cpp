@@ -242,6 +242,49 @@ TEST(any_codec, hostile_truncation_and_corruption) {
   EXPECT_GT(failures, 0u);
 }
 
+// Each type as the field's whole value (scalars and strings take a path of their own, not the
+// generic decoder's walk): every byte of the value flipped and every cut inside it fails exactly
+// when the generic decoder fails on the same bytes, with its code, offset and path.
+TEST(any_codec, hostile_values_of_every_type_fail_as_the_generic_decoder_does) {
+  const std::uint8_t field_name[] = {'m', 'e', 't', 'a', 'd', 'a', 't', 'a', 0};
+  const auto same_verdict = [](const bytes& input, const std::string& what) {
+    auto generated = bsongen::decode<any_test::tagged>(input);
+    auto generic = bsongen::decode_document(input);
+    ASSERT_EQ(generated.has_value(), generic.has_value())
+        << what << ": "
+        << (generated ? generic.error().to_string() : generated.error().to_string());
+    if (generated) return;
+    EXPECT_EQ(bsongen::name(generated.error().code), bsongen::name(generic.error().code))
+        << what << ": " << generated.error().to_string() << " / " << generic.error().to_string();
+    EXPECT_EQ(generated.error().offset, generic.error().offset)
+        << what << ": " << generated.error().to_string() << " / " << generic.error().to_string();
+    EXPECT_EQ(generated.error().path, generic.error().path)
+        << what << ": " << generated.error().to_string() << " / " << generic.error().to_string();
+  };
+  for (const auto& element : every_type()) {
+    const bytes good = generic_tagged(bsongen::value(element.value()));
+    const std::size_t value_at =
+        find_bytes(good, bytes(std::begin(field_name), std::end(field_name))) + sizeof field_name;
+    // The value runs to the `name` element: its type byte (0x02) and key.
+    const std::size_t value_end = find_bytes(good, {0x02, 'n', 'a', 'm', 'e', 0});
+    const std::string type(element.key());
+    for (std::size_t at = value_at; at < value_end; ++at) {
+      for (const int flip : {0x01, 0x80, 0xFF}) {
+        bytes corrupt = good;
+        corrupt[at] = static_cast<std::uint8_t>(corrupt[at] ^ flip);
+        same_verdict(corrupt, type + ", byte " + std::to_string(at) + " ^ " + std::to_string(flip));
+      }
+    }
+    for (std::size_t cut = value_at; cut < value_end; ++cut) {
+      bytes truncated(good.begin(), good.begin() + static_cast<std::ptrdiff_t>(cut));
+      truncated.push_back(0);
+      const auto size = static_cast<std::int32_t>(truncated.size());
+      std::memcpy(truncated.data(), &size, 4);
+      same_verdict(truncated, type + ", cut at " + std::to_string(cut));
+    }
+  }
+}
+
 // --- Encode refuses what decode would reject (decision 5), as encode_document does. ---
 
 bytes written(const bsongen::writer& w) { return {w.bytes().begin(), w.bytes().end()}; }

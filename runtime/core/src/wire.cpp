@@ -20,12 +20,20 @@ std::nullptr_t fail_length_past_end(decode_state& st, const std::uint8_t* at, st
                   " runs past the end of its document");
 }
 
+std::nullptr_t fail_not_a_type(decode_state& st, std::uint8_t type, const std::uint8_t* at) {
+  // A NUL where an element should start ends the document early: a length problem, as the
+  // generic decoder reports it.
+  if (type == 0) {
+    return fail(st, error_code::invalid_length, at,
+                "document ends (NUL type byte) before its declared length");
+  }
+  return fail(st, error_code::invalid_type, at,
+              "element type byte " + std::to_string(type) + " is not a BSON type");
+}
+
 std::nullptr_t fail_type(decode_state& st, bson_type expected, std::uint8_t actual,
                          const std::uint8_t* at) {
-  if (!is_bson_type(actual)) {
-    return fail(st, error_code::invalid_type, at,
-                "element type byte " + std::to_string(actual) + " is not a BSON type");
-  }
+  if (!is_bson_type(actual)) return fail_not_a_type(st, actual, at);
   return fail(st, error_code::type_mismatch, at,
               "expected " + std::string(type_name(expected)) + ", found " +
                   std::string(type_name(static_cast<bson_type>(actual))));
@@ -93,7 +101,9 @@ std::nullptr_t fail_document(decode_state& st, const std::uint8_t* p, std::int64
 }
 
 std::nullptr_t fail_string(decode_state& st, const std::uint8_t* p, const std::uint8_t* end) {
-  if (end - p < 5) return fail_truncated(st, p, "string");
+  // A readable length is named, as the generic decoder names it, even when the value has no room
+  // for its NUL.
+  if (end - p < 4) return fail_truncated(st, p, "string");
   const std::int32_t length = load_i32_le(p);
   if (length < 1) {
     return fail(st, error_code::invalid_length, p,
@@ -219,8 +229,7 @@ const std::uint8_t* skip_value_at(decode_state& st, std::uint8_t type, const std
     case value_layout::none:
       break;
   }
-  return fail(st, error_code::invalid_type, p,
-              "element type byte " + std::to_string(type) + " is not a BSON type");
+  return fail_not_a_type(st, type, p);
 }
 
 }  // namespace

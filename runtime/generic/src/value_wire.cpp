@@ -199,6 +199,22 @@ const std::uint8_t* decode_any_value(decode_state& st, std::uint8_t type, const 
     return p + length;
   }
 
+  if (t == bson_type::javascript_with_scope) {
+    // Through the generic decoder (its walk, from this value), which checks the code and the
+    // scope in its own order and words; the scope is the value's first level, as there.
+    arena_ptr parts = value_arena(st);
+    node n{};
+    const std::uint8_t* const next = decode_value(st, p, type, p, end, *parts, n);
+    if (next == nullptr) [[unlikely]] {
+      // An error about the value itself is at p (the element named there), for the caller to
+      // place at its element; one inside the scope is at its own byte already.
+      if (st.err.offset != st.offset(p)) st.error_located = true;
+      return nullptr;
+    }
+    value_adopter::adopt(out, n, std::move(parts));
+    return next;
+  }
+
   // Everything else: validated by the wire rules, then built in place. Fixed-width values and
   // strings, most of what `any` fields hold, get skip_value's checks here without its dispatch
   // (a call and a table lookup were about half of a scalar's decode).
@@ -216,11 +232,9 @@ const std::uint8_t* decode_any_value(decode_state& st, std::uint8_t type, const 
     if (next == nullptr) [[unlikely]]
       return nullptr;
   } else {
-    next = skip_value(st, type, p, end);
-    if (next == nullptr) {
-      if (!st.err.path.empty()) st.error_located = true;  // inside a scope document
+    next = skip_value(st, type, p, end);  // binary, regex, dbPointer: no nested elements
+    if (next == nullptr) [[unlikely]]
       return nullptr;
-    }
   }
   node n{};
   n.type = t;
@@ -288,25 +302,6 @@ const std::uint8_t* decode_any_value(decode_state& st, std::uint8_t type, const 
       copy[size] = 0;
       std::memcpy(copy + size + 1, p + 4 + size + 1, 12);
       n.as.text = {copy, static_cast<std::uint32_t>(size), 0};
-      break;
-    }
-    case bson_type::javascript_with_scope: {
-      // total, code string, scope document (skip_value checked them all).
-      const auto code_size = static_cast<std::size_t>(load_i32_le(p + 4) - 1);
-      const std::uint8_t* scope = p + 8 + code_size + 1;
-      value scope_value;  // the scope is the value's first level, as for the generic decoder
-      if (!decode_embedded(st, static_cast<std::uint8_t>(bson_type::document), scope,
-                           static_cast<std::size_t>(next - scope), scope_value)) {
-        return nullptr;
-      }
-      parts = std::move(value_adopter::arena_of(scope_value));
-      if (!parts) parts = value_arena(st);
-      auto* cws = parts->allocate_array<code_with_scope>(1);
-      cws->code =
-          parts->copy_string(std::string_view(reinterpret_cast<const char*>(p + 8), code_size));
-      cws->code_size = static_cast<std::uint32_t>(code_size);
-      cws->scope = value_adopter::node_of(scope_value).as.doc;
-      n.as.cws = cws;
       break;
     }
     default:  // null, undefined, MinKey, MaxKey: the type is the value

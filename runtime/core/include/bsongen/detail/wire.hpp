@@ -77,6 +77,9 @@ struct encode_state {
 // "expected int32, found string" at the value.
 [[gnu::cold]] std::nullptr_t fail_type(decode_state& st, bson_type expected, std::uint8_t actual,
                                        const std::uint8_t* at);
+// A type byte that names no BSON type (`type` at `at`); 0 ends the document early.
+[[gnu::cold]] std::nullptr_t fail_not_a_type(decode_state& st, std::uint8_t type,
+                                             const std::uint8_t* at);
 [[gnu::cold]] void fail_encode(encode_state& es, error_code code, std::string message);
 // Why the document at p (length field `length`, `available` bytes before its limit) is rejected.
 [[gnu::cold]] std::nullptr_t fail_document(decode_state& st, const std::uint8_t* p,
