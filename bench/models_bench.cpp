@@ -1,8 +1,10 @@
 // Models users write, beyond the shop order (orders_bench.cpp): cases `telemetry_1`, one device's
 // batch of samples (bench/schemas/telemetry.yaml: strings, vector<double>, a labels map, a nested
-// struct, a vector of structs with vectors of their own), and `event_any_1`, an event record whose
+// struct, a vector of structs with vectors of their own), `event_any_1`, an event record whose
 // `payload` is schemaless (bench/schemas/event_any.yaml: one `any` field holding a nested
-// document with strings, numbers, an array and a subdocument), and `labels_1000` /
+// document with strings, numbers, an array and a subdocument), `attributes_any_1`, a span's
+// attributes whose fields are all `any` but the id (scalars, strings, a small document and an
+// array, one value each), and `labels_1000` /
 // `labels_pairs_1000`, one resource with 1000 string labels (bench/schemas/labels.yaml), the same
 // bytes decoded into a std::map and into a sequence of pairs (its `cpp` spelling): a map's cost
 // is mostly its nodes, which only a new struct pays.
@@ -120,6 +122,27 @@ events::event make_event() {
       {"ok", true}});
   e.acknowledged = false;
   return e;
+}
+
+// A span's attributes, every one schemaless: numbers, strings (one past std::string's inline
+// buffer), a bool, a null, an ObjectId, a small document and an array.
+events::attributes make_attributes() {
+  events::attributes a;
+  a.span_id = 7'340'032'123LL;
+  a.status = value(std::int32_t{0});
+  a.http_method = value("POST");
+  a.http_route = value("/api/v2/orders/{orderId}/payments");
+  a.http_status = value(std::int32_t{201});
+  a.duration = value(12.625);
+  a.sampled = value(true);
+  a.parent = value(make_object_id(1'764'547'200U, 99));
+  a.db = value(document{{"system", "postgresql"}, {"rows", std::int64_t{3}}});
+  array retries;
+  retries.push_back(std::int32_t{120}).push_back(std::int32_t{480});
+  a.retries = value(std::move(retries));
+  a.peer = value("10.0.4.17");
+  a.error = value(nullptr);
+  return a;
 }
 
 // Labels as resource tags and attribute maps hold them: dotted, prefixed keys of 20-40
@@ -299,6 +322,8 @@ void register_arena_row(const model_case<T>& c) {
 const bool registered = [] {
   static const model_case<telemetry::batch> telemetry_1 = build_case("telemetry_1", make_batch());
   static const model_case<events::event> event_any_1 = build_case("event_any_1", make_event());
+  static const model_case<events::attributes> attributes_any_1 =
+      build_case("attributes_any_1", make_attributes());
   static const model_case<labels::resource> labels_1000 =
       build_case("labels_1000", make_resource());
   static const model_case<labels::resource_in_order> labels_pairs_1000 =
@@ -307,9 +332,11 @@ const bool registered = [] {
               labels_1000.bytes.span());
   register_case_bytes(telemetry_1.name, telemetry_1.bytes.span());
   register_case_bytes(event_any_1.name, event_any_1.bytes.span());
+  register_case_bytes(attributes_any_1.name, attributes_any_1.bytes.span());
   register_case_bytes(labels_1000.name, labels_1000.bytes.span());
   register_rows(telemetry_1);
   register_rows(event_any_1);
+  register_rows(attributes_any_1);
   register_rows(labels_1000);
   register_rows(labels_pairs_1000);
   register_arena_row<telemetry_arena::batch>(telemetry_1);
