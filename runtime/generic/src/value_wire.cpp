@@ -193,9 +193,8 @@ const std::uint8_t* decode_any_value(decode_state& st, std::uint8_t type, const 
         [[unlikely]] {
       return fail_embedded(st, p, avail);
     }
-    value decoded;
-    if (!decode_embedded(st, type, p, static_cast<std::size_t>(length), decoded)) return nullptr;
-    out = std::move(decoded);
+    // Into `out` directly: decode_embedded changes it only once the value decoded.
+    if (!decode_embedded(st, type, p, static_cast<std::size_t>(length), out)) return nullptr;
     return p + length;
   }
 
