@@ -42,15 +42,7 @@ std::nullptr_t fail_in_element(decode_state& st, const std::uint8_t* element, st
 
 std::nullptr_t fail_element_type(decode_state& st, const std::uint8_t* element,
                                  std::string_view key) {
-  if (*element == 0) {
-    fail(st, error_code::invalid_length, element,
-         "document ends (NUL type byte) before its declared length");
-  } else {
-    static constexpr char digits[] = "0123456789abcdef";
-    fail(st, error_code::invalid_type, element,
-         std::string("unknown element type byte 0x") + digits[*element >> 4] +
-             digits[*element & 15]);
-  }
+  fail_not_a_type(st, *element, element);
   st.error_located = true;
   st.err.prepend_path(key);
   return nullptr;

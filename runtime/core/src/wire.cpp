@@ -21,14 +21,15 @@ std::nullptr_t fail_length_past_end(decode_state& st, const std::uint8_t* at, st
 }
 
 std::nullptr_t fail_not_a_type(decode_state& st, std::uint8_t type, const std::uint8_t* at) {
-  // A NUL where an element should start ends the document early: a length problem, as the
-  // generic decoder reports it.
+  // In the generic decoder's words: a NUL where an element should start ends the document early,
+  // a length problem.
   if (type == 0) {
     return fail(st, error_code::invalid_length, at,
                 "document ends (NUL type byte) before its declared length");
   }
+  static constexpr char digits[] = "0123456789abcdef";
   return fail(st, error_code::invalid_type, at,
-              "element type byte " + std::to_string(type) + " is not a BSON type");
+              std::string("unknown element type byte 0x") + digits[type >> 4] + digits[type & 15]);
 }
 
 std::nullptr_t fail_type(decode_state& st, bson_type expected, std::uint8_t actual,

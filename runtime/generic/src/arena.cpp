@@ -197,7 +197,6 @@ void arena::destroy(arena* a) noexcept {
 }
 
 void* arena::allocate_slow(std::size_t n, std::size_t align) {
-  if (shared_) return static_cast<shared_arena_memory*>(upstream_)->bump(n, align);
   const std::size_t header = round_up(sizeof(block_header), block_alignment);
   if (!pooled_) {
     // One upstream call per allocation, linked so destroy() can return it.

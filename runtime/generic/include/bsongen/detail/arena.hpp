@@ -130,7 +130,7 @@ class arena {
 
   arena(std::pmr::memory_resource* upstream, bool pooled, bool shared) noexcept
       : upstream_(upstream), pooled_(pooled), shared_(shared) {}
-  void* allocate_slow(std::size_t n, std::size_t align);
+  void* allocate_slow(std::size_t n, std::size_t align);  // an owned arena's (not shared_)
 
   std::byte* cursor_ = nullptr;
   std::byte* end_ = nullptr;
