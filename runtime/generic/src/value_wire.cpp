@@ -127,8 +127,6 @@ struct value_adopter {
     out.node_.key_size = 0;
     out.arena_ = std::move(a);
   }
-  static node& node_of(value& v) noexcept { return v.node_; }
-  static arena_ptr& arena_of(value& v) noexcept { return v.arena_; }
 };
 
 namespace {
