@@ -106,6 +106,42 @@ TEST(any_codec_hostile, values_outlive_the_rest_of_their_decode) {
   EXPECT_EQ(kept.as_string(), "a longer string value number 6");
 }
 
+// A decoded document, array or string moved into a document or array built by hand: the
+// document takes over the value's hold on the memory its decode shared (no copy of a nested
+// document), keeps it readable once the struct and the value are gone, and returns it with
+// itself. Repeating this must not grow the heap.
+TEST(any_codec_hostile, values_moved_into_documents_live_and_die_with_them) {
+  const std::string text(100, 't');
+  const bsongen::byte_buffer input = bsongen::encode_document(bsongen::document{
+      {"values", bsongen::array{bsongen::document{{"a", text}, {"b", 2}}, bsongen::array{text, 3.5},
+                                text, bsongen::document{}}}});
+  const auto round = [&] {
+    bsongen::document built;
+    bsongen::array list;
+    {
+      auto r = bsongen::decode<any_test::containers>(input.span());
+      ASSERT_TRUE(r) << r.error().to_string();
+      ASSERT_EQ(r->values.size(), 4u);
+      built.append("doc", std::move(r->values[0]));
+      built.append("str", std::move(r->values[2]));
+      built.set("doc", bsongen::value(1));  // the replaced value's hold stays with the document
+      built.append("doc2", std::move(r->values[3]));
+      list.push_back(std::move(r->values[1]));
+    }
+    ASSERT_EQ(built["str"].as_string(), text);
+    ASSERT_EQ(built["doc"].as_int32(), 1);
+    ASSERT_TRUE(built["doc2"].as_document().empty());
+    ASSERT_EQ(list[0][0].as_string(), text);
+    ASSERT_EQ(list[0][1].as_double(), 3.5);
+    bsongen::value whole(std::move(list));
+    ASSERT_EQ(whole[0][0].as_string(), text);
+  };
+  round();
+  const std::size_t before = heap::live_bytes();
+  for (int i = 0; i < 50; ++i) round();
+  EXPECT_EQ(heap::live_bytes(), before);
+}
+
 // The decode's shared memory is freed when nothing holds it: at the end of a decode whose values
 // were all dropped before it ended (a repeated key: the last wins), and with the last value
 // otherwise, also after a decode that failed. Repeating such decodes must not grow the heap

@@ -20,6 +20,7 @@
 #include <random>
 #include <set>
 #include <span>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -460,6 +461,34 @@ TEST(concurrency, any_values_of_one_decode_are_destroyed_on_many_threads_at_once
         }
       }
       shares[static_cast<std::size_t>(t)].clear();
+    });
+  }
+  EXPECT_EQ(mismatches.load(), 0);
+}
+
+// The same, with each thread's values first moved into a document of its own: the documents take
+// over the values' holds, and their destruction on every thread at once releases them.
+TEST(concurrency, any_values_moved_into_documents_are_released_on_many_threads_at_once) {
+  array values;
+  for (int i = 0; i < 64; ++i) values.push_back(document{{"n", i}, {"text", std::string(40, 'q')}});
+  const byte_buffer bytes = encode_document(document{{"values", std::move(values)}});
+  std::atomic<int> mismatches{0};
+  for (int round = 0; round < 200; ++round) {
+    auto decoded = decode<any_test::containers>(bytes.span());
+    ASSERT_TRUE(decoded) << decoded.error().to_string();
+    std::vector<document> shares(thread_count);
+    for (std::size_t i = 0; i < decoded->values.size(); ++i) {
+      shares[i % thread_count].append(std::to_string(i), std::move(decoded->values[i]));
+    }
+    decoded->values.clear();
+    run_in_threads([&](int t) {
+      document mine = std::move(shares[static_cast<std::size_t>(t)]);
+      for (const element e : mine) {
+        if (e.value()["n"].as_int32() != std::stoi(std::string(e.key())) ||
+            e.value()["text"].as_string() != std::string(40, 'q')) {
+          ++mismatches;
+        }
+      }
     });
   }
   EXPECT_EQ(mismatches.load(), 0);

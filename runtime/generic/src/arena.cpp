@@ -161,9 +161,12 @@ arena* arena::create(std::pmr::memory_resource* upstream, std::size_t first_bloc
 
 arena* arena::create_shared(shared_arena_memory* memory) {
   void* block = memory->bump(sizeof(arena), alignof(arena));
-  auto* a = ::new (block) arena(memory, false, true);
-  memory->hold();
-  return a;
+  return ::new (block) arena(memory, false, true);
+}
+
+void arena::adopt_hold(shared_arena_memory* memory) {
+  auto* link = static_cast<held_memory*>(allocate(sizeof(held_memory), alignof(held_memory)));
+  held_ = ::new (link) held_memory{memory, held_};
 }
 
 void arena::destroy(arena* a) noexcept {
@@ -179,12 +182,9 @@ void arena::destroy(arena* a) noexcept {
       pending = child;
       child = next;
     }
+    // The links live in the blocks freed below.
+    for (held_memory* h = current->held_; h != nullptr; h = h->next) h->memory->release();
     std::pmr::memory_resource* upstream = current->upstream_;
-    if (current->shared_) {
-      current->~arena();
-      static_cast<shared_arena_memory*>(upstream)->release();
-      continue;
-    }
     for (block_header* b = current->blocks_; b != nullptr;) {
       block_header* next = b->next;
       upstream_deallocate(upstream, b, b->size);
@@ -216,6 +216,23 @@ void* arena::allocate_slow(std::size_t n, std::size_t align) {
   auto* aligned = reinterpret_cast<std::byte*>(p);
   cursor_ = aligned + n;
   return aligned;
+}
+
+void value_storage::hand_to(arena& a) {
+  if (arena* own = owned()) {
+    a.adopt(own);
+  } else {
+    a.adopt_hold(reinterpret_cast<shared_arena_memory*>(bits_ & ~shared_tag));
+  }
+  bits_ = 0;
+}
+
+void value_storage::release(std::uintptr_t bits) noexcept {
+  if ((bits & shared_tag) != 0) {
+    reinterpret_cast<shared_arena_memory*>(bits & ~shared_tag)->release();
+  } else {
+    arena::destroy(reinterpret_cast<arena*>(bits));
+  }
 }
 
 }  // namespace bsongen::detail

@@ -190,17 +190,17 @@ node& append_slot(container& c, arena& a) {
   return c.elements[c.size++];
 }
 
-// Fills `dst` with the value `v` holds, adopting v's arena for documents and arrays (no copy) and
-// copying other variable-length parts into `a`.
+// Fills `dst` with the value `v` holds, taking over v's storage for documents and arrays (no copy)
+// and copying other variable-length parts into `a`.
 // dst's key (and its flag) is already set.
-void place_value(arena_ptr& v_arena, node& v_node, node& dst, arena& a) {
-  if (v_arena && (v_node.type == bson_type::document || v_node.type == bson_type::array ||
-                  v_node.type == bson_type::javascript_with_scope)) {
+void place_value(value_storage& v_storage, node& v_node, node& dst, arena& a) {
+  if (v_storage && (v_node.type == bson_type::document || v_node.type == bson_type::array ||
+                    v_node.type == bson_type::javascript_with_scope)) {
+    v_storage.hand_to(a);  // first: it may throw, and dst is untouched then
     dst.type = v_node.type;
     dst.subtype = v_node.subtype;
     take_text_flag(dst, v_node);
     dst.as = v_node.as;
-    a.adopt(v_arena.release());
   } else if (needs_storage(v_node)) {
     clone_payload(v_node, dst, a);
   } else {
@@ -406,8 +406,9 @@ bool nodes_equal(const node& a, const node& b) {
 // ---- value ----
 
 detail::arena& value::own_arena(std::size_t bytes) {
-  if (!arena_) arena_.reset(detail::arena::create(detail::default_block_resource(), bytes));
-  return *arena_;
+  if (detail::arena* a = storage_.owned()) return *a;
+  storage_ = detail::value_storage(detail::arena::create(detail::default_block_resource(), bytes));
+  return *storage_.owned();
 }
 
 value::value(std::string_view s) {
@@ -492,7 +493,7 @@ value::value(const document& d) {
     detail::clone_container(d.root_, node_.as.doc, own_arena(detail::default_build_block), true);
 }
 
-value::value(document&& d) noexcept : arena_(std::move(d.arena_)) {
+value::value(document&& d) noexcept : storage_(d.arena_.release()) {
   set_type(bson_type::document);
   node_.as.doc = std::exchange(d.root_, {});
   d.source_size_ = 0;
@@ -505,7 +506,7 @@ value::value(const array& a) {
     detail::clone_container(a.root_, node_.as.doc, own_arena(detail::default_build_block), false);
 }
 
-value::value(array&& a) noexcept : arena_(std::move(a.arena_)) {
+value::value(array&& a) noexcept : storage_(a.arena_.release()) {
   set_type(bson_type::array);
   node_.as.doc = std::exchange(a.root_, {});
 }
@@ -566,7 +567,7 @@ document& document::append(std::string_view key, value v) {
   slot.key = key_copy;
   slot.key_size = static_cast<std::uint32_t>(key.size());
   slot.flags = detail::is_valid_utf8(key.data(), key.size()) ? detail::node_flags::key_utf8 : 0;
-  detail::place_value(v.arena_, v.node_, slot, a);
+  detail::place_value(v.storage_, v.node_, slot, a);
   return *this;
 }
 
@@ -578,7 +579,7 @@ document& document::set(std::string_view key, value v) {
   // outweigh what is live, so memory stays within a small multiple of the live document however
   // many times set() runs.
   dead_bytes_ += detail::parts_footprint(slot);
-  detail::place_value(v.arena_, v.node_, slot, *arena_);
+  detail::place_value(v.storage_, v.node_, slot, *arena_);
   if (dead_bytes_ > compact_at_) [[unlikely]]
     compact();
   return *this;
@@ -646,7 +647,7 @@ array& array::push_back(value v) {
   slot.key = "";
   slot.key_size = 0;
   slot.flags = detail::node_flags::key_utf8;
-  detail::place_value(v.arena_, v.node_, slot, a);
+  detail::place_value(v.storage_, v.node_, slot, a);
   return *this;
 }
 

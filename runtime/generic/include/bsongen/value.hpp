@@ -429,7 +429,8 @@ concept bson_integer = std::integral<T> && !std::same_as<T, bool> && !std::same_
 //   value d = document{{"x", 1}};     // embedded document (moved in without a copy)
 //   value e = bsongen::javascript{"f()"};
 //
-// Holds its variable-length parts in its own arena (none for scalars).
+// Holds its variable-length parts in its own arena (none for scalars), or, when an `any` field
+// decoded it, in memory shared with the other values of that decode (freed with the last of them).
 class value : public detail::value_access<value> {
  public:
   value() noexcept : value(nullptr) {}
@@ -525,7 +526,7 @@ class value : public detail::value_access<value> {
   detail::arena& own_arena(std::size_t bytes);
 
   detail::node node_{};
-  detail::arena_ptr arena_;
+  detail::value_storage storage_;
 };
 
 }  // namespace bsongen

@@ -10,10 +10,10 @@
 // mode every allocate() is its own upstream call,
 // which is the `generic_nopool` benchmark baseline, not a mode for production use. An arena over
 // shared_arena_memory (create_shared) takes every part straight from that memory and returns
-// none: the memory is freed all at once when the last arena holding it is destroyed.
+// none: the memory is freed all at once when its last hold is released.
 //
-// Lifetime: everything allocated from an arena, and every arena adopted by it, lives until
-// destroy(). The upstream resource must outlive the arena.
+// Lifetime: everything allocated from an arena, every arena adopted by it and every hold handed
+// to it lives until destroy(). The upstream resource must outlive the arena.
 
 #include <cstddef>
 #include <cstdint>
@@ -22,6 +22,7 @@
 #include <memory_resource>
 #include <new>
 #include <string_view>
+#include <utility>
 
 namespace bsongen::detail {
 
@@ -31,10 +32,10 @@ namespace bsongen::detail {
 // freed on another thread than the one that allocated them. Thread-safe; never destroyed.
 [[nodiscard]] std::pmr::memory_resource* default_block_resource() noexcept;
 
-// Memory many small arenas draw from and that is freed all at once: the `any` values of one
-// generated decode share one (runtime/generic/src/value_wire.cpp), so a value costs bump
-// allocations and one hold, not a block of its own nor a free per part. An arena over it calls
-// hold() when created and release() when destroyed, and never deallocate().
+// Memory many values draw from and that is freed all at once: the `any` values of one generated
+// decode share one (runtime/generic/src/value_wire.cpp), so a value costs bump allocations and
+// one hold, not an arena or a block of its own nor a free per part. Whoever keeps parts in it
+// (a value_storage, or an arena it was handed to) holds it: hold() once, release() once.
 class shared_arena_memory : public std::pmr::memory_resource {
  public:
   virtual void hold() noexcept = 0;
@@ -75,10 +76,12 @@ class arena {
   // Throws std::bad_alloc when the upstream resource does.
   [[nodiscard]] static arena* create(std::pmr::memory_resource* upstream,
                                      std::size_t first_block_bytes, bool pooled = true);
-  // Creates an arena (itself and every part) in `memory`, holding it until destroy().
-  // Throws std::bad_alloc when the memory does.
+  // Creates an arena (itself and every part) in `memory`, which owns it: it takes no hold, is
+  // never destroy()ed, and its parts live as long as the memory (as long as their holders hold
+  // it). Throws std::bad_alloc when the memory does.
   [[nodiscard]] static arena* create_shared(shared_arena_memory* memory);
-  // Frees every block, every unpooled allocation and every adopted arena, then the arena itself.
+  // Frees every block, every unpooled allocation and every adopted arena, releases every hold
+  // handed to it, then frees the arena itself. Not for a create_shared arena.
   static void destroy(arena* a) noexcept;
 
   arena(const arena&) = delete;
@@ -119,6 +122,11 @@ class arena {
     adopted_head_ = child;
   }
 
+  // Takes over the caller's hold on `memory` (so nodes can point into it without a copy) and
+  // releases it in destroy(). Throws std::bad_alloc, keeping nothing, when a link for it cannot be
+  // allocated.
+  void adopt_hold(shared_arena_memory* memory);
+
   [[nodiscard]] std::pmr::memory_resource* upstream() const noexcept { return upstream_; }
   [[nodiscard]] bool pooled() const noexcept { return pooled_; }
 
@@ -126,6 +134,10 @@ class arena {
   struct block_header {
     block_header* next;
     std::size_t size;  // bytes of the whole block, header included
+  };
+  struct held_memory {  // a hold adopt_hold() took over, allocated from this arena
+    shared_arena_memory* memory;
+    held_memory* next;
   };
 
   arena(std::pmr::memory_resource* upstream, bool pooled, bool shared) noexcept
@@ -140,6 +152,7 @@ class arena {
   std::pmr::memory_resource* upstream_;
   arena* adopted_head_ = nullptr;
   arena* adopted_next_ = nullptr;
+  held_memory* held_ = nullptr;  // newest first
   bool pooled_;
   bool shared_;  // upstream_ is a shared_arena_memory: parts are never returned one by one
 };
@@ -148,5 +161,49 @@ struct arena_deleter {
   void operator()(arena* a) const noexcept { arena::destroy(a); }
 };
 using arena_ptr = std::unique_ptr<arena, arena_deleter>;
+
+// Where a bsongen::value keeps its variable-length parts: nowhere (scalars), an arena of its own
+// (values built or moved in from documents), or shared memory it holds (values an `any` field
+// decoded: no arena object per value, only a hold). Move-only; releases what it keeps when
+// destroyed or reset.
+class value_storage {
+ public:
+  value_storage() noexcept = default;
+  explicit value_storage(arena* owned) noexcept : bits_(reinterpret_cast<std::uintptr_t>(owned)) {}
+  // Keeps a hold on `memory` that the caller has taken for it.
+  [[nodiscard]] static value_storage holding(shared_arena_memory* memory) noexcept {
+    value_storage s;
+    s.bits_ = reinterpret_cast<std::uintptr_t>(memory) | shared_tag;
+    return s;
+  }
+  value_storage(value_storage&& other) noexcept : bits_(std::exchange(other.bits_, 0)) {}
+  value_storage& operator=(value_storage&& other) noexcept {
+    if (this != &other) {
+      reset();
+      bits_ = std::exchange(other.bits_, 0);
+    }
+    return *this;
+  }
+  ~value_storage() { reset(); }
+
+  void reset() noexcept {
+    if (bits_ != 0) release(std::exchange(bits_, 0));
+  }
+  explicit operator bool() const noexcept { return bits_ != 0; }
+  // The arena of its own, or nullptr.
+  [[nodiscard]] arena* owned() const noexcept {
+    return (bits_ & shared_tag) != 0 ? nullptr : reinterpret_cast<arena*>(bits_);
+  }
+  // Hands what it keeps over to `a`, whose destroy() then frees or releases it; keeps it when
+  // that throws (std::bad_alloc).
+  void hand_to(arena& a);
+
+ private:
+  // Both arena and shared_arena_memory are aligned to at least 8, so the low bit is free.
+  static constexpr std::uintptr_t shared_tag = 1;
+  static void release(std::uintptr_t bits) noexcept;
+
+  std::uintptr_t bits_ = 0;
+};
 
 }  // namespace bsongen::detail
