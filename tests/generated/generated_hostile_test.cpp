@@ -12,11 +12,13 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "all_types.bsongen.hpp"
 #include "bsongen/codec.hpp"
 #include "bsongen/document.hpp"
+#include "bsongen/writer.hpp"
 #include "hostile_cases.bsongen.hpp"
 
 namespace {
@@ -334,6 +336,52 @@ TEST(generated_codec_hostile, invalid_map_keys_are_refused_on_encode) {
   ASSERT_FALSE(r);
   EXPECT_EQ(r.error().code, bsongen::error_code::invalid_utf8);
   EXPECT_EQ(r.error().path.rfind("by_name.", 0), 0u) << r.error().path;
+}
+
+// Encode checks map keys as it copies them (copy_key), in a different word test for each key
+// length. Every length from 1 to 40 bytes, with a NUL, a byte that is not UTF-8, or a valid
+// two-byte character at each position: the bad keys are refused by every encode entry point with
+// the generic encoder's code and the key in the path; the good ones encode to bytes that decode
+// back to the same map.
+TEST(generated_codec_hostile, map_keys_are_checked_at_every_length_and_position) {
+  for (std::size_t length = 1; length <= 40; ++length) {
+    for (std::size_t at = 0; at < length; ++at) {
+      const std::string plain(length, 'k');
+      std::string with_nul = plain;
+      with_nul[at] = '\0';
+      std::string not_utf8 = plain;
+      not_utf8[at] = '\xff';
+      for (const auto& [key, code] : {std::pair{with_nul, bsongen::error_code::invalid_value},
+                                      std::pair{not_utf8, bsongen::error_code::invalid_utf8}}) {
+        SCOPED_TRACE("length " + std::to_string(length) + ", bad byte at " + std::to_string(at));
+        gen_test::containers c;
+        c.by_name.emplace("good", 1);
+        c.by_name.emplace(key, 2);
+        auto to_buffer = bsongen::encode(c);
+        ASSERT_FALSE(to_buffer);
+        EXPECT_EQ(to_buffer.error().code, code);
+        EXPECT_EQ(to_buffer.error().path.rfind("by_name.", 0), 0u) << to_buffer.error().path;
+        bsongen::writer w;
+        w.put_u8(7);
+        ASSERT_FALSE(bsongen::encode(c, w));
+        EXPECT_EQ(w.size(), 1u);  // as it was before the call
+        auto size = bsongen::encoded_size(c);
+        ASSERT_FALSE(size);
+        EXPECT_EQ(size.error().code, code);
+      }
+      if (at + 2 <= length) {
+        std::string accented = plain;
+        accented.replace(at, 2, "\xc3\xa9");  // U+00E9
+        gen_test::containers c;
+        c.by_name.emplace(accented, 3);
+        auto encoded = bsongen::encode(c);
+        ASSERT_TRUE(encoded) << encoded.error().to_string();
+        auto back = bsongen::decode<gen_test::containers>(encoded->span());
+        ASSERT_TRUE(back) << back.error().to_string();
+        EXPECT_EQ(back->by_name, c.by_name);
+      }
+    }
+  }
 }
 
 // --- Issue 11 item 9: decode_options::duplicate_keys applies to generated decoders. ---

@@ -1290,7 +1290,9 @@ struct map_codec {
     std::size_t n = 5;
     for (const auto& [key, value] : v) {
       const std::string_view k(key);
-      if (!valid_map_key(k)) fail_map_key(es, k);
+      // Checked by write() as it copies, when es.text_checked_on_write, as strings are.
+      if (!es.text_checked_on_write && !valid_map_key(k)) [[unlikely]]
+        fail_map_key(es, k);
       n += 2 + k.size() + Elem::size(value, es);
     }
     if (es.failed) [[unlikely]] {
@@ -1319,7 +1321,7 @@ struct map_codec {
     for (const auto& [key, value] : v) {
       const std::string_view k(key);
       *out++ = element_type<Elem>(value);
-      copy_bytes(reinterpret_cast<char*>(out), k.data(), k.size());  // inline for short keys
+      copy_key(out, k, text);
       out[k.size()] = 0;
       out = Elem::write(value, out + k.size() + 1, text);
     }

@@ -594,6 +594,53 @@ inline void copy_text(std::uint8_t* dst, std::string_view s, text_bits& text) no
   text.ored |= ored;
 }
 
+// Copies the key k of a map entry to dst, as copy_text copies a string, and flags in text.ored
+// (its bit 7) a key that may not be what the decoder accepts (UTF-8 without NUL): one with a NUL
+// byte or a byte above 0x7f. A flag costs only the exact check encode then makes (valid_map_key,
+// through size()), which names the key that fails or finds a non-ASCII one valid.
+inline void copy_key(std::uint8_t* dst, std::string_view k, text_bits& text) noexcept {
+  const auto* src = reinterpret_cast<const std::uint8_t*>(k.data());
+  const std::size_t n = k.size();
+  if (n >= 16) {
+#if defined(__SSE2__)
+    const __m128i zero = _mm_setzero_si128();
+    const auto copy16 = [&](std::size_t at) {
+      const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + at));
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + at), v);
+      return _mm_or_si128(v, _mm_cmpeq_epi8(v, zero));  // a NUL becomes 0xff: flagged
+    };
+    __m128i bad = copy16(n - 16);
+    for (std::size_t i = 0; i + 16 < n; i += 16) bad = _mm_or_si128(bad, copy16(i));
+    text.ored |= static_cast<std::uint64_t>(_mm_movemask_epi8(bad) != 0) << 7;
+#else
+    std::memcpy(dst, src, n);
+    if (!is_ascii_without_nul(src, n)) text.ored |= 0x80;
+#endif
+    return;
+  }
+  constexpr std::uint64_t ones = 0x0101010101010101ULL;
+  std::uint64_t bad = 0;
+  if (n >= 8) {
+    const std::uint64_t a = load_u64_le(src);
+    const std::uint64_t b = load_u64_le(src + n - 8);
+    store_u64_le(dst, a);
+    store_u64_le(dst + n - 8, b);
+    bad = (a - ones) | a | (b - ones) | b;  // a NUL byte, and only a NUL, borrows: 0xff
+  } else if (n >= 4) {
+    const std::uint32_t a = load_u32_le(src);
+    const std::uint32_t b = load_u32_le(src + n - 4);
+    store_u32_le(dst, a);
+    store_u32_le(dst + n - 4, b);
+    bad = (a - 0x01010101U) | a | (b - 0x01010101U) | b;
+  } else {
+    for (std::size_t i = 0; i < n; ++i) {
+      dst[i] = src[i];
+      bad |= (src[i] - 1U) | src[i];  // 0 - 1 wraps to all ones
+    }
+  }
+  text.ored |= bad & 0x8080808080808080ULL;
+}
+
 // out = s, without std::string::assign's out-of-line call when the size stays the same (a reused
 // member decoded from similar input). Otherwise clear() + append() rather than assign(): s never
 // aliases out (it points into the input), and libstdc++'s _M_append skips the overlap handling of
