@@ -3,6 +3,8 @@
 // options in canonical order; what encode refuses; members narrowed with `cpp:`; the value forms
 // nullable<T> and number<T>; javascript_with_scope as the one type of its BSON value.
 
+#include "bsongen/detail/value_codecs.hpp"  // copy_flagging
+
 #include <bson/bson.h>
 #include <gtest/gtest.h>
 
@@ -56,6 +58,40 @@ bytes libbson_old_binary(const bytes& payload) {
   bytes out = to_bytes(&b);
   bson_destroy(&b);
   return out;
+}
+
+// copy_flagging, which copies strings (NulIsBad false) and map keys (true) in encode's write pass:
+// at every length to 40 bytes it copies exactly the bytes asked for, flags no ASCII run (a false
+// flag would send every such encode through the exact check again) and flags a byte above 0x7f,
+// or a NUL where that is bad, at every position.
+TEST(value_codecs, copy_flagging_copies_exactly_and_flags_exactly_the_bytes_to_check) {
+  const auto check = [](auto nul_is_bad) {
+    constexpr bool NulIsBad = decltype(nul_is_bad)::value;
+    for (std::size_t n = 0; n <= 40; ++n) {
+      std::string text(n, 'a');
+      for (std::size_t i = 0; i < n; ++i) text[i] = static_cast<char>(1 + (i * 37) % 127);
+      const auto copied = [&](const std::string& s) {
+        std::vector<std::uint8_t> dst(n + 2, 0xee);
+        const std::uint64_t flags = bsongen::detail::copy_flagging<NulIsBad>(
+            dst.data() + 1, reinterpret_cast<const std::uint8_t*>(s.data()), n);
+        EXPECT_EQ(dst.front(), 0xee);
+        EXPECT_EQ(dst.back(), 0xee);  // nothing written around the copy
+        EXPECT_EQ(std::string(dst.begin() + 1, dst.end() - 1), s);
+        return flags;
+      };
+      EXPECT_EQ(copied(text), 0u) << "ASCII without NUL flagged at length " << n;
+      for (std::size_t at = 0; at < n; ++at) {
+        std::string high = text;
+        high[at] = '\x80';
+        EXPECT_NE(copied(high), 0u) << "0x80 at " << at << " of " << n;
+        std::string nul = text;
+        nul[at] = '\0';
+        EXPECT_EQ(copied(nul) != 0, NulIsBad) << "NUL at " << at << " of " << n;
+      }
+    }
+  };
+  check(std::false_type{});
+  check(std::true_type{});
 }
 
 TEST(value_codecs, old_binary_decodes_to_the_payload_on_both_paths) {

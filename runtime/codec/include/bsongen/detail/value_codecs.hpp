@@ -550,95 +550,74 @@ inline void copy_bytes(char* dst, const char* src, std::size_t n) noexcept {
   }
 }
 
-// Copies the text s to dst and ORs its bytes into text.ored: the write pass's half of the UTF-8
-// check of strings (see text_bits), at nearly the cost of the copy alone, so a string's bytes are
-// read once per encode instead of twice (size() and write()).
-inline void copy_text(std::uint8_t* dst, std::string_view s, text_bits& text) noexcept {
-  const auto* src = reinterpret_cast<const std::uint8_t*>(s.data());
-  const std::size_t n = s.size();
-  if (n >= 16) {
-#if defined(__SSE2__)
-    const auto copy16 = [&](std::size_t at) {
-      const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + at));
-      _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + at), v);
-      return v;
-    };
-    __m128i ored = copy16(n - 16);
-    for (std::size_t i = 0; i + 16 < n; i += 16) ored = _mm_or_si128(ored, copy16(i));
-    text.ored |= static_cast<std::uint64_t>(_mm_movemask_epi8(ored) != 0) << 7;
-#else
-    std::memcpy(dst, src, n);
-    if (!is_valid_utf8(src, n)) text.ored |= 0x80;
-#endif
-    return;
-  }
-  std::uint64_t ored = 0;
-  if (n >= 8) {
-    const std::uint64_t a = load_u64_le(src);
-    const std::uint64_t b = load_u64_le(src + n - 8);
-    store_u64_le(dst, a);
-    store_u64_le(dst + n - 8, b);
-    ored = a | b;
-  } else if (n >= 4) {
-    const std::uint32_t a = load_u32_le(src);
-    const std::uint32_t b = load_u32_le(src + n - 4);
-    store_u32_le(dst, a);
-    store_u32_le(dst + n - 4, b);
-    ored = a | b;
-  } else {
-    for (std::size_t i = 0; i < n; ++i) {
-      dst[i] = src[i];
-      ored |= src[i];
-    }
-  }
-  text.ored |= ored;
-}
-
-// Copies the key k of a map entry to dst, as copy_text copies a string, and flags in text.ored
-// (its bit 7) a key that may not be what the decoder accepts (UTF-8 without NUL): one with a NUL
-// byte or a byte above 0x7f. A flag costs only the exact check encode then makes (valid_map_key,
-// through size()), which names the key that fails or finds a non-ASCII one valid.
-inline void copy_key(std::uint8_t* dst, std::string_view k, text_bits& text) noexcept {
-  const auto* src = reinterpret_cast<const std::uint8_t*>(k.data());
-  const std::size_t n = k.size();
+// Copies n bytes from src to dst, inline for the short runs strings and keys mostly are, and
+// returns a word whose high bits (0x80 of some byte) say the bytes need encode's exact check: some
+// byte is above 0x7f or, when NulIsBad, NUL. Either way the copy reads each byte once, so the check
+// costs nearly nothing beside it.
+template <bool NulIsBad>
+inline std::uint64_t copy_flagging(std::uint8_t* dst, const std::uint8_t* src,
+                                   std::size_t n) noexcept {
+  constexpr std::uint64_t highs = 0x8080808080808080ULL;
   if (n >= 16) {
 #if defined(__SSE2__)
     const __m128i zero = _mm_setzero_si128();
     const auto copy16 = [&](std::size_t at) {
       const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + at));
       _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + at), v);
-      return _mm_or_si128(v, _mm_cmpeq_epi8(v, zero));  // a NUL becomes 0xff: flagged
+      if constexpr (NulIsBad) return _mm_or_si128(v, _mm_cmpeq_epi8(v, zero));  // NUL -> 0xff
+      return v;
     };
-    __m128i bad = copy16(n - 16);
-    for (std::size_t i = 0; i + 16 < n; i += 16) bad = _mm_or_si128(bad, copy16(i));
-    text.ored |= static_cast<std::uint64_t>(_mm_movemask_epi8(bad) != 0) << 7;
+    __m128i flagged = copy16(n - 16);
+    for (std::size_t i = 0; i + 16 < n; i += 16) flagged = _mm_or_si128(flagged, copy16(i));
+    return _mm_movemask_epi8(flagged) != 0 ? 0x80 : 0;
 #else
     std::memcpy(dst, src, n);
-    if (!is_ascii_without_nul(src, n)) text.ored |= 0x80;
+    const bool exact_ok = NulIsBad ? is_ascii_without_nul(src, n) : is_valid_utf8(src, n);
+    return exact_ok ? 0 : 0x80;
 #endif
-    return;
   }
-  constexpr std::uint64_t ones = 0x0101010101010101ULL;
-  std::uint64_t bad = 0;
+  // A word's flags: its bytes, and with NulIsBad a borrow that only a NUL byte starts (each byte
+  // less one, across the whole word).
+  const auto flags = [](auto w) {
+    if constexpr (NulIsBad) return (w - static_cast<decltype(w)>(0x0101010101010101ULL)) | w;
+    return w;
+  };
+  std::uint64_t flagged = 0;
   if (n >= 8) {
     const std::uint64_t a = load_u64_le(src);
     const std::uint64_t b = load_u64_le(src + n - 8);
     store_u64_le(dst, a);
     store_u64_le(dst + n - 8, b);
-    bad = (a - ones) | a | (b - ones) | b;  // a NUL byte, and only a NUL, borrows: 0xff
+    flagged = flags(a) | flags(b);
   } else if (n >= 4) {
     const std::uint32_t a = load_u32_le(src);
     const std::uint32_t b = load_u32_le(src + n - 4);
     store_u32_le(dst, a);
     store_u32_le(dst + n - 4, b);
-    bad = (a - 0x01010101U) | a | (b - 0x01010101U) | b;
+    flagged = flags(a) | flags(b);
   } else {
     for (std::size_t i = 0; i < n; ++i) {
       dst[i] = src[i];
-      bad |= (src[i] - 1U) | src[i];  // 0 - 1 wraps to all ones
+      const std::uint32_t byte = src[i];
+      flagged |= NulIsBad ? (byte - 1U) | byte : byte;  // 0 - 1 wraps to all ones
     }
   }
-  text.ored |= bad & 0x8080808080808080ULL;
+  return flagged & highs;
+}
+
+// Copies the text s to dst and ORs its flags into text.ored: the write pass's half of the UTF-8
+// check of strings (see text_bits), so a string's bytes are read once per encode instead of twice
+// (size() and write()).
+inline void copy_text(std::uint8_t* dst, std::string_view s, text_bits& text) noexcept {
+  text.ored |= copy_flagging<false>(dst, reinterpret_cast<const std::uint8_t*>(s.data()), s.size());
+}
+
+// Copies the key k of a map entry to dst, as copy_text copies a string, also flagging a NUL: what
+// the decoder accepts as a key is UTF-8 without NUL. A flag costs only the exact check encode then
+// makes (valid_map_key, through size()), which names the key that fails or finds a non-ASCII one
+// valid.
+inline void copy_key(std::uint8_t* dst, std::string_view k, text_bits& text) noexcept {
+  text.ored |= copy_flagging<true>(dst, reinterpret_cast<const std::uint8_t*>(k.data()), k.size());
 }
 
 // out = s, without std::string::assign's out-of-line call when the size stays the same (a reused
