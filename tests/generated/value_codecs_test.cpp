@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cmath>
 #include <cstdint>
@@ -71,12 +72,14 @@ TEST(value_codecs, copy_flagging_copies_exactly_and_flags_exactly_the_bytes_to_c
       std::string text(n, 'a');
       for (std::size_t i = 0; i < n; ++i) text[i] = static_cast<char>(1 + (i * 37) % 127);
       const auto copied = [&](const std::string& s) {
-        std::vector<std::uint8_t> dst(n + 2, 0xee);
+        std::array<std::uint8_t, 64> dst;  // room for n + 2 bytes
+        dst.fill(0xee);
         const std::uint64_t flags = bsongen::detail::copy_flagging<NulIsBad>(
             dst.data() + 1, reinterpret_cast<const std::uint8_t*>(s.data()), n);
-        EXPECT_EQ(dst.front(), 0xee);
-        EXPECT_EQ(dst.back(), 0xee);  // nothing written around the copy
-        EXPECT_EQ(std::string(dst.begin() + 1, dst.end() - 1), s);
+        EXPECT_EQ(dst[0], 0xee);
+        EXPECT_EQ(dst[n + 1], 0xee);  // nothing written around the copy
+        EXPECT_EQ(std::string(dst.begin() + 1, dst.begin() + 1 + static_cast<std::ptrdiff_t>(n)),
+                  s);
         return flags;
       };
       EXPECT_EQ(copied(text), 0u) << "ASCII without NUL flagged at length " << n;
