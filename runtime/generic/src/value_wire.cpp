@@ -162,6 +162,14 @@ std::uint16_t text_flags(const decode_state& st, bson_type t) noexcept {
       node_flags::key_utf8 | (st.validate_utf8 ? node_flags::text_utf8 : unchecked_text_flags(t)));
 }
 
+// A copy of n bytes followed by a NUL in the decode's shared memory; returns its first byte.
+inline char* copy_out(value_memory& memory, const std::uint8_t* bytes, std::size_t n) {
+  auto* copy = static_cast<char*>(memory.bump(n + 1, 1));
+  std::memcpy(copy, bytes, n);
+  copy[n] = 0;
+  return copy;
+}
+
 // A new hold on the decode's shared memory, for a value whose parts are in it.
 value_storage held_by(value_memory& memory) noexcept {
   memory.hold();
@@ -214,12 +222,6 @@ const std::uint8_t* decode_rare_value(decode_state& st, std::uint8_t type, const
     return nullptr;
   const auto t = static_cast<bson_type>(type);
   value_memory& memory = memory_of(st);
-  auto copy_out = [&](const std::uint8_t* bytes, std::size_t copied) {
-    auto* copy = static_cast<char*>(memory.bump(copied + 1, 1));
-    std::memcpy(copy, bytes, copied);
-    copy[copied] = 0;
-    return copy;
-  };
   text_ref text{};
   std::uint8_t subtype = 0;
   if (t == bson_type::binary) {
@@ -230,15 +232,15 @@ const std::uint8_t* decode_rare_value(decode_state& st, std::uint8_t type, const
       payload += 4;  // in memory without its inner length (skip_value checked it)
       size -= 4;
     }
-    text = {copy_out(payload, size), static_cast<std::uint32_t>(size), 0};
+    text = {copy_out(memory, payload, size), static_cast<std::uint32_t>(size), 0};
   } else if (t == bson_type::regex) {
     const std::size_t pattern = std::strlen(reinterpret_cast<const char*>(p));
     const std::size_t options = std::strlen(reinterpret_cast<const char*>(p + pattern + 1));
-    text = {copy_out(p, pattern + 1 + options), static_cast<std::uint32_t>(pattern),
+    text = {copy_out(memory, p, pattern + 1 + options), static_cast<std::uint32_t>(pattern),
             static_cast<std::uint32_t>(options)};
   } else {  // dbPointer: the namespace, its NUL (skip_value checked it) and the id, as they lie
     const auto size = static_cast<std::size_t>(load_i32_le(p) - 1);
-    text = {copy_out(p + 4, size + 1 + 12), static_cast<std::uint32_t>(size), 0};
+    text = {copy_out(memory, p + 4, size + 1 + 12), static_cast<std::uint32_t>(size), 0};
   }
   node& n = value_adopter::assign(out, t, text_flags(st, t), held_by(memory));
   n.subtype = subtype;
@@ -301,9 +303,7 @@ const std::uint8_t* decode_any_value(decode_state& st, std::uint8_t type, const 
       if (next == nullptr) [[unlikely]]
         return nullptr;
       value_memory& memory = memory_of(st);
-      // The text and its NUL, as they lie in the input.
-      auto* copy = static_cast<char*>(memory.bump(text.size() + 1, 1));
-      std::memcpy(copy, text.data(), text.size() + 1);
+      const char* copy = copy_out(memory, p + 4, text.size());  // before `out` changes: may throw
       value_adopter::assign(out, t, text_flags(st, t), held_by(memory)).as.text = {
           copy, static_cast<std::uint32_t>(text.size()), 0};
       return next;
