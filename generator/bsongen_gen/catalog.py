@@ -25,6 +25,7 @@ VERSION_HEADER = "bsongen/version.hpp"
 BSON_TYPE_HEADER = "bsongen/bson_type.hpp"
 CAPTURE_HEADER = "bsongen/raw_document.hpp"   # the capture member's type
 PMR_HEADER = "<memory_resource>"   # std::pmr::polymorphic_allocator, for `allocator: pmr` schemas
+PMR_TYPES_HEADER = "bsongen/pmr_types.hpp"  # bsongen::pmr::binary and regex
 ALLOCATOR_AWARE_HEADER = "bsongen/detail/allocator_aware.hpp"  # what their constructors call
 # What a generated source includes for the codec definitions (containers, fixed shapes, the
 # per-type leaf codecs).
@@ -47,6 +48,7 @@ class ScalarKind:
     # The spelling in an `allocator: pmr` schema, where it differs: a type that allocates from the
     # struct's std::pmr::memory_resource.
     pmr_cpp_type: Optional[str] = None
+    pmr_headers: tuple[str, ...] = ()  # what the `allocator: pmr` spelling needs, where it differs
     # The type of the static constants absent members reset from, where not the member's own: a
     # string's are views, which hold no allocator (a static std::pmr::string would keep whatever
     # resource was the default when it was first built).
@@ -73,14 +75,16 @@ SCALARS: dict[str, ScalarKind] = {k.kind: k for k in [
     ScalarKind("decimal128", "decimal128", "::bsongen::decimal128",
                "::bsongen::detail::decimal128_codec", 16, headers=("bsongen/decimal128.hpp",)),
     ScalarKind("binary", "binary", "::bsongen::binary", "::bsongen::detail::binary_codec", None,
-               emptiable=True, headers=("bsongen/types.hpp",)),
+               emptiable=True, headers=("bsongen/types.hpp",),
+               pmr_cpp_type="::bsongen::pmr::binary", pmr_headers=(PMR_TYPES_HEADER,)),
     ScalarKind("uuid", "binary", "std::array<std::uint8_t, 16>", "::bsongen::detail::uuid_codec",
                21, constant_bytes=((0, 16), (1, 0), (2, 0), (3, 0), (4, 4)),
                headers=("<array>", "<cstdint>")),
     ScalarKind("timestamp", "timestamp", "::bsongen::timestamp",
                "::bsongen::detail::timestamp_codec", 8, headers=("bsongen/types.hpp",)),
     ScalarKind("regex", "regex", "::bsongen::regex", "::bsongen::detail::regex_codec", None,
-               headers=("bsongen/types.hpp",)),
+               headers=("bsongen/types.hpp",), pmr_cpp_type="::bsongen::pmr::regex",
+               pmr_headers=(PMR_TYPES_HEADER,)),
     ScalarKind("null", "null", "std::nullptr_t", "::bsongen::detail::null_codec", 0,
                headers=("<cstddef>",), holds_null=True),
     ScalarKind("min_key", "min_key", "::bsongen::min_key", "::bsongen::detail::min_key_codec", 0,

@@ -85,7 +85,7 @@ def _allocator_use(model: Model, t: TypeRef) -> Optional[str]:
     """How a member of type t gets its struct's allocator (FieldView.allocator_use). Fixed arrays,
     optionals and nullables are not allocator-aware but may hold values that are: arrays are built
     and copied element by element on the allocator ("array"), optionals and nullables copy their
-    value onto it ("rebuilt"). Members that hold nothing allocator-aware (binary, `any`, `cpp:`
+    value onto it ("rebuilt"). Members that hold nothing allocator-aware (numbers, `any`, `cpp:`
     spellings) are copied as they are (None)."""
     if allocator_aware(model, t):
         return "member"
@@ -137,15 +137,17 @@ def holds_null(t: TypeRef) -> bool:
     return False
 
 
-def headers_of(t: TypeRef, out: set) -> None:
+def headers_of(t: TypeRef, out: set, pmr: bool = False) -> None:
+    """The headers a member of type t needs (in an `allocator: pmr` schema when pmr)."""
     if t.cpp:
         out.update(h for pattern, h in _STD_NAME_HEADERS if pattern.search(t.cpp))
     if t.kind in catalog.SCALARS and not t.cpp:
-        out.update(catalog.SCALARS[t.kind].headers)
+        scalar = catalog.SCALARS[t.kind]
+        out.update(scalar.pmr_headers if pmr and scalar.pmr_headers else scalar.headers)
     elif t.kind in catalog.CONTAINERS and not t.cpp:
         out.update(catalog.CONTAINERS[t.kind].headers)
     if t.element is not None:
-        headers_of(t.element, out)
+        headers_of(t.element, out, pmr)
 
 
 INT64_MIN = -2**63
@@ -418,7 +420,7 @@ def view(model: Model, header_only: bool = False) -> ModelView:
             runtime_headers.add(catalog.CAPTURE_HEADER)
         for f in s.fields:
             found: set = set()
-            headers_of(f.type, found)
+            headers_of(f.type, found, model.allocator == "pmr")
             for h in found:
                 (std_headers if h.startswith("<") else runtime_headers).add(h)
             if f.default is not None and isinstance(f.default, float) and \

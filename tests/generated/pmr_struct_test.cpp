@@ -1,8 +1,8 @@
 // Structs of an `allocator: pmr` schema (tests/generated/schemas/arena_structs.yaml): every
-// string, vector and map they hold, down nested structs, vectors and maps of structs and
-// optionals, allocates from the resource the outermost struct was built on, whether decode makes
-// the struct or decodes into one. This executable links bsongen_test_heap_counter, which counts
-// the global heap's allocations.
+// string, vector, map, binary and regex they hold, down nested structs, vectors and maps of structs
+// and optionals, allocates from the resource the outermost struct was built on, whether decode
+// makes the struct or decodes into one. This executable links bsongen_test_heap_counter, which
+// counts the global heap's allocations.
 
 #include <gtest/gtest.h>
 
@@ -20,6 +20,7 @@
 #include "bsongen/codec.hpp"
 #include "bsongen/document.hpp"
 #include "bsongen/extjson.hpp"
+#include "bsongen/pmr_types.hpp"
 #include "bsongen/writer.hpp"
 #include "counting_resource.hpp"
 #include "heap_counter.hpp"
@@ -35,6 +36,9 @@ static_assert(std::uses_allocator_v<arena::address, allocator>);
 static_assert(std::uses_allocator_v<arena::shelf, allocator>);  // through its fixed arrays
 static_assert(std::uses_allocator_v<bsongen::nullable<std::pmr::string>, allocator>);
 static_assert(!std::uses_allocator_v<arena::point, allocator>);
+static_assert(std::is_same_v<decltype(arena::person::filter), bsongen::pmr::regex>);
+static_assert(std::uses_allocator_v<bsongen::pmr::binary, allocator>);
+static_assert(std::uses_allocator_v<bsongen::pmr::regex, allocator>);
 static_assert(std::is_same_v<decltype(arena::person::plain), std::string>);  // `cpp:` wins
 
 // Longer than any std::string keeps inline, so each one allocates.
@@ -65,6 +69,17 @@ arena::person person(int friends) {
     p.matrix.push_back({text("row", i), text("cell", i)});
   }
   p.code = text("function () {}", 0);
+  const std::pmr::string payload = text("payload", 0);  // each binary's bytes allocate
+  const auto payload_bytes =
+      std::span(reinterpret_cast<const std::uint8_t*>(payload.data()), payload.size());
+  p.photo = bsongen::pmr::binary(payload_bytes, bsongen::binary_subtype::generic);
+  for (int i = 0; i < friends; ++i) {
+    p.blobs.emplace_back(
+        payload_bytes.first(8 + static_cast<std::size_t>(i)),
+        i % 2 == 0 ? bsongen::binary_subtype::user_defined : bsongen::binary_subtype::binary_old);
+    p.filters.emplace(text("filter", i), bsongen::pmr::regex(text("^pattern", i), "im"));
+  }
+  p.filter = bsongen::pmr::regex(text("^[a-z]+ pattern", 0), "ix");
   p.plain = "short";  // std::string: within its inline buffer, so the heap counter sees nothing
   p.age = 42;
   return p;
@@ -115,6 +130,17 @@ void expect_on(const arena::person& p, std::pmr::memory_resource* expected) {
   for (const auto& [game, scores] : p.scores) {
     EXPECT_EQ(game.get_allocator().resource(), expected) << "scores key";
     EXPECT_EQ(scores.get_allocator().resource(), expected) << "scores." << game;
+  }
+  if (p.photo) {
+    EXPECT_EQ(p.photo->get_allocator().resource(), expected) << "photo";
+  }
+  EXPECT_EQ(p.blobs.get_allocator().resource(), expected) << "blobs";
+  for (const auto& b : p.blobs) EXPECT_EQ(b.get_allocator().resource(), expected) << "blob";
+  EXPECT_EQ(p.filter.pattern.get_allocator().resource(), expected) << "filter.pattern";
+  EXPECT_EQ(p.filter.options.get_allocator().resource(), expected) << "filter.options";
+  for (const auto& [name, f] : p.filters) {
+    EXPECT_EQ(name.get_allocator().resource(), expected) << "filters key";
+    EXPECT_EQ(f.pattern.get_allocator().resource(), expected) << "filters." << name;
   }
   for (const auto& row : p.matrix) {
     EXPECT_EQ(row.get_allocator().resource(), expected) << "matrix row";

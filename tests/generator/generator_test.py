@@ -667,7 +667,7 @@ class OutputTest(SchemaCase):
               only_wrapped:
                 fields: {note: nullable<string>, spare: "optional<array<string, 2>>"}
               plain:
-                fields: {x: int32, raw: binary}
+                fields: {x: int32, id: uuid, payload: any}
             """)["s.bsongen.hpp"]
         # A struct whose only allocator-aware members sit in fixed arrays takes the allocator:
         # its constructor builds the elements on it, and get_allocator() reads the first one.
@@ -681,6 +681,28 @@ class OutputTest(SchemaCase):
         only_wrapped = header[header.index("struct only_wrapped {"):header.index("struct plain {")]
         self.assertNotIn("allocator_type", only_wrapped)
         self.assertNotIn("allocator_type", header[header.index("struct plain {"):])
+
+    def test_allocator_reaches_binaries_and_regular_expressions(self):
+        header = self.render("""\
+            allocator: pmr
+            structs:
+              blob:
+                fields: {raw: binary, blobs: vector<binary>, pattern: regex}
+            """)["s.bsongen.hpp"]
+        self.assertIn('#include "bsongen/pmr_types.hpp"', header)
+        self.assertNotIn('#include "bsongen/types.hpp"', header)
+        self.assertIn("::bsongen::pmr::binary raw{};", header)
+        self.assertIn("std::pmr::vector<::bsongen::pmr::binary> blobs{};", header)
+        self.assertIn("::bsongen::pmr::regex pattern{};", header)
+        # Built on the struct's allocator, and rebuilt on a new one by its extended constructors.
+        for member in ("raw", "blobs", "pattern"):
+            self.assertIn(f"{member}(memory)", header)
+            self.assertIn(f"{member}(other.{member}, memory)", header)
+        # Without `allocator: pmr`: the plain types, from the light header.
+        plain = self.render("structs: {blob: {fields: {raw: binary, pattern: regex}}}\n")
+        self.assertIn("::bsongen::binary raw{};", plain["s.bsongen.hpp"])
+        self.assertIn('#include "bsongen/types.hpp"', plain["s.bsongen.hpp"])
+        self.assertNotIn("pmr_types.hpp", plain["s.bsongen.hpp"])
 
     def test_header_only_holds_everything_inline(self):
         files = self.render("structs: {p: {fields: {x: int32}}}\n", header_only=True)

@@ -688,17 +688,24 @@ using javascript_codec = basic_string_codec<bson_type::javascript>;
 
 // Subtype 2 (old binary) holds its payload behind an inner int32 length on the wire. In memory,
 // as everywhere in bsongen, `bytes` is the payload alone: encode writes the inner length, decode
-// checks and strips it (as pymongo and libbson do).
+// checks and strips it (as pymongo and libbson do). B is bsongen::binary or, in `allocator: pmr`
+// schemas, bsongen::pmr::binary: the same members, `bytes` a vector of either allocator.
 struct binary_codec {
   static constexpr std::uint8_t type = static_cast<std::uint8_t>(bson_type::binary);
-  static constexpr std::size_t old_binary_extra(const binary& v) noexcept {
+  template <class B>
+  static constexpr std::size_t old_binary_extra(const B& v) noexcept {
     return v.subtype == binary_subtype::binary_old ? 4 : 0;
   }
-  static std::size_t size(const binary& v, encode_state&) noexcept {
+  template <class B>
+  static std::size_t size(const B& v, encode_state&) noexcept {
     return v.bytes.size() + 5 + old_binary_extra(v);
   }
-  static bool empty(const binary& v) noexcept { return v.bytes.empty(); }
-  static std::uint8_t* write(const binary& v, std::uint8_t* out,
+  template <class B>
+  static bool empty(const B& v) noexcept {
+    return v.bytes.empty();
+  }
+  template <class B>
+  static std::uint8_t* write(const B& v, std::uint8_t* out,
                              [[maybe_unused]] text_bits& text) noexcept {
     const std::size_t extra = old_binary_extra(v);
     store_i32_le(out, static_cast<std::int32_t>(v.bytes.size() + extra));
@@ -711,8 +718,9 @@ struct binary_codec {
     if (!v.bytes.empty()) std::memcpy(out, v.bytes.data(), v.bytes.size());
     return out + v.bytes.size();
   }
+  template <class B>
   static const std::uint8_t* decode(decode_state& st, std::uint8_t t, const std::uint8_t* p,
-                                    const std::uint8_t* end, binary& out) {
+                                    const std::uint8_t* end, B& out) {
     if (t != type) return fail_type(st, bson_type::binary, t, p);
     if (end - p < 5) return fail_truncated(st, p, "binary");
     const std::int32_t length = load_i32_le(p);
@@ -734,16 +742,18 @@ struct binary_codec {
 
 // Options are written sorted (bsongen/detail/regex_options.hpp), as the generic encoder writes
 // them, so one value has one encoding. Encode refuses a NUL (it would end the C string early) and
-// text that is not UTF-8.
+// text that is not UTF-8. R is bsongen::regex or, in `allocator: pmr` schemas, bsongen::pmr::regex.
 struct regex_codec {
   static constexpr std::uint8_t type = static_cast<std::uint8_t>(bson_type::regex);
-  static std::size_t size(const regex& v, encode_state& es) noexcept {
+  template <class R>
+  static std::size_t size(const R& v, encode_state& es) noexcept {
     if (!is_utf8_cstring(v.pattern) || !is_utf8_cstring(v.options)) [[unlikely]] {
       fail_encode_regex(es, v.pattern, v.options);
     }
     return v.pattern.size() + v.options.size() + 2;
   }
-  static std::uint8_t* write(const regex& v, std::uint8_t* out,
+  template <class R>
+  static std::uint8_t* write(const R& v, std::uint8_t* out,
                              [[maybe_unused]] text_bits& text) noexcept {
     std::memcpy(out, v.pattern.c_str(), v.pattern.size() + 1);
     out += v.pattern.size() + 1;
@@ -751,8 +761,9 @@ struct regex_codec {
     sort_regex_options(out, v.options.size());
     return out + v.options.size() + 1;
   }
+  template <class R>
   static const std::uint8_t* decode(decode_state& st, std::uint8_t t, const std::uint8_t* p,
-                                    const std::uint8_t* end, regex& out) {
+                                    const std::uint8_t* end, R& out) {
     if (t != type) return fail_type(st, bson_type::regex, t, p);
     std::string_view pattern;
     std::string_view options;
