@@ -1,14 +1,18 @@
 // Memory of `any` values (issue 11 item 2): a 3.8 MiB vector<any> once reached 2 GiB of RSS, each
-// value holding a 1 KiB arena block of its own. This executable links bsongen_test_heap_counter,
-// which counts every byte the global allocator hands out, so the peak of one decode can be bounded
-// by a multiple of its input.
+// value holding a 1 KiB arena block of its own; and where it comes from (decode_options::memory).
+// This executable links bsongen_test_heap_counter, which counts every byte the global allocator
+// hands out, so the peak of one decode can be bounded by a multiple of its input.
 
 #include <gtest/gtest.h>
 
+#include <cstddef>
 #include <cstdint>
 #include <cstdio>
+#include <map>
+#include <memory_resource>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "any_fields.bsongen.hpp"
@@ -92,6 +96,65 @@ TEST(any_codec_hostile, many_small_values_cost_a_small_multiple_of_their_input) 
   EXPECT_GT(kept, 0u);
   // Everything goes when the struct goes: the shared memory is returned with the last value.
   EXPECT_LT(heap::live_bytes(), kept);
+}
+
+// A resource that takes its memory from the heap and checks what comes back: every block once,
+// with the size and alignment it was handed out with.
+class checking_resource final : public std::pmr::memory_resource {
+ public:
+  std::size_t allocations = 0;
+  std::size_t mismatches = 0;  // frees of a block not handed out, or with another size/alignment
+  [[nodiscard]] std::size_t live_blocks() const noexcept { return live_.size(); }
+
+ private:
+  void* do_allocate(std::size_t bytes, std::size_t alignment) override {
+    void* p = std::pmr::new_delete_resource()->allocate(bytes, alignment);
+    live_.emplace(p, std::pair(bytes, alignment));
+    ++allocations;
+    return p;
+  }
+  void do_deallocate(void* p, std::size_t bytes, std::size_t alignment) override {
+    const auto it = live_.find(p);
+    if (it == live_.end() || it->second != std::pair(bytes, alignment)) {
+      ++mismatches;
+      return;  // leaked rather than freed wrongly
+    }
+    live_.erase(it);
+    std::pmr::new_delete_resource()->deallocate(p, bytes, alignment);
+  }
+  [[nodiscard]] bool do_is_equal(const memory_resource& other) const noexcept override {
+    return this == &other;
+  }
+  std::map<void*, std::pair<std::size_t, std::size_t>> live_;
+};
+
+// decode_options::memory is where `any` values take their memory, as a generic document's arena
+// takes its blocks there: all of it (3.8 MiB of values need many chunks), returned when the last
+// value holding it goes, each block as it was handed out.
+TEST(any_codec, values_take_their_memory_from_the_resource_decode_is_given) {
+  const std::vector<std::uint8_t> input = many_small_values();
+  checking_resource memory;
+  bsongen::value kept;
+  {
+    auto r = bsongen::decode<any_test::containers>(input, {.memory = &memory});
+    ASSERT_TRUE(r) << r.error().to_string();
+    EXPECT_GT(memory.allocations, 1U) << "the values' memory came from elsewhere";
+    kept = std::move(r->values[6]);
+  }
+  EXPECT_GT(memory.live_blocks(), 0U) << "a value outlived its memory";
+  EXPECT_EQ(kept.as_string(), "a longer string value number 6");
+  kept = bsongen::value();
+  EXPECT_EQ(memory.live_blocks(), 0U);
+  EXPECT_EQ(memory.mismatches, 0U);
+
+  // A decode whose `any` values keep nothing (scalars) takes nothing from it.
+  const bsongen::document scalars{{"_id", 1}, {"metadata", 2.5}, {"name", "n"}};
+  const bsongen::byte_buffer bytes = bsongen::encode_document(scalars);
+  const std::size_t before = memory.allocations;
+  auto tagged = bsongen::decode<any_test::tagged>(bytes.span(), {.memory = &memory});
+  ASSERT_TRUE(tagged) << tagged.error().to_string();
+  EXPECT_EQ(tagged->metadata.as_double(), 2.5);
+  EXPECT_EQ(memory.allocations, before);
 }
 
 TEST(any_codec_hostile, values_outlive_the_rest_of_their_decode) {

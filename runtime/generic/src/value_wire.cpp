@@ -31,15 +31,20 @@ namespace bsongen::detail {
 // thread, count down. Counting every part atomically, allocation and free, was a quarter of the
 // decode time of a document with one `any` field.
 struct value_memory final : shared_arena_memory {
-  // The object and its first chunk are one block of the runtime's block resource (a thread's
-  // recently freed blocks are reused, so a decode with `any` fields calls no malloc for them).
+  // The object and its first chunk are one block of `upstream`: decode_options::memory when the
+  // caller gave one (so `any` values take their memory where the generic path's documents and an
+  // `allocator: pmr` struct's members take theirs), else the runtime's block resource (a
+  // thread's recently freed blocks are reused, so a decode with `any` fields calls no malloc for
+  // them). Later chunks come from `upstream` too. Precondition: `upstream` outlives every value
+  // this memory serves.
   static constexpr std::size_t block_size = 1024;
   static constexpr std::size_t block_alignment = 16;
   static constexpr std::size_t max_chunk = std::size_t{1} << 20;
 
-  [[nodiscard]] static value_memory* create() {
-    void* raw = default_block_resource()->allocate(block_size, block_alignment);
-    return ::new (raw) value_memory();
+  [[nodiscard]] static value_memory* create(std::pmr::memory_resource* upstream) {
+    if (upstream == nullptr) upstream = default_block_resource();
+    void* raw = upstream->allocate(block_size, block_alignment);
+    return ::new (raw) value_memory(upstream);
   }
 
   // The arena the generic decoder builds nested documents' nodes with (decode_value): one for
@@ -75,20 +80,22 @@ struct value_memory final : shared_arena_memory {
  private:
   struct chunk {
     chunk* next;
+    std::size_t size;  // bytes, this header included
   };
   static constexpr std::size_t header = (sizeof(chunk) + 15) & ~std::size_t{15};
 
-  value_memory() noexcept;
+  explicit value_memory(std::pmr::memory_resource* upstream) noexcept;
   ~value_memory() override {
     for (chunk* c = chunks_; c != nullptr;) {
       chunk* next = c->next;
-      ::operator delete (static_cast<void*>(c), std::align_val_t{alignof(std::max_align_t)});
+      upstream_->deallocate(c, c->size, block_alignment);
       c = next;
     }
   }
   void destroy() noexcept {
+    std::pmr::memory_resource* const upstream = upstream_;
     this->~value_memory();
-    default_block_resource()->deallocate(this, block_size, block_alignment);
+    upstream->deallocate(this, block_size, block_alignment);
   }
   void drop() noexcept {
     // Once closed the count only falls (values do not allocate, so nothing takes a new hold): a
@@ -102,13 +109,14 @@ struct value_memory final : shared_arena_memory {
   void* grow(std::size_t bytes, std::size_t align) override {
     const std::size_t size = std::max(next_chunk_, header + bytes + align);
     next_chunk_ = std::min(next_chunk_ * 2, max_chunk);
-    void* raw = ::operator new (size, std::align_val_t{alignof(std::max_align_t)});
-    chunks_ = ::new (raw) chunk{chunks_};
+    void* raw = upstream_->allocate(size, block_alignment);
+    chunks_ = ::new (raw) chunk{chunks_, size};
     cursor_ = static_cast<std::byte*>(raw) + header;
     end_ = static_cast<std::byte*>(raw) + size;
     return bump(bytes, align);
   }
 
+  std::pmr::memory_resource* upstream_;  // where the block and the chunks come from
   chunk* chunks_ = nullptr;  // chunks after the one inside this object's block, newest first
   std::size_t next_chunk_ = block_size;
   std::size_t open_holds_ = 0;       // holds on this memory, counted while the decode runs
@@ -116,7 +124,7 @@ struct value_memory final : shared_arena_memory {
   std::atomic<std::size_t> live_{};  // once closed: the holds on this memory
   arena* nodes_ = nullptr;           // lives in this memory (create_shared), with it
 };
-value_memory::value_memory() noexcept {
+value_memory::value_memory(std::pmr::memory_resource* upstream) noexcept : upstream_(upstream) {
   // The first chunk: the rest of the object's block.
   constexpr std::size_t first_part = (sizeof(value_memory) + 15) & ~std::size_t{15};
   static_assert(first_part + 256 <= block_size);
@@ -151,9 +159,14 @@ struct value_adopter {
 
 namespace {
 
-value_memory& memory_of(decode_state& st) {
-  if (st.values == nullptr) st.values = value_memory::create();
+// The decode's shared memory, made by its first value that needs it (out of line: the call for
+// every later value stays a load and a test).
+[[gnu::noinline]] value_memory& new_memory(decode_state& st) {
+  st.values = value_memory::create(st.memory);
   return *st.values;
+}
+inline value_memory& memory_of(decode_state& st) {
+  return st.values != nullptr ? *st.values : new_memory(st);
 }
 
 // A decoded value's node_flags: it has no key; its texts were checked when st.validate_utf8.

@@ -37,8 +37,9 @@ struct decode_options {
   // Check that every string, key, regex and DBPointer namespace is UTF-8, as the spec requires.
   bool validate_utf8 = true;
   duplicate_key_policy duplicate_keys = duplicate_key_policy::last_wins;
-  // Where the document's arena takes its blocks; nullptr means the runtime default. Must outlive
-  // the decoded document.
+  // Where the document's arena takes its blocks; nullptr means the runtime default. Generated
+  // decoders: what a new struct of an `allocator: pmr` schema is built on, and where the values
+  // of `any` members take their memory. Must outlive the decoded document, struct or values.
   std::pmr::memory_resource* memory = nullptr;
 };
 
