@@ -23,9 +23,10 @@ import os
 import sys
 
 BSON_TARGETS = ("generic_decode", "document_view", "any_decode")
-# generated_verdict reads one options byte (max_depth in the low four bits) before the document.
+# generated_verdict reads one options byte (max_depth in the low four bits, 0x40: decode onto a pmr
+# pool resource) before the document.
 VERDICT_TARGET = "generated_verdict"
-VERDICT_OPTION_BYTES = (b"\x02", b"\x0f")
+VERDICT_OPTION_BYTES = (b"\x02", b"\x0f", b"\x4f")
 TARGETS = BSON_TARGETS + (
     "decimal128_from_string",
     "object_id_hex",

@@ -1,7 +1,9 @@
 // Fuzz target: generated decoders and the generic decoder reach the same verdict under the same
 // decode_options, depth limits included.
 //
-// The first input byte chooses the options (max_depth 0..15, UTF-8 validation on or off); the rest
+// The first input byte chooses the options (max_depth 0..15, UTF-8 validation on or off, and
+// whether decodes take their memory from a std::pmr pool resource, which returns what it is given
+// to pools by size: `any` values' and documents' memory through decode_options::memory); the rest
 // is the document. For every struct of fuzz/targets/schemas/fuzz_models.yaml:
 // - a generated decoder never accepts what the generic decoder rejects with the same options
 //   (fixed-shape fast paths, recursion through vectors and skipped unknown fields included);
@@ -12,6 +14,7 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <memory_resource>
 #include <span>
 
 #include "bsongen/codec.hpp"
@@ -45,9 +48,12 @@ void check_verdict(std::span<const std::uint8_t> input, const decode_options& op
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   if (size == 0) return 0;
+  // Declared first: it outlives every document and value decoded from it.
+  std::pmr::unsynchronized_pool_resource pool;
   decode_options options;
   options.max_depth = data[0] & 0x0F;
   options.validate_utf8 = (data[0] & 0x80) == 0;
+  if ((data[0] & 0x40) != 0) options.memory = &pool;
   const std::span<const std::uint8_t> input(data + 1, size - 1);
 
   result<document> generic = decode_document(input, options);
