@@ -19,9 +19,8 @@
 //    `allocator: pmr`, derived by bench/CMakeLists.txt), built on a
 //    std::pmr::monotonic_buffer_resource over one buffer reused from document to document, as the
 //    generic row's documents take theirs from an arena: strings, vectors and map nodes cost a
-//    bump of a pointer, and freeing them nothing (the binary member too: bsongen::pmr::binary).
-//    Captured unknown elements would still use the heap (docs/schema-format.md, "Allocators");
-//    these documents have none.
+//    bump of a pointer, and freeing them nothing (the binary member and captured unknown elements
+//    too: bsongen::pmr::binary, bsongen::pmr::raw_document; these documents have no unknown ones).
 //  * generic/encode: documents decoded before timing, encode_document into one reused writer.
 //  * generic/decode: decode_document of every document into a new bsongen::document.
 //  * libbson/encode: the same structs through libbson by hand (one bson_t, bson_reinit per

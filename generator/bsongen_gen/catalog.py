@@ -23,9 +23,9 @@ BSON_TYPES: dict[str, int] = {
 CODEC_HEADER = "bsongen/codec.hpp"
 VERSION_HEADER = "bsongen/version.hpp"
 BSON_TYPE_HEADER = "bsongen/bson_type.hpp"
-CAPTURE_HEADER = "bsongen/raw_document.hpp"   # the capture member's type
+CAPTURE_KIND = "raw_document"  # the kind of a struct's capture member (unknown_fields: capture)
 PMR_HEADER = "<memory_resource>"   # std::pmr::polymorphic_allocator, for `allocator: pmr` schemas
-PMR_TYPES_HEADER = "bsongen/pmr_types.hpp"  # bsongen::pmr::binary and regex
+PMR_TYPES_HEADER = "bsongen/pmr_types.hpp"  # bsongen::pmr::binary, regex, raw_document...
 ALLOCATOR_AWARE_HEADER = "bsongen/detail/allocator_aware.hpp"  # what their constructors call
 # What a generated source includes for the codec definitions (containers, fixed shapes, the
 # per-type leaf codecs).
@@ -93,11 +93,13 @@ SCALARS: dict[str, ScalarKind] = {k.kind: k for k in [
                headers=("bsongen/types.hpp",)),
     ScalarKind("javascript_with_scope", "javascript_with_scope",
                "::bsongen::javascript_with_scope", "::bsongen::detail::javascript_with_scope_codec",
-               None,
-               headers=("bsongen/raw_document.hpp",)),
+               None, headers=("bsongen/raw_document.hpp",),
+               pmr_cpp_type="::bsongen::pmr::javascript_with_scope",
+               pmr_headers=(PMR_TYPES_HEADER,)),
     ScalarKind("raw_document", "document", "::bsongen::raw_document",
                "::bsongen::detail::raw_document_codec", None, emptiable=True,
-               headers=("bsongen/raw_document.hpp",)),
+               headers=("bsongen/raw_document.hpp",),
+               pmr_cpp_type="::bsongen::pmr::raw_document", pmr_headers=(PMR_TYPES_HEADER,)),
     # `any` holds a null as a value, so `optional<any>` keeps absent and null apart (decision 7).
     ScalarKind("any", None, "::bsongen::value", "::bsongen::detail::any_codec", None,
                headers=("bsongen/value.hpp",), holds_null=True),

@@ -39,14 +39,20 @@ def qualified(model: Model, name: str) -> str:
     return names.qualified(model.namespace, name)
 
 
+def scalar_cpp_type(model: Model, kind: str) -> str:
+    """The C++ spelling of scalar kind `kind` in the model's allocator."""
+    scalar = catalog.SCALARS[kind]
+    return scalar.pmr_cpp_type if model.allocator == "pmr" and scalar.pmr_cpp_type \
+        else scalar.cpp_type
+
+
 def cpp_type(model: Model, t: TypeRef) -> str:
     """The C++ spelling of a member of type t."""
     pmr = model.allocator == "pmr"
     if t.cpp:
         return t.cpp
     if t.kind in catalog.SCALARS:
-        scalar = catalog.SCALARS[t.kind]
-        return scalar.pmr_cpp_type if pmr and scalar.pmr_cpp_type else scalar.cpp_type
+        return scalar_cpp_type(model, t.kind)
     if t.kind in catalog.DEFINITION_KINDS:
         return qualified(model, t.definition.name)
     c = catalog.CONTAINERS[t.kind]
@@ -67,11 +73,17 @@ def allocator_aware(model: Model, t: TypeRef) -> bool:
     if t.kind in catalog.SCALARS:
         return catalog.SCALARS[t.kind].pmr_cpp_type is not None
     if t.kind == "struct":
-        return any(_allocator_use(model, f.type) in ("member", "array")
-                   for f in t.definition.fields)
+        return _capture_takes_allocator(model, t.definition) or \
+            any(_allocator_use(model, f.type) in ("member", "array") for f in t.definition.fields)
     if t.kind in catalog.CONTAINERS:
         return catalog.CONTAINERS[t.kind].pmr_cpp_template is not None
     return False
+
+
+def _capture_takes_allocator(model: Model, s: Struct) -> bool:
+    """Whether struct s has a capture member (unknown_fields: capture) that takes its allocator."""
+    return s.unknown_fields == "capture" and \
+        catalog.SCALARS[catalog.CAPTURE_KIND].pmr_cpp_type is not None and model.allocator == "pmr"
 
 
 def _default_constant_type(f: Field, view: FieldView) -> str:
@@ -251,6 +263,7 @@ class StructView:
     doc: str
     fields: list[FieldView]
     capture_member: Optional[str]
+    capture_type: str           # the capture member's C++ spelling, when there is one
     unknown_policy: str         # detail::unknown_policy enumerator
     reject_duplicates: bool
     visit: bool
@@ -265,6 +278,7 @@ class StructView:
     # constructor parameters named so that no member hides them.
     allocator_aware: bool = False
     allocator_source: str = ""
+    capture_allocator_use: Optional[str] = None  # as FieldView.allocator_use, for the capture
     memory_param: str = "memory"
     other_param: str = "other"
 
@@ -378,14 +392,22 @@ def _struct(model: Model, s: Struct, layouts: Layouts) -> StructView:
         fixed = _fixed_view(layout.element_starts, layout.fixed)
     member_names = {f.name for f in s.fields} | {s.capture_member or ""}
     aware = [f for f, view in zip(s.fields, fields) if view.allocator_use in ("member", "array")]
+    captures = s.unknown_fields == "capture"
+    capture_aware = _capture_takes_allocator(model, s)
+    if aware:
+        allocator_source = _allocator_source(aware[0])
+    else:
+        allocator_source = s.capture_member if capture_aware else ""
     return StructView(
         name=s.name, qualified_name=qualified(model, s.name), doc=s.doc, fields=fields,
-        capture_member=s.capture_member if s.unknown_fields == "capture" else None,
+        capture_member=s.capture_member if captures else None,
+        capture_type=scalar_cpp_type(model, catalog.CAPTURE_KIND) if captures else "",
         unknown_policy=s.unknown_fields, reject_duplicates=s.duplicate_keys == "reject",
         visit=s.visit, seen_words=seen_words, required_words=required, all_words=every,
         groups=list(groups.values()), slots=slots, fixed=fixed,
-        allocator_aware=bool(aware),
-        allocator_source=_allocator_source(aware[0]) if aware else "",
+        allocator_aware=bool(aware) or capture_aware,
+        allocator_source=allocator_source,
+        capture_allocator_use="member" if capture_aware else None,
         memory_param=_unused_name("memory", member_names),
         other_param=_unused_name("other", member_names))
 
@@ -410,22 +432,23 @@ def view(model: Model, header_only: bool = False) -> ModelView:
     runtime_headers = {catalog.CODEC_HEADER, catalog.VERSION_HEADER}
     if model.enums and model.defines_types:
         std_headers.add(catalog.ENUM_UNDERLYING_HEADER)
-    if any(_allocator_use(model, f.type) for s in model.structs for f in s.fields):
+    if any(_allocator_use(model, f.type) for s in model.structs for f in s.fields) or \
+            any(_capture_takes_allocator(model, s) for s in model.structs):
         std_headers.update((catalog.PMR_HEADER, "<utility>"))  # polymorphic_allocator, std::move
         runtime_headers.add(catalog.ALLOCATOR_AWARE_HEADER)
     for s in model.structs:
         if s.visit:
             std_headers.add("<string_view>")
+        members = [f.type for f in s.fields]
         if s.unknown_fields == "capture":
-            runtime_headers.add(catalog.CAPTURE_HEADER)
-        for f in s.fields:
+            members.append(TypeRef(catalog.CAPTURE_KIND))
+        for t in members:
             found: set = set()
-            headers_of(f.type, found, model.allocator == "pmr")
+            headers_of(t, found, model.allocator == "pmr")
             for h in found:
                 (std_headers if h.startswith("<") else runtime_headers).add(h)
-            if f.default is not None and isinstance(f.default, float) and \
-                    not math.isfinite(f.default):
-                std_headers.add("<limits>")
+        if any(isinstance(f.default, float) and not math.isfinite(f.default) for f in s.fields):
+            std_headers.add("<limits>")
     if not model.defines_types:
         # The user's headers define the types (and include what they need); the generated
         # header still spells member types in its tables only in the source.

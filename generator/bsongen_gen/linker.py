@@ -211,9 +211,15 @@ class _Linker:
         if s.unknown_fields == "capture":
             if not s.capture_member:
                 self.error(s.location, f"struct `{s.name}`: unknown_fields `capture` needs "
-                           "capture_member (the bsongen::raw_document member receiving them)")
+                           "capture_member (the raw_document member receiving them)")
             else:
                 self.check_identifier(s.capture_member, "capture member", s.location)
+                if self.model.allocator == "pmr" and \
+                        s.capture_member in (s.name, *ALLOCATOR_AWARE_NAMES):
+                    self.error(s.location, f"struct `{s.name}`: capture member "
+                               f"`{s.capture_member}` would hide what an allocator-aware struct "
+                               "declares (`allocator: pmr`: constructors, allocator_type, "
+                               "get_allocator)", "rename the capture member")
         elif s.capture_member:
             self.error(s.location, f"struct `{s.name}`: capture_member is set but unknown_fields "
                        f"is `{s.unknown_fields}`", "set unknown_fields: capture")

@@ -35,7 +35,10 @@ static_assert(std::uses_allocator_v<arena::person, allocator>);
 static_assert(std::uses_allocator_v<arena::address, allocator>);
 static_assert(std::uses_allocator_v<arena::shelf, allocator>);  // through its fixed arrays
 static_assert(std::uses_allocator_v<bsongen::nullable<std::pmr::string>, allocator>);
+static_assert(std::uses_allocator_v<arena::tally, allocator>);  // through its capture member
 static_assert(!std::uses_allocator_v<arena::point, allocator>);
+static_assert(std::is_same_v<decltype(arena::person::extra), bsongen::pmr::raw_document>);
+static_assert(std::is_same_v<decltype(arena::person::shape), bsongen::pmr::raw_document>);
 static_assert(std::is_same_v<decltype(arena::person::filter), bsongen::pmr::regex>);
 static_assert(std::uses_allocator_v<bsongen::pmr::binary, allocator>);
 static_assert(std::uses_allocator_v<bsongen::pmr::regex, allocator>);
@@ -52,6 +55,15 @@ arena::address address(int n, bool with_floor) {
   a.street = text("street", n);
   if (with_floor) a.floor = n;
   return a;
+}
+
+// A document of n + 1 elements whose keys no struct here declares, with texts long enough to
+// need memory of their own.
+bsongen::byte_buffer unknown_elements(int n) {
+  bsongen::document d;
+  d.append("unknown", "an unknown text that needs memory of its own");
+  for (int i = 0; i < n; ++i) d.append("unknown_" + std::to_string(i), std::int64_t{i});
+  return bsongen::encode_document(d);
 }
 
 arena::person person(int friends) {
@@ -80,6 +92,11 @@ arena::person person(int friends) {
     p.filters.emplace(text("filter", i), bsongen::pmr::regex(text("^pattern", i), "im"));
   }
   p.filter = bsongen::pmr::regex(text("^[a-z]+ pattern", 0), "ix");
+  const auto scope = unknown_elements(friends);
+  p.shape.assign(scope.span());
+  p.legacy.emplace(text("function (x) { return x; }", 0), scope.span());
+  // Elements the schema does not declare: encode writes them, decode captures them again.
+  p.extra.assign(scope.span());
   // An `any` holding a document with an array and texts past any inline buffer: decode gives its
   // parts memory from the decode's resource.
   bsongen::array tags;
@@ -148,11 +165,22 @@ void expect_on(const arena::person& p, std::pmr::memory_resource* expected) {
     EXPECT_EQ(name.get_allocator().resource(), expected) << "filters key";
     EXPECT_EQ(f.pattern.get_allocator().resource(), expected) << "filters." << name;
   }
+  EXPECT_EQ(p.shape.get_allocator().resource(), expected) << "shape";
+  if (p.legacy) {
+    EXPECT_EQ(p.legacy->code.get_allocator().resource(), expected) << "legacy.code";
+    EXPECT_EQ(p.legacy->scope.get_allocator().resource(), expected) << "legacy.scope";
+  }
+  EXPECT_EQ(p.extra.get_allocator().resource(), expected) << "extra";
   for (const auto& row : p.matrix) {
     EXPECT_EQ(row.get_allocator().resource(), expected) << "matrix row";
     for (const auto& cell : row)
       EXPECT_EQ(cell.get_allocator().resource(), expected) << "matrix cell";
   }
+}
+
+void expect_on(const arena::tally& t, std::pmr::memory_resource* expected) {
+  EXPECT_EQ(t.get_allocator().resource(), expected);
+  EXPECT_EQ(t.rest.get_allocator().resource(), expected) << "rest";
 }
 
 // Every wrapper that holds allocator-aware values without being allocator-aware: fixed arrays
@@ -398,6 +426,29 @@ TEST(pmr_struct, a_struct_built_on_a_resource_keeps_its_defaults) {
   EXPECT_EQ(on_resource, arena::address{});
   EXPECT_EQ(on_resource.country, "a default too long for a string's inline buffer");
   EXPECT_EQ(on_resource.country.get_allocator().resource(), &resource);
+}
+
+TEST(pmr_struct, captured_unknown_elements_decode_onto_the_resource) {
+  arena::tally source;
+  source.count = 7;
+  source.rest.assign(unknown_elements(3).span());
+  expect_decoded_on_a_bounded_buffer_alone(source);
+
+  // Decoding into a struct built on a resource captures onto that resource, and a second decode
+  // replaces what the first captured.
+  counting_resource resource;
+  arena::tally target{allocator(&resource)};
+  const default_resource_refuses guard;
+  const auto bytes = bsongen::encode(source).value();
+  ASSERT_TRUE(bsongen::decode(bytes.span(), target));
+  ASSERT_TRUE(bsongen::decode(bytes.span(), target));
+  EXPECT_EQ(target, source);
+  expect_on(target, &resource);
+  EXPECT_GT(resource.allocations, 0U);
+
+  const arena::tally copy(target, allocator(&resource));
+  EXPECT_EQ(copy, source);
+  expect_on(copy, &resource);
 }
 
 TEST(pmr_struct, bytes_match_the_generic_path_both_ways) {

@@ -122,6 +122,13 @@ class DiagnosticsTest(SchemaCase):
         self.assertEqual(len(errs), 3, errs)
         for name, err in zip(("item", "get_allocator", "allocator_type"), errs):
             self.assertIn(f"struct `item`: member `{name}` would hide", err)
+        errs = self.errors("""\
+            allocator: pmr
+            structs:
+              item: {unknown_fields: capture, capture_member: get_allocator, fields: {a: int32}}
+            """)
+        self.assertEqual(len(errs), 1, errs)
+        self.assertIn("struct `item`: capture member `get_allocator` would hide", errs[0])
         # Without `allocator: pmr` the same names are fine.
         path = self.write("""\
             structs:
@@ -703,6 +710,37 @@ class OutputTest(SchemaCase):
         self.assertIn("::bsongen::binary raw{};", plain["s.bsongen.hpp"])
         self.assertIn('#include "bsongen/types.hpp"', plain["s.bsongen.hpp"])
         self.assertNotIn("pmr_types.hpp", plain["s.bsongen.hpp"])
+
+    def test_allocator_reaches_raw_documents_and_captured_elements(self):
+        header = self.render("""\
+            allocator: pmr
+            structs:
+              kept:
+                unknown_fields: capture
+                capture_member: rest
+                fields: {count: int32, shape: raw_document, code: javascript_with_scope}
+              counted:
+                unknown_fields: capture
+                capture_member: rest
+                fields: {count: int32}
+            """)["s.bsongen.hpp"]
+        self.assertIn('#include "bsongen/pmr_types.hpp"', header)
+        self.assertNotIn('#include "bsongen/raw_document.hpp"', header)
+        self.assertIn("::bsongen::pmr::raw_document shape{};", header)
+        self.assertIn("::bsongen::pmr::javascript_with_scope code{};", header)
+        self.assertIn("::bsongen::pmr::raw_document rest;", header)
+        for member in ("shape", "code", "rest"):
+            self.assertIn(f"{member}(memory)", header)
+            self.assertIn(f"{member}(other.{member}, memory)", header)
+        # A struct whose capture is its one allocating member takes the allocator for it.
+        self.assertIn("explicit counted(const allocator_type& memory)\n      : rest(memory) {}", header)
+        self.assertIn("return rest.get_allocator();", header)
+        # Without `allocator: pmr`: the plain types.
+        plain = self.render("structs: {kept: {unknown_fields: capture, capture_member: rest, "
+                            "fields: {count: int32}}}\n")["s.bsongen.hpp"]
+        self.assertIn("::bsongen::raw_document rest;", plain)
+        self.assertIn('#include "bsongen/raw_document.hpp"', plain)
+        self.assertNotIn("allocator_type", plain)
 
     def test_header_only_holds_everything_inline(self):
         files = self.render("structs: {p: {fields: {x: int32}}}\n", header_only=True)

@@ -3,7 +3,8 @@
 // raw_document: a BSON document kept as validated bytes; javascript_with_scope: BSON's deprecated
 // "JavaScript code with scope" with its scope as such bytes. Value types shared by generated
 // structs (members the schema does not model, captured unknown elements) and the generic path
-// (bsongen::value is constructible from a javascript_with_scope).
+// (bsongen::value is constructible from a javascript_with_scope). Their `allocator: pmr` spellings,
+// bsongen::pmr::raw_document and pmr::javascript_with_scope, are in bsongen/pmr_types.hpp.
 
 #include <cstddef>
 #include <cstdint>
@@ -15,6 +16,11 @@
 #include "bsongen/detail/endian.hpp"
 
 namespace bsongen {
+
+namespace detail {
+// The empty document's bytes: what a raw_document holding an empty buffer reads as.
+inline constexpr std::uint8_t empty_document_bytes[5] = {5, 0, 0, 0, 0};
+}  // namespace detail
 
 // A BSON document kept as bytes: an embedded document the schema does not model, or the unknown
 // elements a struct captures. Always holds a complete, valid document (default: the empty
@@ -28,14 +34,18 @@ class raw_document {
   explicit raw_document(std::span<const std::uint8_t> bytes) : bytes_(bytes) {}
 
   [[nodiscard]] std::span<const std::uint8_t> bytes() const noexcept {
-    return bytes_.empty() ? std::span<const std::uint8_t>(empty_document) : bytes_.span();
+    return bytes_.empty() ? std::span<const std::uint8_t>(detail::empty_document_bytes)
+                          : bytes_.span();
   }
   // A held document is never shorter than the empty one, so this is a select, not a branch.
   [[nodiscard]] std::size_t size() const noexcept {
-    return bytes_.size() < sizeof empty_document ? sizeof empty_document : bytes_.size();
+    return bytes_.size() < sizeof detail::empty_document_bytes ? sizeof detail::empty_document_bytes
+                                                               : bytes_.size();
   }
   // True when the document has no elements.
-  [[nodiscard]] bool empty() const noexcept { return bytes_.size() <= sizeof empty_document; }
+  [[nodiscard]] bool empty() const noexcept {
+    return bytes_.size() <= sizeof detail::empty_document_bytes;
+  }
 
   // Keeps the buffer's capacity for the next assign() or append_element().
   void clear() noexcept { bytes_.clear(); }
@@ -43,7 +53,7 @@ class raw_document {
   void assign(std::span<const std::uint8_t> bytes) { bytes_.assign(bytes); }
   // Appends one encoded element (type byte, key, NUL, value). Precondition: it is well formed.
   void append_element(std::span<const std::uint8_t> element) {
-    if (bytes_.empty()) bytes_.assign(empty_document);
+    if (bytes_.empty()) bytes_.assign(detail::empty_document_bytes);
     const std::size_t old_size = bytes_.size();
     bytes_.resize_uninitialized(old_size + element.size());
     std::uint8_t* p = bytes_.data();
@@ -59,8 +69,6 @@ class raw_document {
   }
 
  private:
-  static constexpr std::uint8_t empty_document[5] = {5, 0, 0, 0, 0};
-
   byte_buffer bytes_;  // empty: the empty document
 };
 

@@ -779,16 +779,25 @@ struct regex_codec {
 
 struct raw_document_codec {
   static constexpr std::uint8_t type = static_cast<std::uint8_t>(bson_type::document);
-  static std::size_t size(const raw_document& v, encode_state&) noexcept { return v.size(); }
-  static bool empty(const raw_document& v) noexcept { return v.empty(); }
-  static std::uint8_t* write(const raw_document& v, std::uint8_t* out,
+  // Document: bsongen::raw_document or bsongen::pmr::raw_document.
+  template <class Document>
+  static std::size_t size(const Document& v, encode_state&) noexcept {
+    return v.size();
+  }
+  template <class Document>
+  static bool empty(const Document& v) noexcept {
+    return v.empty();
+  }
+  template <class Document>
+  static std::uint8_t* write(const Document& v, std::uint8_t* out,
                              [[maybe_unused]] text_bits& text) noexcept {
     const std::span<const std::uint8_t> bytes = v.bytes();
     std::memcpy(out, bytes.data(), bytes.size());
     return out + bytes.size();
   }
+  template <class Document>
   static const std::uint8_t* decode(decode_state& st, std::uint8_t t, const std::uint8_t* p,
-                                    const std::uint8_t* end, raw_document& out) {
+                                    const std::uint8_t* end, Document& out) {
     if (t != type) return fail_type(st, bson_type::document, t, p);
     const std::uint8_t* next = skip_value(st, t, p, end);
     if (next != nullptr) out.assign(std::span<const std::uint8_t>(p, next));
@@ -800,13 +809,15 @@ struct raw_document_codec {
 // checked as strings are (by write() while it copies, when es.text_checked_on_write).
 struct javascript_with_scope_codec {
   static constexpr std::uint8_t type = static_cast<std::uint8_t>(bson_type::javascript_with_scope);
-  static std::size_t size(const javascript_with_scope& v, encode_state& es) noexcept {
+  // Code: bsongen::javascript_with_scope or bsongen::pmr::javascript_with_scope.
+  template <class Code>
+  static std::size_t size(const Code& v, encode_state& es) noexcept {
     if (!es.text_checked_on_write && !is_utf8_text(v.code)) [[unlikely]]
       fail_encode_utf8(es, "javascriptWithScope code");
     return 4 + 5 + v.code.size() + v.scope.size();
   }
-  static std::uint8_t* write(const javascript_with_scope& v, std::uint8_t* out,
-                             text_bits& text) noexcept {
+  template <class Code>
+  static std::uint8_t* write(const Code& v, std::uint8_t* out, text_bits& text) noexcept {
     const std::string_view code(v.code);
     const std::span<const std::uint8_t> scope = v.scope.bytes();
     store_i32_le(out, static_cast<std::int32_t>(4 + 5 + code.size() + scope.size()));
@@ -817,8 +828,9 @@ struct javascript_with_scope_codec {
     std::memcpy(out, scope.data(), scope.size());
     return out + scope.size();
   }
+  template <class Code>
   static const std::uint8_t* decode(decode_state& st, std::uint8_t t, const std::uint8_t* p,
-                                    const std::uint8_t* end, javascript_with_scope& out) {
+                                    const std::uint8_t* end, Code& out) {
     if (t != type) return fail_type(st, bson_type::javascript_with_scope, t, p);
     std::string_view code;
     const std::uint8_t* scope = nullptr;
