@@ -11,8 +11,15 @@
 // - T's encoding decodes back through the generated decoder and re-encodes byte-identically.
 // - Decoding {} into a populated object resets it: the result encodes like T{}, as decoding into a
 //   reused object promises.
+//
+// check_pmr_twin: T's `allocator: pmr` twin (the same schema with its own namespace), decoded onto
+// a pool resource, into a new struct and into one reused on the resource, reaches T's verdict with
+// T's error (code, path and offset), and encodes to T's bytes. The pool hands what it is given back
+// to pools by size, so a wrong size or a double release shows under ASan.
 
 #include <cstdint>
+#include <cstdio>
+#include <memory_resource>
 #include <span>
 #include <string_view>
 
@@ -114,6 +121,42 @@ int check_generated_decoder(const std::uint8_t* data, std::size_t size) {
                          "decoding {} into a used object left members behind");
   }
   return 0;
+}
+
+template <generated_document T, generated_document Twin>
+void check_pmr_twin(const std::uint8_t* data, std::size_t size) {
+  const std::span<const std::uint8_t> input(data, size);
+  // Declared first: it outlives every struct built on it.
+  std::pmr::unsynchronized_pool_resource pool;
+  const result<T> plain = decode<T>(input);
+  const result<Twin> twin = decode<Twin>(input, {.memory = &pool});
+  Twin reused{typename Twin::allocator_type(&pool)};
+  const result<void> into_reused = decode(input, reused);
+  BSONGEN_FUZZ_REQUIRE(
+      twin.has_value() == plain.has_value() && into_reused.has_value() == plain.has_value(),
+      "the pmr twin reached another verdict");
+  if (!plain) {
+    // The same code, path and offset; the messages may name the twin's own types.
+    const auto same_place = [&plain](const error& e) {
+      return e.code == plain.error().code && e.path == plain.error().path &&
+             e.offset == plain.error().offset;
+    };
+    if (!same_place(twin.error()) || !same_place(into_reused.error())) {
+      std::fprintf(stderr, "T: %s\ntwin, new: %s\ntwin, reused: %s\n",
+                   plain.error().to_string().c_str(), twin.error().to_string().c_str(),
+                   into_reused.error().to_string().c_str());
+    }
+    BSONGEN_FUZZ_REQUIRE(same_place(twin.error()) && same_place(into_reused.error()),
+                         "the pmr twin failed with another error");
+    return;
+  }
+  const result<byte_buffer> expected = encode(*plain);
+  const result<byte_buffer> from_twin = encode(*twin);
+  const result<byte_buffer> from_reused = encode(reused);
+  BSONGEN_FUZZ_REQUIRE(expected && from_twin && from_reused &&
+                           same_bytes(from_twin->span(), expected->span()) &&
+                           same_bytes(from_reused->span(), expected->span()),
+                       "the pmr twin encodes other bytes");
 }
 
 }  // namespace bsongen::fuzz
