@@ -10,7 +10,10 @@
 // - for fuzz_model::anything, whose fields are all `any` and whose unknown elements are captured,
 //   nothing is typed, so the verdicts are equal: it accepts exactly what the generic decoder
 //   accepts;
-// - every error points inside the input.
+// - every error points inside the input;
+// - the structs that allocate decode into their `allocator: pmr` twins (fuzz_model_pmr, derived
+//   by fuzz/targets/CMakeLists.txt) with the same verdict, error and bytes (check_pmr_twin in
+//   generated_fuzz.hpp), under the same options.
 
 #include <cstdint>
 #include <cstdio>
@@ -20,7 +23,9 @@
 #include "bsongen/codec.hpp"
 #include "bsongen/document.hpp"
 #include "fuzz_models.bsongen.hpp"
+#include "fuzz_models_pmr.bsongen.hpp"
 #include "fuzz_support.hpp"
+#include "generated_fuzz.hpp"
 
 namespace {
 
@@ -66,5 +71,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   check_verdict<::fuzz_model::tree>(input, options, accepted, false);
   check_verdict<::fuzz_model::tagged>(input, options, accepted, false);
   check_verdict<::fuzz_model::anything>(input, options, accepted, true);
+  fuzz::check_pmr_twin<::fuzz_model::tree, ::fuzz_model_pmr::tree>(input, options);
+  fuzz::check_pmr_twin<::fuzz_model::tagged, ::fuzz_model_pmr::tagged>(input, options);
+  fuzz::check_pmr_twin<::fuzz_model::anything, ::fuzz_model_pmr::anything>(input, options);
   return 0;
 }

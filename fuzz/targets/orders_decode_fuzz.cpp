@@ -9,6 +9,6 @@
 #include "orders_arena.bsongen.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  bsongen::fuzz::check_pmr_twin<::shop::order, ::shop_arena::order>(data, size);
+  bsongen::fuzz::check_pmr_twin<::shop::order, ::shop_arena::order>({data, size});
   return bsongen::fuzz::check_generated_decoder<::shop::order>(data, size);
 }
