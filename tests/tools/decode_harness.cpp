@@ -6,11 +6,12 @@
 // usage: decode_harness round-trip FILE.bson
 //   Decodes each document, encodes it again and compares bytes. A document whose keys (at every
 //   level) come back in the same order must come back byte for byte; one whose key order differs
-//   from the schema's must decode to the same value again from the re-encoded bytes. Prints
-//   "infer round trip: N of M documents identical" and exits 0 only when every document decodes
-//   and every one in schema order is identical.
+//   from the schema's must come back with the same keys and decode to the same value again from
+//   the re-encoded bytes. Prints "infer round trip: N of M documents identical" and exits 0 only
+//   when every document decodes, keeps its keys, and every one in schema order is identical.
 // usage: decode_harness accepts FILE.bson
 //   Prints one line per document: "accept", or "reject <error>" (what the decoder said).
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -47,6 +48,26 @@ bool same_key_order(std::span<const std::uint8_t> a, std::span<const std::uint8_
   key_order(bsongen::document_view::from_trusted_bytes(a), ka);
   key_order(bsongen::document_view::from_trusted_bytes(b), kb);
   return ka == kb;
+}
+
+// The keys of a document at every level, each level's in sorted order: equal when two documents
+// hold the same keys, in whatever order. Each key is written with its length before it (a key may
+// hold any character but NUL).
+std::string key_set(bsongen::document_view doc) {
+  std::vector<std::string> entries;
+  for (bsongen::view_element e : doc) {
+    std::string entry = std::to_string(e.key().size()) + ':' + std::string(e.key());
+    if (e.type() == bsongen::bson_type::document) {
+      entry += key_set(e.as_document());
+    } else if (e.type() == bsongen::bson_type::array) {
+      entry += key_set(bsongen::document_view::from_trusted_bytes(e.value_bytes()));
+    }
+    entries.push_back(std::move(entry));
+  }
+  std::sort(entries.begin(), entries.end());
+  std::string out = "{";
+  for (const std::string& entry : entries) out += entry;
+  return out + '}';
 }
 
 // The first byte where two encodings differ, for the failure message.
@@ -98,7 +119,15 @@ int round_trip(std::FILE* in, const char* path) {
       }
       continue;
     }
-    // Another key order (or keys the schema does not keep): the value must survive a second trip.
+    // Another key order: the same keys must come back (an inferred schema keeps every key it
+    // saw), and the value must survive a second trip.
+    if (key_set(bsongen::document_view::from_trusted_bytes(input)) !=
+        key_set(bsongen::document_view::from_trusted_bytes(output))) {
+      std::printf("document %zu (byte %zu): re-encoded with other keys than it had\n", index,
+                  offset);
+      ++failed;
+      continue;
+    }
     auto again = bsongen::decode<decoded_type>(output);
     if (!again || !(*again == *value)) {
       std::printf(

@@ -267,11 +267,27 @@ class NamesTest(InferCase):
                          {"EOF_": {"bson_name": "EOF"}, "linux_": {"bson_name": "linux"},
                           "unix_": {"bson_name": "unix"}})
 
-    def test_empty_key_is_reported_and_left_out(self):
-        path = self.write("e.bson", encode_all([SON([("", 1), ("x", 2)])]))
+    def test_empty_key_is_captured_not_lost(self):
+        # "" is a valid BSON key but no schema field can have it: the struct captures unknown
+        # elements, in a member named apart from its fields, so a round trip keeps the value.
+        docs = [SON([("", 1), ("x", 2), ("extra", SON([("", True), ("y", 3)]))])]
+        path = self.write("e.bson", encode_all(docs))
         s, err = self.infer_files(path)
-        self.assertEqual(list(self.fields(s, "e")), ["x"])
-        self.assertIn("warning: e: the empty key cannot be a schema field", err)
+        self.assertEqual(list(self.fields(s, "e")), ["x", "extra"])
+        self.assertEqual(s["structs"]["e"]["unknown_fields"], "capture")
+        self.assertEqual(s["structs"]["e"]["capture_member"], "extra_2")
+        nested = s["structs"]["e_extra"]
+        self.assertEqual((nested["unknown_fields"], nested["capture_member"]), ("capture", "extra"))
+        self.assertIn("warning: e: the empty key cannot be a schema field; its values are kept "
+                      "in the captured member `extra_2`", err)
+
+    def test_shapes_differing_only_in_an_empty_key_are_two_structs(self):
+        docs = [SON([("a", SON([("x", 1)])), ("b", SON([("x", 1), ("", 2)]))])]
+        s = self.infer_docs(docs)
+        self.assertEqual(self.type_of(s, "c", "a"), "c_a")
+        self.assertEqual(self.type_of(s, "c", "b"), "c_b")
+        self.assertNotIn("unknown_fields", s["structs"]["c_a"])
+        self.assertEqual(s["structs"]["c_b"]["unknown_fields"], "capture")
 
     def test_default_name_comes_from_the_first_input(self):
         path = self.write("my-users.2024.bson", encode_all([{"x": 1}]))
@@ -571,6 +587,8 @@ class CollectionsTest(InferCase):
         self.assertEqual(self.type_of(s, "events_steps", "error"), "optional<nullable<string>>")
         self.assertEqual(self.type_of(s, "events", "user"), "nullable<events_user>")
         self.assertEqual(self.type_of(s, "events", "session"), "number<int64>?")
+        for struct in ("events", "events_steps"):  # the empty key: kept, not a field
+            self.assertEqual(s["structs"][struct]["unknown_fields"], "capture")
 
 
 class IdentifierTest(unittest.TestCase):

@@ -20,7 +20,9 @@ types inferred for them):
              (number<double>), double with int64 beyond 2^53 (any), arrays of mixed numbers,
              a sometimes-absent and a sometimes-null mixed number.
   events     everything at once: `any` payloads that are absent, null, strings, documents and
-             arrays; arrays of arrays; documents in arrays with absent, null and mixed fields.
+             arrays; arrays of arrays; documents in arrays with absent, null and mixed fields;
+             the empty key (valid BSON, never a schema field: captured) in a tenth of the
+             documents and of the array's documents, as their last key.
 
 Also customers_widened.bson, a negative control for the round-trip harness: customers whose
 int64 `visits` is an int32. The customers schema decodes them (int64 reads int32) but writes an
@@ -201,11 +203,15 @@ def events(m: Maker, n: int):
                 step["took"] = m.rng.choice([m.rng.randrange(100), m.int64(1 << 35), m.double()])
             if m.chance(0.3):
                 step["error"] = m.rng.choice([None, m.text()])
+            if m.chance(0.1):
+                step[""] = m.word()  # last: captured, it is written back in place
             steps.append(step)
         d["steps"] = steps
         d["user"] = m.rng.choice([None, SON([("id", m.oid()), ("name", m.text())])])
         if m.chance(0.7):
             d["session"] = m.rng.choice([m.rng.randrange(1000), m.int64(1 << 50)])
+        if m.chance(0.1):
+            d[""] = m.rng.choice([m.int32(), m.word()])
         yield d
 
 

@@ -659,11 +659,9 @@ class _Builder:
         notes: dict[str, list[str]] = {}
         order = document.field_order()
         for key in order:
-            stats = document.fields[key]
             if key == "":
-                self.warnings.append(f"{path}: the empty key cannot be a schema field; its "
-                                     "values are skipped on decode")
-                continue
+                continue  # not a field: captured, below
+            stats = document.fields[key]
             # Not the struct's own name: C++ forbids some members named like their class.
             member = _unique(identifier(key, "field"), members | {name})
             members.add(member)
@@ -672,6 +670,18 @@ class _Builder:
             fields.append(f)
             notes[member] = lines
         struct_notes = []
+        # The empty key is valid BSON but cannot be a schema field: the struct captures unknown
+        # elements so that its values survive a round trip (written back after the fields).
+        capture_member = None
+        if "" in document.fields:
+            capture_member = _unique("extra", members | {name})
+            holding = document.fields[""].present
+            self.warnings.append(f"{path}: the empty key cannot be a schema field; its values are "
+                                 f"kept in the captured member `{capture_member}`")
+            struct_notes.append(f"{holding:,} document(s) hold the empty key: unknown_fields: "
+                                f"capture keeps it in `{capture_member}`, written back after "
+                                "the fields")
+            order = [key for key in order if key != ""] + [""]
         if document.documents_with_repeated_keys:
             struct_notes.append(f"{document.documents_with_repeated_keys:,} document(s) repeat a "
                                 "key: the last value wins, so they do not re-encode identically")
@@ -683,14 +693,15 @@ class _Builder:
             struct_notes.append(f"key orders of {document.orders_not_counted:,} document(s) not "
                                 f"counted (more than {len(document.orders)} distinct orders)")
         shape = (tuple((f.name, f.key, schema_yaml.type_expression(f.type), f.required)
-                       for f in fields),)
+                       for f in fields), capture_member)
         existing = self.shapes.get(shape)
         if existing is not None:
             self.taken.discard(name)
             self.notes.structs.setdefault(existing, []).append(f"also the shape of {path}")
             return existing
         self.shapes[shape] = name
-        self.structs[name] = Struct(name=name, fields=fields)
+        self.structs[name] = Struct(name=name, fields=fields, capture_member=capture_member,
+                                    unknown_fields="capture" if capture_member else "skip")
         self.notes.structs[name] = [f"{path}: {document.documents:,} document(s)"] + struct_notes
         for member, lines in notes.items():
             self.notes.fields[(name, member)] = lines
