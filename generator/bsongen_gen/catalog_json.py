@@ -16,7 +16,7 @@ A constant that JSON cannot hold stops the build with its name.
 
 What bsongen-scan reads (scanner/src/type_catalog.cpp; renaming one of these stops every scan with
 a message naming it, and tests/scanner/scan_catalog_test.cpp fails):
-  scalars[]:    kind, cpp_type, emptiable
+  scalars[]:    kind, cpp_type, pmr_cpp_type (null where none), emptiable
   containers[]: kind, cpp_template, cpp_leading_args, has_size, emptiable
   definition_kinds, max_array_size
 """

@@ -475,7 +475,7 @@ class model_builder {
         if (built.type.kind != "raw_document") {
           error(member->getLocation(),
                 "BSONGEN_CAPTURE_UNKNOWN field '%0' of '%1' has type %2; it must be "
-                "bsongen::raw_document")
+                "bsongen::raw_document or bsongen::pmr::raw_document")
               << member_name << qualified << member->getType();
           ok = false;
         } else if (out.capture_member) {
@@ -680,21 +680,43 @@ class model_builder {
   }
 
   // The catalogue's map kind when template argument 0 of `spec` is spelled as that kind's key
-  // (std::string: BSON keys are strings); otherwise nullptr, with the reason in `why`.
+  // (std::string: BSON keys are strings) or as the key's std::pmr spelling, with `key` set to the
+  // spelling; otherwise nullptr, with the reason in `why`.
   const container_kind* string_keyed_map(const clang::ClassTemplateSpecializationDecl* spec,
-                                         std::string& why) {
+                                         std::string& key, std::string& why) {
     const container_kind* map = catalog().container_for_template("std::map");
     if (map == nullptr || map->leading_args.size() != 1) {
       why = "the type catalogue has no kind for std::map<key, T>";
       return nullptr;
     }
     std::optional<mapping_error> key_failure;
-    auto key = map_argument(spec, 0, "", key_failure);
-    if (!key || key->spelling != map->leading_args.front()) {
-      why = "keys must be " + map->leading_args.front() + " (BSON keys are strings)";
+    auto mapped = map_argument(spec, 0, "", key_failure);
+    const std::string& standard_key = map->leading_args.front();
+    const scalar_kind* text = catalog().scalar_for_spelling(standard_key);
+    const std::string pmr_key = text != nullptr ? text->pmr_cpp : std::string();
+    if (!mapped || (mapped->spelling != standard_key && mapped->spelling != pmr_key)) {
+      why = "keys must be " + standard_key + (pmr_key.empty() ? "" : " or " + pmr_key) +
+            " (BSON keys are strings)";
       return nullptr;
     }
+    key = mapped->spelling;
     return map;
+  }
+
+  // The allocator a standard string or container is declared with: std::allocator (spelled as
+  // the kind's default), std::pmr::polymorphic_allocator (spelled std::pmr::...: the member
+  // allocates from its memory resource, and the codecs create its elements on that resource),
+  // or another, which is refused.
+  enum class allocator_family { standard, pmr, other };
+  static allocator_family allocator_of(const clang::TemplateArgument& arg) {
+    if (is_std(arg, "std::allocator")) return allocator_family::standard;
+    if (is_std(arg, "std::pmr::polymorphic_allocator")) return allocator_family::pmr;
+    return allocator_family::other;
+  }
+  // "std::vector" or, with a polymorphic allocator, its alias "std::pmr::vector" (the standard
+  // declares one for every allocator-aware container, under the same name).
+  static std::string spelled_template(const std::string& name, allocator_family allocator) {
+    return allocator == allocator_family::pmr ? "std::pmr::" + name.substr(5) : name;
   }
 
   // A container's reference: its element's, and `cpp` when its own spelling
@@ -733,19 +755,30 @@ class model_builder {
       failure = mapping_error{type, std::move(reason)};
       return std::nullopt;
     };
-    // The runtime's value types (bsongen::object_id, ...), by the catalogue's spelling.
+    // The runtime's value types (bsongen::object_id, ...), by the catalogue's spelling, and those
+    // with a std::pmr spelling by that one too (bsongen::pmr::binary), with `cpp` naming it.
     if (spec == nullptr) {
       if (const scalar_kind* kind = catalog().scalar_for_spelling(name))
         return mapped_type{{kind->kind, "", "", 0, {}}, name};
+      if (const scalar_kind* kind = catalog().scalar_for_pmr_spelling(name))
+        return mapped_type{{kind->kind, name, "", 0, {}}, name};
     }
 
     if (spec != nullptr) {
       const auto& args = spec->getTemplateArgs();
       if (name == "std::basic_string") {
+        const allocator_family allocator = allocator_of(args[2]);
         if (!is_plain_char(args[0]) || !is_std(args[1], "std::char_traits") ||
-            !is_std(args[2], "std::allocator"))
-          return fail("only std::string (char, the default traits and allocator) is supported");
-        return scalar_spelled("std::string", fail);
+            allocator == allocator_family::other)
+          return fail(
+              "only std::string and std::pmr::string (char, the default traits) are supported");
+        auto text = scalar_spelled("std::string", fail);
+        if (text && allocator == allocator_family::pmr) {
+          const std::string& pmr = catalog().scalar(text->ref.kind)->pmr_cpp;
+          if (pmr.empty()) return fail("the type catalogue has no std::pmr spelling of a string");
+          text->ref.cpp = text->spelling = pmr;
+        }
+        return text;
       }
       if (name == "std::basic_string_view") {
         if (!is_plain_char(args[0]) || !is_std(args[1], "std::char_traits"))
@@ -778,22 +811,27 @@ class model_builder {
       if (name == "std::vector") {
         const container_kind* vector = catalog().container_for_template(name);
         if (vector == nullptr) return fail("the type catalogue has no kind for " + name);
-        if (!is_std(args[1], "std::allocator"))
-          return fail("std::vector with a custom allocator is not supported");
+        const allocator_family allocator = allocator_of(args[1]);
+        if (allocator == allocator_family::other)
+          return fail(
+              "std::vector with an allocator other than std::allocator or "
+              "std::pmr::polymorphic_allocator is not supported");
+        const std::string vector_template = spelled_template(name, allocator);
         if (const auto* entry = specialization_of(args[0].getAsType());
             entry != nullptr && name_without_inline_namespaces(entry) == "std::pair") {
           // (key, value) pairs: a map that keeps the document's order and its repeated keys.
+          std::string key;
           std::string why;
-          const container_kind* map = string_keyed_map(entry, why);
+          const container_kind* map = string_keyed_map(entry, key, why);
           if (map == nullptr) return fail("a std::vector of std::pair is a map: its " + why);
           auto element = map_argument(entry, 1, "", failure);
           if (!element) return std::nullopt;
-          return compose(*map, std::move(*element),
-                         "std::vector<std::pair<" + map->leading_args.front() + ", ", ">>");
+          return compose(*map, std::move(*element), vector_template + "<std::pair<" + key + ", ",
+                         ">>");
         }
         auto element = map_argument(spec, 0, "", failure);
         if (!element) return std::nullopt;
-        return compose(*vector, std::move(*element), "std::vector<", ">");
+        return compose(*vector, std::move(*element), vector_template + "<", ">");
       }
       if (name == "std::array") {
         const container_kind* array = catalog().container_for_template(name);
@@ -808,10 +846,11 @@ class model_builder {
                        ", " + std::to_string(size) + ">", size);
       }
       if (name == "std::map" || name == "std::unordered_map") {
+        std::string key_spelling;
         std::string why;
-        const container_kind* map = string_keyed_map(spec, why);
+        const container_kind* map = string_keyed_map(spec, key_spelling, why);
         if (map == nullptr) return fail("map " + why);
-        const std::string& key_spelling = map->leading_args.front();
+        const allocator_family allocator = allocator_of(args[name == "std::map" ? 3 : 4]);
         std::string extra;
         if (name == "std::map") {
           const auto& compare = args[2];
@@ -821,17 +860,20 @@ class model_builder {
           if (less == nullptr || name_without_inline_namespaces(less) != "std::less")
             return fail("std::map with a comparator other than std::less is not supported");
           if (less->getTemplateArgs()[0].getAsType()->isVoidType()) extra = ", std::less<>";
-          if (!is_std(args[3], "std::allocator"))
-            return fail("std::map with a custom allocator is not supported");
+          if (allocator == allocator_family::other)
+            return fail(
+                "std::map with an allocator other than std::allocator or "
+                "std::pmr::polymorphic_allocator is not supported");
         } else if (!is_std(args[2], "std::hash") || !is_std(args[3], "std::equal_to") ||
-                   !is_std(args[4], "std::allocator")) {
+                   allocator == allocator_family::other) {
           return fail(
-              "std::unordered_map with a custom hash, equality or allocator is not "
-              "supported");
+              "std::unordered_map with a custom hash, equality or allocator (other than "
+              "std::pmr::polymorphic_allocator) is not supported");
         }
         auto element = map_argument(spec, 1, "", failure);
         if (!element) return std::nullopt;
-        return compose(*map, std::move(*element), name + "<" + key_spelling + ", ", extra + ">");
+        return compose(*map, std::move(*element),
+                       spelled_template(name, allocator) + "<" + key_spelling + ", ", extra + ">");
       }
       if (name == "std::chrono::time_point") return map_time_point(spec, fail);
     }

@@ -57,6 +57,9 @@ type_catalog type_catalog::from_json(std::string_view text) {
     scalar_kind k;
     k.kind = member_as<std::string>(s, "kind", "a scalar");
     k.cpp = without_global_qualifiers(member_as<std::string>(s, "cpp_type", "a scalar"));
+    // Present in every scalar, null where the kind has no std::pmr spelling.
+    if (const nlohmann::json& pmr = member(s, "pmr_cpp_type", "a scalar"); !pmr.is_null())
+      k.pmr_cpp = without_global_qualifiers(member_as<std::string>(s, "pmr_cpp_type", "a scalar"));
     k.emptiable = member_as<bool>(s, "emptiable", "a scalar");
     out.scalars_.push_back(std::move(k));
   }
@@ -113,6 +116,12 @@ const container_kind* type_catalog::container_for_template(std::string_view cpp_
 const scalar_kind* type_catalog::scalar_for_spelling(std::string_view cpp) const {
   for (const auto& s : scalars_)
     if (s.cpp == cpp) return &s;
+  return nullptr;
+}
+
+const scalar_kind* type_catalog::scalar_for_pmr_spelling(std::string_view cpp) const {
+  for (const auto& s : scalars_)
+    if (!s.pmr_cpp.empty() && s.pmr_cpp == cpp) return &s;
   return nullptr;
 }
 

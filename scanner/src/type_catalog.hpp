@@ -17,6 +17,9 @@ struct type_ref;
 struct scalar_kind {
   std::string kind;
   std::string cpp;  // the default C++ spelling, written as the scanner spells types (no leading ::)
+  // The spelling that allocates from a std::pmr::memory_resource (`allocator: pmr` schemas'),
+  // written the same way; empty when the kind has none (it does not allocate).
+  std::string pmr_cpp;
   bool emptiable = false;
 };
 
@@ -52,6 +55,8 @@ class type_catalog {
   // The first scalar kind (in the catalogue's order) whose default C++ type is `cpp`: the kind a
   // member of that type maps to unless BSONGEN_AS names another. null when there is none.
   [[nodiscard]] const scalar_kind* scalar_for_spelling(std::string_view cpp) const;
+  // The same for the kinds' std::pmr spellings ("bsongen::pmr::binary").
+  [[nodiscard]] const scalar_kind* scalar_for_pmr_spelling(std::string_view cpp) const;
   // Whether BSONGEN_OMIT_EMPTY applies to a value of this kind.
   [[nodiscard]] bool emptiable(std::string_view kind) const;
   // The emptiable kinds, comma separated in the catalogue's order, for messages.

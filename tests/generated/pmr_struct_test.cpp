@@ -23,12 +23,14 @@
 #include "bsongen/pmr_types.hpp"
 #include "bsongen/writer.hpp"
 #include "counting_resource.hpp"
+#include "default_resource_refuses.hpp"
 #include "heap_counter.hpp"
 
 namespace {
 
 namespace heap = bsongen::test::heap;
 using bsongen::test::counting_resource;
+using bsongen::test::default_resource_refuses;
 using allocator = std::pmr::polymorphic_allocator<>;
 
 static_assert(std::uses_allocator_v<arena::person, allocator>);
@@ -107,20 +109,6 @@ arena::person person(int friends) {
   p.age = 42;
   return p;
 }
-
-// While it lives, the default resource refuses every allocation (std::bad_alloc), so anything
-// that should have used a struct's resource and took the default one fails the test.
-class default_resource_refuses {
- public:
-  default_resource_refuses()
-      : previous_(std::pmr::set_default_resource(std::pmr::null_memory_resource())) {}
-  ~default_resource_refuses() { std::pmr::set_default_resource(previous_); }
-  default_resource_refuses(const default_resource_refuses&) = delete;
-  default_resource_refuses& operator=(const default_resource_refuses&) = delete;
-
- private:
-  std::pmr::memory_resource* previous_;
-};
 
 // Every allocating member of p, and of what it holds, reports `expected` as its resource.
 void expect_on(const arena::address& a, std::pmr::memory_resource* expected,

@@ -150,6 +150,38 @@ TEST_F(scan_catalog, every_scalar_kind_maps_from_its_cpp_type) {
   }
 }
 
+// A member of a kind's std::pmr spelling (the catalogue's pmr_cpp_type: std::pmr::string,
+// bsongen::pmr::binary, ...) is the first kind with that spelling, with `cpp` naming it.
+TEST_F(scan_catalog, every_pmr_spelling_maps_to_its_kind) {
+  std::string body = "struct BSONGEN_DOCUMENT spelled_for_pmr {\n";
+  std::vector<const json*> spelled;
+  for (const auto& s : catalog()["scalars"]) {
+    if (s["pmr_cpp_type"].is_null()) continue;
+    spelled.push_back(&s);
+    body += "  " + s["pmr_cpp_type"].get<std::string>() + " f_" + s["kind"].get<std::string>() +
+            "{};\n";
+  }
+  ASSERT_FALSE(spelled.empty());
+  scan_output run = scan(body + "};\n");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const json fields = fields_of(model(), "spelled_for_pmr");
+  ASSERT_EQ(fields.size(), spelled.size());
+  for (std::size_t i = 0; i < fields.size(); ++i) {
+    const json& s = *spelled[i];
+    const std::string pmr = s["pmr_cpp_type"].get<std::string>();
+    SCOPED_TRACE(s["kind"].get<std::string>() + " (" + pmr + ")");
+    std::string first_kind;
+    for (const auto& other : catalog()["scalars"]) {
+      if (other["pmr_cpp_type"] == pmr) {
+        first_kind = other["kind"].get<std::string>();
+        break;
+      }
+    }
+    EXPECT_EQ(fields[i]["type"],
+              json({{"kind", first_kind}, {"cpp", without_global_qualifier(pmr)}}));
+  }
+}
+
 // The element kind a container is tried with: int32, or the first kind it allows when the
 // catalogue restricts its elements (`number` takes int64 or double).
 std::string element_kind_for(const json& container) {

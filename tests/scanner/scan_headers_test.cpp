@@ -353,6 +353,61 @@ TEST_F(realworld_model, macro_members_point_at_their_use) {
   ADD_FAILURE() << "no field odd.from_macro";
 }
 
+// --- Structs written for std::pmr: tests/scanner/data/scan_fixture/pmr_members.hpp. ---
+
+class pmr_model : public scanned_model<pmr_model> {
+ protected:
+  static void SetUpTestSuite() {
+    scan("pmr_model", data_dir / "scan_fixture" / "pmr_members.hpp", data_dir);
+  }
+  static json type_of(std::string_view struct_name, std::string_view field_name) {
+    for (const auto& f : structure(struct_name)["fields"])
+      if (f["name"] == field_name) return f["type"];
+    ADD_FAILURE() << "no field " << struct_name << "." << field_name;
+    return {};
+  }
+};
+
+TEST_F(pmr_model, polymorphic_allocator_members_keep_their_kinds_spelled_with_std_pmr) {
+  EXPECT_EQ(type_of("pmr_reading", "name"),
+            json::parse(R"({"kind":"string","cpp":"std::pmr::string"})"));
+  EXPECT_EQ(type_of("pmr_reading", "tags"), json::parse(R"({"kind":"vector",
+      "cpp":"std::pmr::vector<std::pmr::string>",
+      "element":{"kind":"string","cpp":"std::pmr::string"}})"));
+  EXPECT_EQ(type_of("pmr_reading", "samples"), json::parse(R"({"kind":"vector",
+      "cpp":"std::pmr::vector<scan_fixture::pmr_sample>",
+      "element":{"kind":"struct","name":"pmr_sample"}})"));
+  EXPECT_EQ(type_of("pmr_reading", "labels"), json::parse(R"({"kind":"map",
+      "cpp":"std::pmr::map<std::pmr::string, std::int64_t>","element":{"kind":"int64"}})"));
+  EXPECT_EQ(type_of("pmr_reading", "by_name"), json::parse(R"({"kind":"map",
+      "cpp":"std::pmr::unordered_map<std::pmr::string, scan_fixture::pmr_sample>",
+      "element":{"kind":"struct","name":"pmr_sample"}})"));
+  EXPECT_EQ(type_of("pmr_reading", "ordered"), json::parse(R"({"kind":"map",
+      "cpp":"std::pmr::vector<std::pair<std::pmr::string, std::pmr::string>>",
+      "element":{"kind":"string","cpp":"std::pmr::string"}})"));
+  EXPECT_EQ(type_of("pmr_reading", "note"), json::parse(R"({"kind":"optional",
+      "element":{"kind":"string","cpp":"std::pmr::string"}})"));
+}
+
+TEST_F(pmr_model, bsongen_pmr_value_types_map_to_their_kinds) {
+  EXPECT_EQ(type_of("pmr_reading", "blob"),
+            json::parse(R"({"kind":"binary","cpp":"bsongen::pmr::binary"})"));
+  EXPECT_EQ(type_of("pmr_reading", "filter"),
+            json::parse(R"({"kind":"regex","cpp":"bsongen::pmr::regex"})"));
+  EXPECT_EQ(type_of("pmr_reading", "shape"),
+            json::parse(R"({"kind":"raw_document","cpp":"bsongen::pmr::raw_document"})"));
+  // The capture member may be the std::pmr raw document too.
+  EXPECT_EQ(structure("pmr_reading")["unknown_fields"], "capture");
+  EXPECT_EQ(structure("pmr_reading")["capture_member"], "extra");
+}
+
+TEST_F(pmr_model, the_default_spellings_beside_them_stay_without_cpp) {
+  EXPECT_EQ(type_of("std_reading", "name"), json::parse(R"({"kind":"string"})"));
+  EXPECT_EQ(type_of("std_reading", "labels"),
+            json::parse(R"({"kind":"map","element":{"kind":"int64"}})"));
+  EXPECT_EQ(type_of("std_reading", "blob"), json::parse(R"({"kind":"binary"})"));
+}
+
 TEST(scan_warning, enum_member_that_starts_at_no_enumerator_warns_but_scans) {
   scratch_dir dir;
   write_text(dir.path() / "case.hpp",
@@ -480,7 +535,7 @@ const error_case error_cases[] = {
     {"capture_member_not_raw_document",
      "struct BSONGEN_DOCUMENT doc { BSONGEN_CAPTURE_UNKNOWN std::string @rest; };",
      "BSONGEN_CAPTURE_UNKNOWN field 'rest' of 'doc' has type 'std::string' (aka "
-     "'basic_string<char>'); it must be bsongen::raw_document"},
+     "'basic_string<char>'); it must be bsongen::raw_document or bsongen::pmr::raw_document"},
     {"bad_unknown_fields_policy",
      "struct BSONGEN_DOCUMENT @BSONGEN_UNKNOWN_FIELDS(ignore) doc { int a; };",
      "BSONGEN_UNKNOWN_FIELDS(ignore) on 'doc': expected skip or reject"},
@@ -564,7 +619,28 @@ const error_case error_cases[] = {
     {"vector_of_pair_with_int_keys",
      "struct BSONGEN_DOCUMENT doc { std::vector<std::pair<int, double>> @p; };",
      "field 'p' of 'doc' has unsupported type 'std::vector<std::pair<int, double>>': a std::vector "
-     "of std::pair is a map: its keys must be std::string (BSON keys are strings)"},
+     "of std::pair is a map: its keys must be std::string or std::pmr::string (BSON keys are "
+     "strings)"},
+    {"vector_with_another_allocator",
+     "template <class T> struct pool : std::allocator<T> {\n"
+     "  template <class U> struct rebind { using other = pool<U>; };\n};\n"
+     "struct BSONGEN_DOCUMENT doc { std::vector<int, pool<int>> @v; };",
+     "field 'v' of 'doc' has unsupported type 'std::vector<int, pool<int>>': std::vector with an "
+     "allocator other than std::allocator or std::pmr::polymorphic_allocator is not supported"},
+    {"string_with_another_allocator",
+     "template <class T> struct pool : std::allocator<T> {\n"
+     "  template <class U> struct rebind { using other = pool<U>; };\n};\n"
+     "struct BSONGEN_DOCUMENT doc {\n"
+     "  std::basic_string<char, std::char_traits<char>, pool<char>> @s; };",
+     "field 's' of 'doc' has unsupported type 'std::basic_string<char, std::char_traits<char>, "
+     "pool<char>>': only std::string and std::pmr::string (char, the default traits) are "
+     "supported"},
+    {"pmr_map_with_int_keys",
+     "#include <memory_resource>\n"
+     "struct BSONGEN_DOCUMENT doc { std::pmr::map<int, double> @m; };",
+     "field 'm' of 'doc' has unsupported type 'std::pmr::map<int, double>' (aka 'map<int, double, "
+     "std::less<int>, polymorphic_allocator<pair<const int, double>>>'): map keys must be "
+     "std::string or std::pmr::string (BSON keys are strings)"},
     {"unmarked_class_template",
      "template <class T> struct point { T x; };\nstruct BSONGEN_DOCUMENT doc { point<int> @p; };",
      "field 'p' of 'doc' has unsupported type 'point<int>': 'point' is not marked "
