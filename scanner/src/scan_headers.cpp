@@ -545,9 +545,14 @@ class model_builder {
       const scalar_kind* target = catalog().scalar(as_kind);  // checked with the marker
       std::optional<mapping_error> own_failure;
       std::optional<mapped_type> own = map_type(written, "", own_failure, outermost);
-      if (!own || own->spelling != target->cpp)
-        return fail("BSONGEN_AS(" + as_kind + ") needs a " + target->cpp + " member");
-      return mapped_type{{target->kind, "", "", 0, {}}, std::move(own->spelling)};
+      // The kind's default type, or its std::pmr spelling (kept in `cpp`).
+      const bool pmr = own && !target->pmr_cpp.empty() && own->spelling == target->pmr_cpp;
+      if (!own || (own->spelling != target->cpp && !pmr)) {
+        return fail("BSONGEN_AS(" + as_kind + ") needs a " + target->cpp +
+                    (target->pmr_cpp.empty() ? "" : " or " + target->pmr_cpp) + " member");
+      }
+      return mapped_type{{target->kind, pmr ? own->spelling : "", "", 0, {}},
+                         std::move(own->spelling)};
     }
 
     if (type->isReferenceType()) return fail("references are not supported; store the value");

@@ -396,6 +396,10 @@ TEST_F(pmr_model, bsongen_pmr_value_types_map_to_their_kinds) {
             json::parse(R"({"kind":"regex","cpp":"bsongen::pmr::regex"})"));
   EXPECT_EQ(type_of("pmr_reading", "shape"),
             json::parse(R"({"kind":"raw_document","cpp":"bsongen::pmr::raw_document"})"));
+  // BSONGEN_AS takes the kind's std::pmr spelling as it takes its default one.
+  EXPECT_EQ(type_of("pmr_reading", "script"),
+            json::parse(R"({"kind":"javascript","cpp":"std::pmr::string"})"));
+  EXPECT_EQ(type_of("std_reading", "script"), json::parse(R"({"kind":"javascript"})"));
   // The capture member may be the std::pmr raw document too.
   EXPECT_EQ(structure("pmr_reading")["unknown_fields"], "capture");
   EXPECT_EQ(structure("pmr_reading")["capture_member"], "extra");
@@ -547,6 +551,9 @@ const error_case error_cases[] = {
     {"uuid_on_wrong_type", "struct BSONGEN_DOCUMENT doc { BSONGEN_AS(uuid) std::vector<int> @u; };",
      "field 'u' of 'doc' has unsupported type 'std::vector<int>': BSONGEN_AS(uuid) needs a "
      "std::array<std::uint8_t, 16> member"},
+    {"javascript_on_wrong_type", "struct BSONGEN_DOCUMENT doc { BSONGEN_AS(javascript) int @j; };",
+     "field 'j' of 'doc' has unsupported type 'int': BSONGEN_AS(javascript) needs a std::string "
+     "or std::pmr::string member"},
     {"document_nested_in_a_class", "struct outer { struct BSONGEN_DOCUMENT @inner { int a; }; };",
      "document 'outer::inner' must be declared at namespace scope"},
     {"class_template_document", "template <class T> struct BSONGEN_DOCUMENT @box { T value; };",

@@ -21,11 +21,11 @@
 
 namespace {
 
+using bsongen::test::counting_resource;
+using bsongen::test::default_resource_refuses;
 using scan_fixture::pmr_reading;
 using scan_fixture::pmr_sample;
 using scan_fixture::std_reading;
-using bsongen::test::counting_resource;
-using bsongen::test::default_resource_refuses;
 
 static_assert(std::uses_allocator_v<pmr_sample, std::pmr::polymorphic_allocator<>>);
 
@@ -52,6 +52,7 @@ pmr_reading reading(std::pmr::memory_resource* resource, int n) {
   r.filter.pattern = text("^pattern", n);
   r.filter.options = "imx";
   r.shape.assign(bsongen::encode(scan_fixture::std_sample{text("shape", n), 1.0}).value().span());
+  r.script = text("function f() { return 1; } //", n);
   r.note.emplace(text("note", n), resource);
   return r;
 }
@@ -79,6 +80,7 @@ void expect_on(const pmr_reading& r, std::pmr::memory_resource* expected) {
   EXPECT_EQ(r.blob.get_allocator().resource(), expected) << "blob";
   EXPECT_EQ(r.filter.pattern.get_allocator().resource(), expected) << "filter";
   EXPECT_EQ(r.shape.get_allocator().resource(), expected) << "shape";
+  EXPECT_EQ(r.script.get_allocator().resource(), expected) << "script";
   if (r.note) {
     EXPECT_EQ(r.note->get_allocator().resource(), expected) << "note";
   }

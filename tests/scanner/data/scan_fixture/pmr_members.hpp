@@ -2,10 +2,11 @@
 
 // Structs written for std::pmr, as an application that decodes onto arenas writes them: every
 // allocating member spelled with its std::pmr or bsongen::pmr type (strings, vectors, maps,
-// unordered maps, sequences of pairs, binary, regex, raw documents, a capture member), and the
-// allocator_type, get_allocator() and allocator-extended constructor that make the struct
-// allocator-aware. Beside them, the same documents with the default spellings. scan_headers_test
-// checks the model; scanned_pmr_test decodes onto resources through the code generated from it.
+// unordered maps, sequences of pairs, binary, regex, raw documents, JavaScript code, a capture
+// member), and the allocator_type, get_allocator() and allocator-extended constructor that make
+// the struct allocator-aware. Beside them, the same documents with the default spellings.
+// scan_headers_test checks the model; scanned_pmr_test decodes onto resources through the code
+// generated from it.
 
 #include <cstdint>
 #include <map>
@@ -63,6 +64,7 @@ struct BSONGEN_DOCUMENT pmr_reading {
         blob(allocator),
         filter(allocator),
         shape(allocator),
+        script(allocator),
         extra(allocator) {}
 
   [[nodiscard]] allocator_type get_allocator() const { return name.get_allocator(); }
@@ -76,6 +78,7 @@ struct BSONGEN_DOCUMENT pmr_reading {
   bsongen::pmr::binary blob;
   bsongen::pmr::regex filter;
   bsongen::pmr::raw_document shape;
+  BSONGEN_AS(javascript) std::pmr::string script;
   std::optional<std::pmr::string> note;
   BSONGEN_CAPTURE_UNKNOWN bsongen::pmr::raw_document extra;
 
@@ -100,6 +103,7 @@ struct BSONGEN_DOCUMENT std_reading {
   bsongen::binary blob;
   bsongen::regex filter;
   bsongen::raw_document shape;
+  BSONGEN_AS(javascript) std::string script;
   std::optional<std::string> note;
   BSONGEN_CAPTURE_UNKNOWN bsongen::raw_document extra;
 
