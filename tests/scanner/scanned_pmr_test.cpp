@@ -45,6 +45,13 @@ pmr_reading reading(std::pmr::memory_resource* resource, int n) {
     s.value = i + 0.5;
     r.labels.emplace(text("label", i), i);
     r.ordered.emplace_back(text("ordered key", n - i), text("ordered value", i));
+    r.matrix.emplace_back().emplace_back(text("cell", i));
+    if (i % 2 == 0) {
+      r.maybe_samples.emplace_back(nullptr);
+    } else {
+      r.maybe_samples.emplace_back(pmr_sample{});
+      r.maybe_samples.back()->label = text("maybe sample", i);
+    }
   }
   // One entry: the std twin's unordered_map then writes the same order.
   r.by_name[std::pmr::string(text("by name", n), resource)].label = text("counter", n);
@@ -54,6 +61,10 @@ pmr_reading reading(std::pmr::memory_resource* resource, int n) {
   r.shape.assign(bsongen::encode(scan_fixture::std_sample{text("shape", n), 1.0}).value().span());
   r.script = text("function f() { return 1; } //", n);
   r.note.emplace(text("note", n), resource);
+  if (n % 2 == 1) {
+    r.best.emplace(pmr_sample::allocator_type(resource));
+    r.best->label = text("best", n);
+  }
   return r;
 }
 
@@ -83,6 +94,20 @@ void expect_on(const pmr_reading& r, std::pmr::memory_resource* expected) {
   EXPECT_EQ(r.script.get_allocator().resource(), expected) << "script";
   if (r.note) {
     EXPECT_EQ(r.note->get_allocator().resource(), expected) << "note";
+  }
+  if (r.best) {
+    EXPECT_EQ(r.best->get_allocator().resource(), expected) << "best";
+  }
+  EXPECT_EQ(r.matrix.get_allocator().resource(), expected) << "matrix";
+  for (const auto& row : r.matrix) {
+    EXPECT_EQ(row.get_allocator().resource(), expected) << "matrix row";
+    for (const auto& cell : row) EXPECT_EQ(cell.get_allocator().resource(), expected) << "cell";
+  }
+  EXPECT_EQ(r.maybe_samples.get_allocator().resource(), expected) << "maybe_samples";
+  for (const auto& maybe : r.maybe_samples) {
+    if (maybe.has_value()) {
+      EXPECT_EQ(maybe->get_allocator().resource(), expected) << "maybe sample";
+    }
   }
   EXPECT_EQ(r.extra.get_allocator().resource(), expected) << "extra";
 }

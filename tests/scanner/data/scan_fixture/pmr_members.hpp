@@ -19,6 +19,7 @@
 
 #include "bsongen/annotate.hpp"
 #include "bsongen/codec.hpp"
+#include "bsongen/nullable.hpp"
 #include "bsongen/pmr_types.hpp"
 #include "bsongen/raw_document.hpp"
 #include "bsongen/types.hpp"
@@ -65,6 +66,8 @@ struct BSONGEN_DOCUMENT pmr_reading {
         filter(allocator),
         shape(allocator),
         script(allocator),
+        matrix(allocator),
+        maybe_samples(allocator),
         extra(allocator) {}
 
   [[nodiscard]] allocator_type get_allocator() const { return name.get_allocator(); }
@@ -80,6 +83,9 @@ struct BSONGEN_DOCUMENT pmr_reading {
   bsongen::pmr::raw_document shape;
   BSONGEN_AS(javascript) std::pmr::string script;
   std::optional<std::pmr::string> note;
+  std::optional<pmr_sample> best;
+  std::pmr::vector<std::pmr::vector<std::pmr::string>> matrix;
+  std::pmr::vector<bsongen::nullable<pmr_sample>> maybe_samples;
   BSONGEN_CAPTURE_UNKNOWN bsongen::pmr::raw_document extra;
 
   friend bool operator==(const pmr_reading&, const pmr_reading&) = default;
@@ -105,6 +111,9 @@ struct BSONGEN_DOCUMENT std_reading {
   bsongen::raw_document shape;
   BSONGEN_AS(javascript) std::string script;
   std::optional<std::string> note;
+  std::optional<std_sample> best;
+  std::vector<std::vector<std::string>> matrix;
+  std::vector<bsongen::nullable<std_sample>> maybe_samples;
   BSONGEN_CAPTURE_UNKNOWN bsongen::raw_document extra;
 
   friend bool operator==(const std_reading&, const std_reading&) = default;
