@@ -42,6 +42,13 @@ class scanned_model : public ::testing::Test {
     return none;
   }
 
+  static json type_of(std::string_view struct_name, std::string_view field_name) {
+    for (const auto& f : structure(struct_name)["fields"])
+      if (f["name"] == field_name) return f["type"];
+    ADD_FAILURE() << "no field " << struct_name << "." << field_name;
+    return {};
+  }
+
   static inline std::filesystem::path header_;
   static inline int exit_code_ = -1;
   static inline std::string stderr_;
@@ -67,9 +74,6 @@ class fixture_model : public scanned_model<fixture_model> {
     ADD_FAILURE() << "no enum " << name;
     static const json none;
     return none;
-  }
-  static json type_of(std::string_view struct_name, std::string_view field_name) {
-    return field(struct_name, field_name)["type"];
   }
   // The 1-based line of the fixture holding `text`.
   static int line_of(std::string_view text) {
@@ -269,12 +273,6 @@ class realworld_model : public scanned_model<realworld_model> {
       out.emplace_back(f["name"], f["struct_default"]);
     return out;
   }
-  static json type_of(std::string_view struct_name, std::string_view field_name) {
-    for (const auto& f : structure(struct_name)["fields"])
-      if (f["name"] == field_name) return f["type"];
-    ADD_FAILURE() << "no field " << struct_name << "." << field_name;
-    return {};
-  }
 };
 
 TEST_F(realworld_model, an_inline_namespace_is_part_of_the_model_namespace) {
@@ -359,12 +357,6 @@ class pmr_model : public scanned_model<pmr_model> {
  protected:
   static void SetUpTestSuite() {
     scan("pmr_model", data_dir / "scan_fixture" / "pmr_members.hpp", data_dir);
-  }
-  static json type_of(std::string_view struct_name, std::string_view field_name) {
-    for (const auto& f : structure(struct_name)["fields"])
-      if (f["name"] == field_name) return f["type"];
-    ADD_FAILURE() << "no field " << struct_name << "." << field_name;
-    return {};
   }
 };
 
