@@ -18,7 +18,7 @@ struct scalar_kind {
   std::string kind;
   std::string cpp;  // the default C++ spelling, written as the scanner spells types (no leading ::)
   // The spelling that allocates from a std::pmr::memory_resource (`allocator: pmr` schemas'),
-  // written the same way; empty when the kind has none (it does not allocate).
+  // written the same way; empty when the catalogue gives the kind none.
   std::string pmr_cpp;
   bool emptiable = false;
 };
