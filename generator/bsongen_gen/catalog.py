@@ -101,8 +101,11 @@ SCALARS: dict[str, ScalarKind] = {k.kind: k for k in [
                headers=("bsongen/raw_document.hpp",),
                pmr_cpp_type="::bsongen::pmr::raw_document", pmr_headers=(PMR_TYPES_HEADER,)),
     # `any` holds a null as a value, so `optional<any>` keeps absent and null apart (decision 7).
+    # In an `allocator: pmr` schema it is allocator-aware too: its parts follow the struct's
+    # resource, and a move onto another resource copies them as every other member's are.
     ScalarKind("any", None, "::bsongen::value", "::bsongen::detail::any_codec", None,
-               headers=("bsongen/value.hpp",), holds_null=True),
+               headers=("bsongen/value.hpp",), holds_null=True,
+               pmr_cpp_type="::bsongen::pmr::value", pmr_headers=("bsongen/pmr_value.hpp",)),
 ]}
 
 

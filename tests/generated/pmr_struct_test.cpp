@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <memory_resource>
@@ -21,6 +22,7 @@
 #include "bsongen/document.hpp"
 #include "bsongen/extjson.hpp"
 #include "bsongen/pmr_types.hpp"
+#include "bsongen/pmr_value.hpp"
 #include "bsongen/writer.hpp"
 #include "counting_resource.hpp"
 #include "default_resource_refuses.hpp"
@@ -45,6 +47,10 @@ static_assert(std::is_same_v<decltype(arena::person::filter), bsongen::pmr::rege
 static_assert(std::uses_allocator_v<bsongen::pmr::binary, allocator>);
 static_assert(std::uses_allocator_v<bsongen::pmr::regex, allocator>);
 static_assert(std::is_same_v<decltype(arena::person::plain), std::string>);  // `cpp:` wins
+// `any` follows the struct's allocator as the other members do (red team: a plain bsongen::value
+// stayed on the resource it was decoded on when its struct moved onto another).
+static_assert(std::is_same_v<decltype(arena::person::attributes), bsongen::pmr::value>);
+static_assert(std::uses_allocator_v<bsongen::pmr::value, allocator>);
 
 // Longer than any std::string keeps inline, so each one allocates.
 std::pmr::string text(std::string_view stem, int n) {
@@ -159,6 +165,7 @@ void expect_on(const arena::person& p, std::pmr::memory_resource* expected) {
     EXPECT_EQ(p.legacy->scope.get_allocator().resource(), expected) << "legacy.scope";
   }
   EXPECT_EQ(p.extra.get_allocator().resource(), expected) << "extra";
+  EXPECT_EQ(p.attributes.get_allocator().resource(), expected) << "attributes";
   for (const auto& row : p.matrix) {
     EXPECT_EQ(row.get_allocator().resource(), expected) << "matrix row";
     for (const auto& cell : row)
@@ -169,6 +176,112 @@ void expect_on(const arena::person& p, std::pmr::memory_resource* expected) {
 void expect_on(const arena::tally& t, std::pmr::memory_resource* expected) {
   EXPECT_EQ(t.get_allocator().resource(), expected);
   EXPECT_EQ(t.rest.get_allocator().resource(), expected) << "rest";
+}
+
+// A resource that takes its blocks from the heap and can tell whether an address lies in one of
+// them, so a test can check that nothing of a value points into it.
+class tracking_resource final : public std::pmr::memory_resource {
+ public:
+  [[nodiscard]] bool owns(const void* p) const noexcept {
+    const auto* byte = static_cast<const std::byte*>(p);
+    for (const auto& [start, size] : blocks_) {
+      if (byte >= start && byte < start + size) return true;
+    }
+    return false;
+  }
+
+ private:
+  void* do_allocate(std::size_t size, std::size_t alignment) override {
+    void* p = std::pmr::new_delete_resource()->allocate(size, alignment);
+    blocks_.emplace_back(static_cast<std::byte*>(p), size);
+    return p;
+  }
+  void do_deallocate(void* p, std::size_t size, std::size_t alignment) override {
+    std::erase_if(blocks_, [&](const auto& b) { return b.first == p; });
+    std::pmr::new_delete_resource()->deallocate(p, size, alignment);
+  }
+  [[nodiscard]] bool do_is_equal(const memory_resource& other) const noexcept override {
+    return this == &other;
+  }
+  std::vector<std::pair<std::byte*, std::size_t>> blocks_;
+};
+
+// Every text an `any` value holds, down its documents and arrays.
+void collect_texts(bsongen::value_ref v, std::vector<std::string_view>& out) {
+  if (v.is_string()) out.push_back(v.as_string());
+  if (v.is_document()) {
+    for (const bsongen::element e : v.as_document()) {
+      out.push_back(e.key());
+      collect_texts(e.value(), out);
+    }
+  }
+  if (v.is_array()) {
+    for (const bsongen::value_ref e : v.as_array()) collect_texts(e, out);
+  }
+}
+
+// The red team's use-after-free: a struct decoded onto arena A, moved into a vector on resource
+// B, then A released. Every member must have followed B, the `any` member too.
+TEST(pmr_struct_hostile, a_struct_moved_onto_another_resource_takes_its_any_member_along) {
+  const arena::person source = person(2);
+  const bsongen::byte_buffer bytes = bsongen::encode(source).value();
+  counting_resource b;
+  std::pmr::vector<arena::person> people{allocator(&b)};
+  {
+    tracking_resource a_blocks;
+    std::pmr::monotonic_buffer_resource a(&a_blocks);
+    auto decoded = bsongen::decode<arena::person>(bytes.span(), {.memory = &a});
+    ASSERT_TRUE(decoded) << decoded.error().to_string();
+    expect_on(*decoded, &a);
+    std::vector<std::string_view> texts;
+    collect_texts(decoded->attributes, texts);
+    ASSERT_GE(texts.size(), 4U);
+    for (const std::string_view t : texts) ASSERT_TRUE(a_blocks.owns(t.data())) << t;
+
+    people.push_back(std::move(*decoded));
+    expect_on(people[0], &b);
+    texts.clear();
+    collect_texts(people[0].attributes, texts);
+    for (const std::string_view t : texts) EXPECT_FALSE(a_blocks.owns(t.data())) << t;
+  }  // A is released and its blocks freed: reading below would be a use-after-free (ASan)
+  EXPECT_EQ(people[0], source);
+  EXPECT_EQ(bsongen::encode(people[0]).value(), bytes);
+  people.clear();  // destroying it must not touch A either
+}
+
+TEST(pmr_struct, an_any_value_copies_onto_its_own_resource_and_moves_within_it) {
+  counting_resource a;
+  counting_resource b;
+  const bsongen::value text("a text long enough to need memory of its own");
+  bsongen::pmr::value on_a(text, allocator(&a));
+  EXPECT_EQ(on_a.get_allocator().resource(), &a);
+  EXPECT_GT(a.allocations, 0U);
+  EXPECT_EQ(on_a, text);
+
+  // Moved within a resource: no copy.
+  const std::size_t before = a.allocations;
+  bsongen::pmr::value moved(std::move(on_a), allocator(&a));
+  EXPECT_EQ(a.allocations, before);
+  EXPECT_EQ(moved, text);
+
+  // Moved or assigned onto another resource: a copy there; the allocator does not propagate.
+  bsongen::pmr::value on_b(std::move(moved), allocator(&b));
+  EXPECT_EQ(on_b.get_allocator().resource(), &b);
+  EXPECT_GT(b.allocations, 0U);
+  EXPECT_EQ(on_b, text);
+  bsongen::pmr::value target{allocator(&a)};
+  const std::size_t b_before = b.allocations;
+  target = std::move(on_b);
+  EXPECT_EQ(target.get_allocator().resource(), &a);
+  EXPECT_EQ(b.allocations, b_before);
+  EXPECT_EQ(target, text);
+  target = 42;  // a scalar needs no memory
+  EXPECT_EQ(target.as_int32(), 42);
+  EXPECT_EQ(target.get_allocator().resource(), &a);
+
+  // A copy without an allocator is on the default resource, as a std::pmr::string's is.
+  const bsongen::pmr::value copy(target);
+  EXPECT_EQ(copy.get_allocator().resource(), std::pmr::get_default_resource());
 }
 
 // Every wrapper that holds allocator-aware values without being allocator-aware: fixed arrays

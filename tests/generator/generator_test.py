@@ -674,7 +674,9 @@ class OutputTest(SchemaCase):
               only_wrapped:
                 fields: {note: nullable<string>, spare: "optional<array<string, 2>>"}
               plain:
-                fields: {x: int32, id: uuid, payload: any}
+                fields: {x: int32, id: uuid, when: datetime}
+              with_any:
+                fields: {payload: any}
             """)["s.bsongen.hpp"]
         # A struct whose only allocator-aware members sit in fixed arrays takes the allocator:
         # its constructor builds the elements on it, and get_allocator() reads the first one.
@@ -687,7 +689,13 @@ class OutputTest(SchemaCase):
         # neither does one with nothing allocator-aware.
         only_wrapped = header[header.index("struct only_wrapped {"):header.index("struct plain {")]
         self.assertNotIn("allocator_type", only_wrapped)
-        self.assertNotIn("allocator_type", header[header.index("struct plain {"):])
+        self.assertNotIn("allocator_type",
+                         header[header.index("struct plain {"):header.index("struct with_any {")])
+        # An `any` member is a bsongen::pmr::value, allocator-aware like every other member.
+        with_any = header[header.index("struct with_any {"):]
+        self.assertIn("::bsongen::pmr::value payload{};", with_any)
+        self.assertIn("explicit with_any(const allocator_type& memory)\n      : payload(memory) {}",
+                      with_any)
 
     def test_allocator_reaches_binaries_and_regular_expressions(self):
         header = self.render("""\

@@ -18,11 +18,15 @@ std::size_t round_up(std::size_t n, std::size_t to) { return (n + to - 1) & ~(to
 namespace bsongen::detail {
 namespace {
 
-// Size classes of powers of two from 512 B to 1 MiB; each thread keeps up to `per_class` free
-// blocks per class. Larger blocks, and blocks beyond that, go straight to new/delete.
-constexpr std::size_t min_class_shift = 9;  // 512 B
-constexpr std::size_t class_count = 12;     // 512 B .. 1 MiB
-constexpr std::size_t per_class = 4;
+// Size classes of powers of two from 64 B to 1 MiB; each thread keeps a few free blocks per class
+// (per_class). Larger blocks, and blocks beyond that, go straight to new/delete. The small classes
+// serve values' arenas (arena::create_exact: a value holding a short string takes a 128-byte
+// block, never more than twice what it needs) and keep more blocks, since one document decodes
+// many values: a malloc and a free per value were a third of decoding `any` fields.
+constexpr std::size_t min_class_shift = 6;  // 64 B
+constexpr std::size_t class_count = 15;     // 64 B .. 1 MiB
+constexpr std::size_t small_classes = 3;    // 64, 128, 256 B
+constexpr std::uint8_t per_class(std::size_t c) noexcept { return c < small_classes ? 32 : 4; }
 
 struct free_block {
   free_block* next;
@@ -80,7 +84,7 @@ void cached_deallocate(void* p, std::size_t bytes) noexcept {
     ::operator delete (p, std::align_val_t{block_alignment});
     return;
   }
-  if (cache.counts[c] < per_class && !cache.gone) {
+  if (cache.counts[c] < per_class(c) && !cache.gone) {
     if (!cache.owner_registered) [[unlikely]] {
       cache.owner_registered = true;
       thread_local cache_owner owner;  // constructed once; its destructor empties the cache
@@ -151,7 +155,7 @@ arena* arena::create(std::pmr::memory_resource* upstream, std::size_t first_bloc
   const std::size_t requested = header + (pooled ? std::max(first_block_bytes, min_block_size) : 0);
   const std::size_t total = usable_block_size(upstream, requested);
   void* block = upstream_allocate(upstream, total);
-  auto* a = ::new (block) arena(upstream, pooled, false);
+  auto* a = ::new (block) arena(upstream, pooled);
   a->first_block_size_ = total;
   a->cursor_ = static_cast<std::byte*>(block) + header;
   a->end_ = static_cast<std::byte*>(block) + total;
@@ -159,14 +163,16 @@ arena* arena::create(std::pmr::memory_resource* upstream, std::size_t first_bloc
   return a;
 }
 
-arena* arena::create_shared(shared_arena_memory* memory) {
-  void* block = memory->bump(sizeof(arena), alignof(arena));
-  return ::new (block) arena(memory, false, true);
-}
-
-void arena::adopt_hold(shared_arena_memory* memory) {
-  auto* link = static_cast<held_memory*>(allocate(sizeof(held_memory), alignof(held_memory)));
-  held_ = ::new (link) held_memory{memory, held_};
+arena* arena::create_exact(std::pmr::memory_resource* upstream, std::size_t bytes) {
+  const std::size_t header = round_up(sizeof(arena), block_alignment);
+  const std::size_t total = usable_block_size(upstream, header + round_up(bytes, block_alignment));
+  void* block = upstream_allocate(upstream, total);
+  auto* a = ::new (block) arena(upstream, true);
+  a->first_block_size_ = total;
+  a->cursor_ = static_cast<std::byte*>(block) + header;
+  a->end_ = static_cast<std::byte*>(block) + total;
+  a->next_block_size_ = std::min(std::max(total * 2, min_block_size), max_growth_block_size);
+  return a;
 }
 
 void arena::destroy(arena* a) noexcept {
@@ -182,8 +188,6 @@ void arena::destroy(arena* a) noexcept {
       pending = child;
       child = next;
     }
-    // The links live in the blocks freed below.
-    for (held_memory* h = current->held_; h != nullptr; h = h->next) h->memory->release();
     std::pmr::memory_resource* upstream = current->upstream_;
     for (block_header* b = current->blocks_; b != nullptr;) {
       block_header* next = b->next;
@@ -216,23 +220,6 @@ void* arena::allocate_slow(std::size_t n, std::size_t align) {
   auto* aligned = reinterpret_cast<std::byte*>(p);
   cursor_ = aligned + n;
   return aligned;
-}
-
-void value_storage::hand_to(arena& a) {
-  if (arena* own = owned()) {
-    a.adopt(own);
-  } else {
-    a.adopt_hold(reinterpret_cast<shared_arena_memory*>(bits_ & ~shared_tag));
-  }
-  bits_ = 0;
-}
-
-void value_storage::release(std::uintptr_t bits) noexcept {
-  if ((bits & shared_tag) != 0) {
-    reinterpret_cast<shared_arena_memory*>(bits & ~shared_tag)->release();
-  } else {
-    arena::destroy(reinterpret_cast<arena*>(bits));
-  }
 }
 
 }  // namespace bsongen::detail

@@ -405,10 +405,16 @@ bool nodes_equal(const node& a, const node& b) {
 
 // ---- value ----
 
-detail::arena& value::own_arena(std::size_t bytes) {
+detail::arena& value::own_arena(std::size_t bytes, std::pmr::memory_resource* upstream) {
   if (detail::arena* a = storage_.owned()) return *a;
-  storage_ = detail::value_storage(detail::arena::create(detail::default_block_resource(), bytes));
+  storage_ = detail::value_storage(detail::arena::create_exact(
+      upstream != nullptr ? upstream : detail::default_block_resource(), bytes));
   return *storage_.owned();
+}
+
+std::pmr::memory_resource* value::parts_resource() const noexcept {
+  const detail::arena* a = storage_.owned();
+  return a != nullptr ? a->upstream() : nullptr;
 }
 
 value::value(std::string_view s) {
@@ -511,13 +517,18 @@ value::value(array&& a) noexcept : storage_(a.arena_.release()) {
   node_.as.doc = std::exchange(a.root_, {});
 }
 
-value::value(value_ref v) {
+value::value(value_ref v) : value(v, nullptr) {}
+
+value::value(value_ref v, std::pmr::memory_resource* upstream) {
   if (!v.exists()) detail::throw_type_mismatch(bson_type::null, nullptr);
   const detail::node& src = *v.node_ptr();
   set_type(src.type);
   detail::take_text_flag(node_, src);
   if (detail::needs_storage(src)) {
-    detail::clone_payload(src, node_, own_arena(detail::default_build_block));
+    // Sized to the parts (with room for each node run's alignment), so a copy keeps alive what it
+    // holds and no more.
+    const std::size_t parts = detail::parts_footprint(src);
+    detail::clone_payload(src, node_, own_arena(parts + parts / 4 + 16, upstream));
   } else {
     node_.subtype = src.subtype;
     node_.as = src.as;

@@ -51,6 +51,9 @@ class document;
 class array;
 class document_ref;
 class array_ref;
+namespace pmr {
+class value;  // bsongen/pmr_value.hpp
+}
 
 // Construction tags for the types that C++ has no natural spelling of.
 struct javascript {
@@ -429,8 +432,8 @@ concept bson_integer = std::integral<T> && !std::same_as<T, bool> && !std::same_
 //   value d = document{{"x", 1}};     // embedded document (moved in without a copy)
 //   value e = bsongen::javascript{"f()"};
 //
-// Holds its variable-length parts in its own arena (none for scalars), or, when an `any` field
-// decoded it, in memory shared with the other values of that decode (freed with the last of them).
+// Holds its variable-length parts in an arena of its own (none for scalars), sized to them: a value
+// keeps alive what it holds, never the document it was decoded or copied from.
 class value : public detail::value_access<value> {
  public:
   value() noexcept : value(nullptr) {}
@@ -516,6 +519,11 @@ class value : public detail::value_access<value> {
   friend class document;
   friend class array;
   friend struct detail::value_adopter;
+  friend class pmr::value;
+  // A deep copy of v with its parts on `upstream` (the runtime's block resource when nullptr).
+  value(value_ref v, std::pmr::memory_resource* upstream);
+  // Where its parts are, or nullptr when it has none.
+  [[nodiscard]] std::pmr::memory_resource* parts_resource() const noexcept;
   void set_type(bson_type t) noexcept {
     node_.key = nullptr;
     node_.key_size = 0;
@@ -523,7 +531,9 @@ class value : public detail::value_access<value> {
     node_.subtype = 0;
     node_.flags = detail::node_flags::key_utf8 | detail::unchecked_text_flags(t);  // no key
   }
-  detail::arena& own_arena(std::size_t bytes);
+  // Its arena, made with a first block of `bytes` on `upstream` (the runtime's block resource when
+  // nullptr) if it has none yet.
+  detail::arena& own_arena(std::size_t bytes, std::pmr::memory_resource* upstream = nullptr);
 
   detail::node node_{};
   detail::value_storage storage_;

@@ -842,25 +842,47 @@ struct javascript_with_scope_codec {
   }
 };
 
-// --- any: one value of any BSON type (bsongen::value), through the generic path's decoder and
-// encoder (bsongen/detail/value_wire.hpp). ---
+// --- any: one value of any BSON type (bsongen::value, or bsongen::pmr::value in `allocator: pmr`
+// schemas), through the generic path's decoder and encoder (bsongen/detail/value_wire.hpp). ---
 
 // The one codec whose type byte depends on the value: callers write type_of(v) where other codecs
 // have the constant `type` (see element_type below).
 struct any_codec {
-  static std::uint8_t type_of(const value& v) noexcept { return type_byte_of(v); }
+  template <class V>
+  static std::uint8_t type_of(const V& v) noexcept {
+    return type_byte_of(plain(v));
+  }
   // Refuses what encode_document refuses (text that is not UTF-8 anywhere in the value), with
   // its path below the field; a value whose node_flags vouch for its text costs no extra read.
-  static std::size_t size(const value& v, encode_state& es) noexcept {
-    return encoded_value_size(v, es);
+  template <class V>
+  static std::size_t size(const V& v, encode_state& es) noexcept {
+    return encoded_value_size(plain(v), es);
   }
-  static std::uint8_t* write(const value& v, std::uint8_t* out,
+  template <class V>
+  static std::uint8_t* write(const V& v, std::uint8_t* out,
                              [[maybe_unused]] text_bits& text) noexcept {
-    return write_value(v, out);
+    return write_value(plain(v), out);
   }
+  // A plain value's parts go where decode_options::memory says (the runtime's block resource when
+  // unset); a pmr::value's onto its own resource, as every allocator-aware member's do.
+  template <class V>
   static const std::uint8_t* decode(decode_state& st, std::uint8_t t, const std::uint8_t* p,
-                                    const std::uint8_t* end, value& out) {
-    return decode_any_value(st, t, p, end, out);
+                                    const std::uint8_t* end, V& out) {
+    if constexpr (std::is_same_v<V, value>) {
+      return decode_any_value(st, t, p, end, st.memory, out);
+    } else {
+      return decode_any_value(st, t, p, end, out.resource_, out.value_);
+    }
+  }
+
+ private:
+  template <class V>
+  static const value& plain(const V& v) noexcept {
+    if constexpr (std::is_same_v<V, value>) {
+      return v;
+    } else {
+      return v.value_;
+    }
   }
 };
 

@@ -7,13 +7,13 @@
 // itself lives at the start of its first block: creating a document costs one upstream call.
 //
 // Blocks come from a std::pmr::memory_resource, by default default_block_resource(). In unpooled
-// mode every allocate() is its own upstream call,
-// which is the `generic_nopool` benchmark baseline, not a mode for production use. An arena over
-// shared_arena_memory (create_shared) takes every part straight from that memory and returns
-// none: the memory is freed all at once when its last hold is released.
+// mode every allocate() is its own upstream call, which is the `generic_nopool` benchmark
+// baseline, not a mode for production use. A value's arena (create_exact) starts with a block of
+// about the size its parts need, so a value holding one short string costs a hundred bytes, not
+// a whole block: what a value keeps alive is bounded by what it holds.
 //
-// Lifetime: everything allocated from an arena, every arena adopted by it and every hold handed
-// to it lives until destroy(). The upstream resource must outlive the arena.
+// Lifetime: everything allocated from an arena and every arena adopted by it lives until
+// destroy(). The upstream resource must outlive the arena.
 
 #include <cstddef>
 #include <cstdint>
@@ -32,56 +32,19 @@ namespace bsongen::detail {
 // freed on another thread than the one that allocated them. Thread-safe; never destroyed.
 [[nodiscard]] std::pmr::memory_resource* default_block_resource() noexcept;
 
-// Memory many values draw from and that is freed all at once: the `any` values of one generated
-// decode share one (runtime/generic/src/value_wire.cpp), so a value costs bump allocations and
-// one hold, not an arena or a block of its own nor a free per part. Whoever keeps parts in it
-// (a value_storage, or an arena it was handed to) holds it: hold() once, release() once.
-class shared_arena_memory : public std::pmr::memory_resource {
- public:
-  virtual void hold() noexcept = 0;
-  virtual void release() noexcept = 0;
-
-  // n bytes aligned to `align` (a power of two): a bump of the current chunk, inline, or a new
-  // chunk from grow(). What allocate() does too, without its virtual call: an `any` value takes
-  // two or three parts, and the call was as dear as the bump.
-  [[nodiscard]] void* bump(std::size_t n, std::size_t align) {
-    const auto at =
-        (reinterpret_cast<std::uintptr_t>(cursor_) + (align - 1)) & ~(std::uintptr_t{align} - 1);
-    if (at + n <= reinterpret_cast<std::uintptr_t>(end_)) [[likely]] {
-      cursor_ = reinterpret_cast<std::byte*>(at + n);
-      return reinterpret_cast<void*>(at);
-    }
-    return grow(n, align);
-  }
-
- protected:
-  ~shared_arena_memory() override = default;
-  // Makes a chunk with room for n bytes at `align` the current one (cursor_, end_) and returns
-  // them from it.
-  virtual void* grow(std::size_t n, std::size_t align) = 0;
-  void* do_allocate(std::size_t n, std::size_t align) final { return bump(n, align); }
-  // Parts are never returned one by one: they go all at once with the last hold.
-  void do_deallocate(void*, std::size_t, std::size_t) final {}
-  [[nodiscard]] bool do_is_equal(const std::pmr::memory_resource& other) const noexcept final {
-    return this == &other;
-  }
-
-  std::byte* cursor_ = nullptr;  // the current chunk's free bytes: [cursor_, end_)
-  std::byte* end_ = nullptr;
-};
-
 class arena {
  public:
   // Creates an arena whose first block has room for at least `first_block_bytes` bytes.
   // Throws std::bad_alloc when the upstream resource does.
   [[nodiscard]] static arena* create(std::pmr::memory_resource* upstream,
                                      std::size_t first_block_bytes, bool pooled = true);
-  // Creates an arena (itself and every part) in `memory`, which owns it: it takes no hold, is
-  // never destroy()ed, and its parts live as long as the memory (as long as their holders hold
-  // it). Throws std::bad_alloc when the memory does.
-  [[nodiscard]] static arena* create_shared(shared_arena_memory* memory);
-  // Frees every block, every unpooled allocation and every adopted arena, releases every hold
-  // handed to it, then frees the arena itself. Not for a create_shared arena.
+  // Creates a pooled arena whose first block holds `bytes` bytes (at 16-byte alignment) beyond the
+  // arena itself: no minimum block (the runtime's block resource rounds it up to its size class,
+  // less than twice the request; other resources are asked for exactly that). Later blocks grow
+  // as create()'s do. Throws std::bad_alloc when the upstream resource does.
+  [[nodiscard]] static arena* create_exact(std::pmr::memory_resource* upstream, std::size_t bytes);
+  // Frees every block, every unpooled allocation and every adopted arena, then frees the arena
+  // itself.
   static void destroy(arena* a) noexcept;
 
   arena(const arena&) = delete;
@@ -97,8 +60,6 @@ class arena {
         cursor_ = aligned + n;
         return aligned;
       }
-    } else if (shared_) {
-      return static_cast<shared_arena_memory*>(upstream_)->bump(n, align);
     }
     return allocate_slow(n, align);
   }
@@ -122,11 +83,6 @@ class arena {
     adopted_head_ = child;
   }
 
-  // Takes over the caller's hold on `memory` (so nodes can point into it without a copy) and
-  // releases it in destroy(). Throws std::bad_alloc, keeping nothing, when a link for it cannot be
-  // allocated.
-  void adopt_hold(shared_arena_memory* memory);
-
   [[nodiscard]] std::pmr::memory_resource* upstream() const noexcept { return upstream_; }
   [[nodiscard]] bool pooled() const noexcept { return pooled_; }
 
@@ -135,14 +91,9 @@ class arena {
     block_header* next;
     std::size_t size;  // bytes of the whole block, header included
   };
-  struct held_memory {  // a hold adopt_hold() took over, allocated from this arena
-    shared_arena_memory* memory;
-    held_memory* next;
-  };
-
-  arena(std::pmr::memory_resource* upstream, bool pooled, bool shared) noexcept
-      : upstream_(upstream), pooled_(pooled), shared_(shared) {}
-  void* allocate_slow(std::size_t n, std::size_t align);  // an owned arena's (not shared_)
+  arena(std::pmr::memory_resource* upstream, bool pooled) noexcept
+      : upstream_(upstream), pooled_(pooled) {}
+  void* allocate_slow(std::size_t n, std::size_t align);
 
   std::byte* cursor_ = nullptr;
   std::byte* end_ = nullptr;
@@ -152,9 +103,7 @@ class arena {
   std::pmr::memory_resource* upstream_;
   arena* adopted_head_ = nullptr;
   arena* adopted_next_ = nullptr;
-  held_memory* held_ = nullptr;  // newest first
   bool pooled_;
-  bool shared_;  // upstream_ is a shared_arena_memory: parts are never returned one by one
 };
 
 struct arena_deleter {
@@ -162,48 +111,34 @@ struct arena_deleter {
 };
 using arena_ptr = std::unique_ptr<arena, arena_deleter>;
 
-// Where a bsongen::value keeps its variable-length parts: nowhere (scalars), an arena of its own
-// (values built or moved in from documents), or shared memory it holds (values an `any` field
-// decoded: no arena object per value, only a hold). Move-only; releases what it keeps when
-// destroyed or reset.
+// Where a bsongen::value keeps its variable-length parts: nowhere (scalars) or an arena of its
+// own, sized to those parts. Move-only; frees the arena when destroyed or reset.
 class value_storage {
  public:
   value_storage() noexcept = default;
-  explicit value_storage(arena* owned) noexcept : bits_(reinterpret_cast<std::uintptr_t>(owned)) {}
-  // Keeps a hold on `memory` that the caller has taken for it.
-  [[nodiscard]] static value_storage holding(shared_arena_memory* memory) noexcept {
-    value_storage s;
-    s.bits_ = reinterpret_cast<std::uintptr_t>(memory) | shared_tag;
-    return s;
-  }
-  value_storage(value_storage&& other) noexcept : bits_(std::exchange(other.bits_, 0)) {}
+  explicit value_storage(arena* owned) noexcept : arena_(owned) {}
+  value_storage(value_storage&& other) noexcept : arena_(std::exchange(other.arena_, nullptr)) {}
   value_storage& operator=(value_storage&& other) noexcept {
     if (this != &other) {
       reset();
-      bits_ = std::exchange(other.bits_, 0);
+      arena_ = std::exchange(other.arena_, nullptr);
     }
     return *this;
   }
   ~value_storage() { reset(); }
 
   void reset() noexcept {
-    if (bits_ != 0) release(std::exchange(bits_, 0));
+    if (arena_ != nullptr) arena::destroy(std::exchange(arena_, nullptr));
   }
-  explicit operator bool() const noexcept { return bits_ != 0; }
-  // The arena of its own, or nullptr.
-  [[nodiscard]] arena* owned() const noexcept {
-    return (bits_ & shared_tag) != 0 ? nullptr : reinterpret_cast<arena*>(bits_);
+  explicit operator bool() const noexcept { return arena_ != nullptr; }
+  [[nodiscard]] arena* owned() const noexcept { return arena_; }
+  // Hands the arena over to `a`, whose destroy() then frees it.
+  void hand_to(arena& a) noexcept {
+    if (arena_ != nullptr) a.adopt(std::exchange(arena_, nullptr));
   }
-  // Hands what it keeps over to `a`, whose destroy() then frees or releases it; keeps it when
-  // that throws (std::bad_alloc).
-  void hand_to(arena& a);
 
  private:
-  // Both arena and shared_arena_memory are aligned to at least 8, so the low bit is free.
-  static constexpr std::uintptr_t shared_tag = 1;
-  static void release(std::uintptr_t bits) noexcept;
-
-  std::uintptr_t bits_ = 0;
+  arena* arena_ = nullptr;
 };
 
 }  // namespace bsongen::detail

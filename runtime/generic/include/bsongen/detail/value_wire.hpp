@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory_resource>
 
 #include "bsongen/detail/wire.hpp"
 
@@ -35,9 +36,10 @@ class arena;  // bsongen/detail/arena.hpp
 // nesting within st.max_depth counting the st.depth levels already open.
 //
 // Scalars become the value directly; strings, binaries, documents and arrays take their bytes
-// from st.values, memory all the `any` values of one decode share (a bump allocator, freed when
-// the last value using it is destroyed), so a document of many small `any` values costs a small
-// multiple of its input rather than a block per value.
+// from an arena of the value's own whose first block is sized to them, allocated from `upstream`
+// (the runtime's block resource when nullptr), which must outlive the value. So a value keeps
+// alive only what it holds, and a document of many small `any` values costs a small multiple of
+// its input. Throws std::bad_alloc, `out` unchanged, when `upstream` does.
 //
 // Errors about the value itself point at p (the element around it moves them to its type byte);
 // errors inside it point at their own element's type byte with st.error_located set, their path
@@ -45,9 +47,7 @@ class arena;  // bsongen/detail/arena.hpp
 // failure.
 [[nodiscard]] const std::uint8_t* decode_any_value(decode_state& st, std::uint8_t type,
                                                    const std::uint8_t* p, const std::uint8_t* end,
-                                                   value& out);
-// The decode is over: drops its hold on st.values (what values still use stays until they go).
-void release_value_memory(decode_state& st) noexcept;
+                                                   std::pmr::memory_resource* upstream, value& out);
 // Bytes of v's encoded value, without its type byte and key. When v holds something
 // encode_document would refuse (text or a nested key that is not UTF-8), sets es's error as
 // encode_document words it, its path below v ("a.1"; the caller prepends v's own key). Texts that
