@@ -14,8 +14,25 @@ std::atomic<std::size_t> live{0};
 std::atomic<std::size_t> peak{0};
 std::atomic<std::size_t> allocated{0};
 std::atomic<std::size_t> count{0};
+// Allocations still allowed while a failing_after scope lives; -1 when none does.
+std::atomic<long long> allowed_allocations{-1};
+std::atomic<std::size_t> refused_allocations{0};
+
+// Whether this allocation is one a failing_after scope refuses.
+bool refuse_allocation() noexcept {
+  long long left = allowed_allocations.load();
+  while (left >= 0) {
+    if (left == 0) {
+      ++refused_allocations;
+      return true;
+    }
+    if (allowed_allocations.compare_exchange_weak(left, left - 1)) return false;
+  }
+  return false;
+}
 
 void* counted_allocate(std::size_t size, std::size_t alignment) {
+  if (refuse_allocation()) throw std::bad_alloc();
   const std::size_t header = alignment < 16 ? 16 : alignment;
   void* raw = std::aligned_alloc(header, (header + size + header - 1) / header * header);
   if (raw == nullptr) throw std::bad_alloc();
@@ -58,6 +75,13 @@ std::size_t peak_bytes() noexcept { return peak.load(); }
 std::size_t allocated_bytes() noexcept { return allocated.load(); }
 std::size_t allocations() noexcept { return count.load(); }
 void reset_peak() noexcept { peak = live.load(); }
+
+failing_after::failing_after(std::size_t allowed) noexcept {
+  refused_allocations = 0;
+  allowed_allocations = static_cast<long long>(allowed);
+}
+failing_after::~failing_after() { allowed_allocations = -1; }
+std::size_t failing_after::refused() const noexcept { return refused_allocations.load(); }
 
 }  // namespace bsongen::test::heap
 

@@ -17,6 +17,19 @@ namespace bsongen::test::heap {
 [[nodiscard]] std::size_t allocations() noexcept;      // how many allocations were made
 void reset_peak() noexcept;                            // peak_bytes() = live_bytes()
 
+// Fault injection: after `allowed` more allocations succeed, every later one fails (throwing
+// operator new throws std::bad_alloc, the nothrow forms return nullptr) until the scope ends.
+// Over all threads; one scope at a time.
+class failing_after {
+ public:
+  explicit failing_after(std::size_t allowed) noexcept;
+  ~failing_after();
+  failing_after(const failing_after&) = delete;
+  failing_after& operator=(const failing_after&) = delete;
+  // How many allocations were refused so far.
+  [[nodiscard]] std::size_t refused() const noexcept;
+};
+
 // Heap use of one call: bytes allocated in total, the peak above what was live before it, what
 // is still live after it returned (and its results were dropped), and the number of allocations.
 struct use {

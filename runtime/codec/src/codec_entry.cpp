@@ -3,11 +3,11 @@
 
 #include <algorithm>
 #include <limits>
+#include <new>
 #include <utility>
 
 #include "bsongen/codec.hpp"
 #include "bsongen/detail/codec_errors.hpp"
-#include "bsongen/detail/value_wire.hpp"
 #include "bsongen/detail/wire.hpp"
 
 namespace bsongen::detail {
@@ -60,7 +60,12 @@ result<void> encode(const void* obj, writer& out, const document_functions& f) {
   if (!size_ok(es, n)) [[unlikely]]
     return size_error(es, n);
   const writer::mark before = out.position();
-  std::uint8_t* p = out.extend(n);
+  std::uint8_t* p = nullptr;
+  try {
+    p = out.extend(n);
+  } catch (const std::bad_alloc&) {  // growing failed; the writer is as it was
+    return out_of_memory_error();
+  }
   if (p == nullptr) [[unlikely]]
     return buffer_too_small_error(n);
   text_bits text;
@@ -79,7 +84,11 @@ result<byte_buffer> encode(const void* obj, const document_functions& f) {
   if (!size_ok(es, n)) [[unlikely]]
     return size_error(es, n);
   result<byte_buffer> out(std::in_place);
-  out->resize_uninitialized(n);
+  try {
+    out->resize_uninitialized(n);
+  } catch (const std::bad_alloc&) {
+    return out_of_memory_error();
+  }
   text_bits text;
   f.write(obj, out->data(), text);
   if (!text.all_ascii() && !text_is_utf8(obj, f, es)) [[unlikely]]
@@ -87,8 +96,10 @@ result<byte_buffer> encode(const void* obj, const document_functions& f) {
   return out;
 }
 
-result<void> decode(std::span<const std::uint8_t> bytes, void* out, bool fresh,
-                    const decode_options& options, const document_functions& f) {
+namespace {
+
+result<void> decode_checked(std::span<const std::uint8_t> bytes, void* out, bool fresh,
+                            const decode_options& options, const document_functions& f) {
   decode_state st = initial_state(bytes, options);
   // The outermost framing, with the generic decoder's verdicts (one function gives both).
   if (bytes.size() < 5 || load_i32_le(bytes.data()) < 5 ||
@@ -103,15 +114,27 @@ result<void> decode(std::span<const std::uint8_t> bytes, void* out, bool fresh,
     // first. Decoding again without guesses gives exactly what schema order gives. `out` is as
     // the first pass left it, so not fresh: every field is decoded or reset again.
     decode_state again = initial_state(bytes, options);
-    again.values = std::exchange(st.values, nullptr);
     again.follow_learned_order = false;
     st = std::move(again);
     end = f.decode(st, bytes.data(), bytes.data() + bytes.size(), out, false);
   }
-  if (st.values != nullptr) release_value_memory(st);  // only decodes with `any` values made one
   if (end == nullptr) [[unlikely]]
     return std::move(st.err);
   return {};
+}
+
+}  // namespace
+
+result<void> decode(std::span<const std::uint8_t> bytes, void* out, bool fresh,
+                    const decode_options& options, const document_functions& f) {
+  // Members turn their own allocation failures into out_of_memory at their path
+  // (decode_member); this catches the rest (resetting absent fields, or an error message that
+  // could not be allocated), so that decode never throws.
+  try {
+    return decode_checked(bytes, out, fresh, options, f);
+  } catch (const std::bad_alloc&) {
+    return out_of_memory_error();
+  }
 }
 
 }  // namespace bsongen::detail

@@ -6,6 +6,7 @@
 #include <atomic>
 #include <bit>
 #include <cstdint>
+#include <new>
 #include <string_view>
 #include <utility>
 
@@ -84,7 +85,14 @@ const std::uint8_t* decode_out_of_order(decode_state& st, const std::uint8_t* el
       if (!st.err.path.empty()) st.error_located = true;
       return fail_in_element(st, element, key);
     }
-    if (table.unknown == unknown_policy::capture) table.capture(obj, {element, after});
+    if (table.unknown == unknown_policy::capture) {
+      try {
+        table.capture(obj, {element, after});
+      } catch (const std::bad_alloc&) {
+        fail_out_of_memory(st, body);
+        return fail_in_element(st, element, key);
+      }
+    }
     return after;
   }
   const std::uint64_t bit = std::uint64_t{1} << (index % 64);

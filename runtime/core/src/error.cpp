@@ -138,6 +138,8 @@ std::string_view describe(error_code code) noexcept {
       return "JSON that is not valid Extended JSON";
     case error_code::io_error:
       return "reading or writing failed";
+    case error_code::out_of_memory:
+      return "an allocation failed (the memory resource or the heap refused it)";
   }
   return "unknown error code";
 }
@@ -184,6 +186,8 @@ std::string_view name(error_code code) noexcept {
       return "json_invalid";
     case error_code::io_error:
       return "io_error";
+    case error_code::out_of_memory:
+      return "out_of_memory";
   }
   return "unknown";
 }

@@ -1,5 +1,7 @@
 #include "bsongen/detail/wire.hpp"
 
+#include <new>
+
 namespace bsongen::detail {
 
 std::nullptr_t fail(decode_state& st, error_code code, const std::uint8_t* at,
@@ -119,6 +121,22 @@ std::nullptr_t fail_string(decode_state& st, const std::uint8_t* p, const std::u
 
 std::nullptr_t fail_invalid_bool(decode_state& st, const std::uint8_t* p) {
   return fail(st, error_code::invalid_bool, p, "boolean byte " + std::to_string(*p));
+}
+
+bsongen::error out_of_memory_error() noexcept {
+  bsongen::error e;  // an empty message allocates nothing
+  e.code = error_code::out_of_memory;
+  try {
+    e.message = "the memory resource could not allocate";
+  } catch (const std::bad_alloc&) {  // the code alone says what happened
+  }
+  return e;
+}
+
+std::nullptr_t fail_out_of_memory(decode_state& st, const std::uint8_t* at) noexcept {
+  st.err = out_of_memory_error();
+  st.err.offset = st.offset(at);
+  return nullptr;
 }
 
 void prepend_index(decode_state& st, std::size_t index) {

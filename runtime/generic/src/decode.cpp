@@ -12,6 +12,7 @@
 #include <cstring>
 #include <limits>
 #include <memory>
+#include <new>
 #include <optional>
 #include <string>
 #include <vector>
@@ -866,23 +867,37 @@ result<document> decode_into_arena(std::span<const std::uint8_t> bytes,
 
 }  // namespace
 
+// Decode never throws: an allocation that fails (the arena's upstream refusing a block, the
+// scratch stacks or an error message failing to grow) ends the decode with out_of_memory.
 result<document> decode_document(std::span<const std::uint8_t> bytes,
                                  const decode_options& options) {
-  return decode_into_arena(bytes, options, true);
+  try {
+    return decode_into_arena(bytes, options, true);
+  } catch (const std::bad_alloc&) {
+    return detail::out_of_memory_error();
+  }
 }
 
 result<document> detail::decode_document_unpooled(std::span<const std::uint8_t> bytes,
                                                   const decode_options& options) {
-  return decode_into_arena(bytes, options, false);
+  try {
+    return decode_into_arena(bytes, options, false);
+  } catch (const std::bad_alloc&) {
+    return detail::out_of_memory_error();
+  }
 }
 
 result<void> validate_document(std::span<const std::uint8_t> bytes, const decode_options& options) {
   if (!envelope_ok(bytes, options)) [[unlikely]]
     return check_envelope(bytes, options);
-  scratch_lease scratch;
-  decoder<false> d(bytes.data(), bytes.size(), nullptr, options, nullptr, scratch.get());
-  if (!d.run(nullptr)) return std::move(d.failure());
-  return {};
+  try {
+    scratch_lease scratch;
+    decoder<false> d(bytes.data(), bytes.size(), nullptr, options, nullptr, scratch.get());
+    if (!d.run(nullptr)) return std::move(d.failure());
+    return {};
+  } catch (const std::bad_alloc&) {
+    return detail::out_of_memory_error();
+  }
 }
 
 result<document_view> document_view::from_bytes(std::span<const std::uint8_t> bytes,

@@ -27,6 +27,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <new>
 #include <span>
 #include <utility>
 
@@ -134,15 +135,23 @@ template <class T>
   return own;
 }
 
-// A new T for decode<T>: an allocator-aware one on options.memory when that is set.
+// out_of_memory, built without allocating (bsongen/detail/wire.hpp).
+[[gnu::cold]] bsongen::error out_of_memory_error() noexcept;
+
+// A new T for decode<T>: an allocator-aware one on options.memory when that is set; out_of_memory
+// when building it fails to allocate (a default too long to be inline, on a resource that refuses).
 template <class T>
-[[nodiscard]] result<T> new_document(const decode_options& options) {
-  if constexpr (allocator_aware_document<T>) {
-    if (options.memory != nullptr) {
-      return result<T>(std::in_place, typename T::allocator_type(options.memory));
+[[nodiscard]] result<T> new_document(const decode_options& options) noexcept {
+  try {
+    if constexpr (allocator_aware_document<T>) {
+      if (options.memory != nullptr) {
+        return result<T>(std::in_place, typename T::allocator_type(options.memory));
+      }
     }
+    return result<T>(std::in_place);
+  } catch (const std::bad_alloc&) {
+    return out_of_memory_error();
   }
-  return result<T>(std::in_place);
 }
 
 [[gnu::cold]] bsongen::error buffer_too_small_error(std::size_t needed);
@@ -173,7 +182,12 @@ template <generated_document T>
 template <generated_document T>
 [[nodiscard]] result<void> encode(const T& obj, writer& out) {
   if constexpr (detail::always_fixed_size<T>) {
-    std::uint8_t* p = out.extend(codec<T>::fixed_size);
+    std::uint8_t* p = nullptr;
+    try {
+      p = out.extend(codec<T>::fixed_size);
+    } catch (const std::bad_alloc&) {  // growing failed; the writer is as it was
+      return detail::out_of_memory_error();
+    }
     if (p == nullptr) [[unlikely]]
       return detail::buffer_too_small_error(codec<T>::fixed_size);
     detail::text_bits no_text;  // a fixed shape holds no string
@@ -189,7 +203,11 @@ template <generated_document T>
 [[nodiscard]] result<byte_buffer> encode(const T& obj) {
   if constexpr (detail::always_fixed_size<T>) {
     result<byte_buffer> out(std::in_place);
-    out->resize_uninitialized(codec<T>::fixed_size);
+    try {
+      out->resize_uninitialized(codec<T>::fixed_size);
+    } catch (const std::bad_alloc&) {
+      return detail::out_of_memory_error();
+    }
     detail::text_bits no_text;
     codec<T>::write(obj, out->data(), no_text);
     return out;
@@ -228,6 +246,8 @@ template <generated_document T>
                                const decode_options& options = {}) {
   // One named result, returned from every path, so that it is built in the caller's storage.
   result<T> out = detail::new_document<T>(options);
+  if (!out) [[unlikely]]
+    return out;
   bool fresh = true;
   if constexpr (detail::fixed_shape_document<T>) {
     if (detail::decode_fixed(bytes, *out, options)) return out;

@@ -40,6 +40,7 @@ enum class error_code : std::uint8_t {
   json_syntax,       // Extended JSON text that is not well-formed JSON
   json_invalid,      // well-formed JSON that is not valid Extended JSON
   io_error,          // reading or writing a file or stream failed
+  out_of_memory,     // an allocation failed (std::bad_alloc) while decoding or encoding
 };
 
 // A one-line description of an error code, e.g. "input ends before the declared length".

@@ -39,6 +39,7 @@
 #include <cstring>
 #include <functional>
 #include <limits>
+#include <new>
 #include <optional>
 #include <span>
 #include <string>
@@ -400,6 +401,11 @@ inline constexpr bool is_document_codec = requires {
   Codec::is_document;
 };
 
+//
+// An allocation that fails while a member decodes (std::bad_alloc from its resource) becomes an
+// out_of_memory error at that member, which the enclosing element names as for any error: decode
+// never throws. A struct's members catch their own (its codec is not wrapped again); a codec that
+// allocates nothing inlines to code with no handler at all.
 template <class Codec, class V>
 [[gnu::always_inline]] inline const std::uint8_t* decode_member(decode_state& st, std::uint8_t t,
                                                                 const std::uint8_t* p,
@@ -409,7 +415,11 @@ template <class Codec, class V>
     return Codec::decode(st, t, p, end, member, fresh);
   } else {
     static_cast<void>(fresh);
-    return Codec::decode(st, t, p, end, member);
+    try {
+      return Codec::decode(st, t, p, end, member);
+    } catch (const std::bad_alloc&) {
+      return fail_out_of_memory(st, p);
+    }
   }
 }
 
@@ -784,41 +794,31 @@ template <class Elem, class Out>
   return diff == 0 && ok;
 }
 
-// How many elements to reserve for a new vector: the `bytes` from its first element to the array's
-// end, as elements of the first one's size (`first` bytes), rounded up. Exact when the elements
-// are alike; rounding up covers later elements a little smaller than the first (a struct whose
-// first element has an optional field the next lacks), which rounding down made the vector grow
-// for, moving every element. Never more than one element beyond what the bytes hold at the first
-// one's size, so hostile input cannot make it reserve more than its own size justifies.
-[[nodiscard]] constexpr std::size_t elements_like_first(std::size_t bytes,
-                                                        std::size_t first) noexcept {
-  return bytes / first + (bytes % first != 0 ? 1 : 0);
-}
-
-// The number of elements of an array whose elements are all documents (or arrays) under the
-// expected index keys, read from their length prefixes alone, or 0 when anything else turns up
-// (the decode loop then handles or reports it). A new vector of structs reserves exactly this
-// many: structs are large and often differ in size (optional fields), so a guess from the first
-// one grows the vector, moving every struct, more often than not. The walk reads 6 bytes per
-// element; decoding the struct costs far more.
-[[nodiscard]] inline std::size_t count_document_elements(const std::uint8_t* body,
-                                                         const std::uint8_t* doc_end) noexcept {
-  constexpr auto document = static_cast<std::uint8_t>(bson_type::document);
-  constexpr auto array = static_cast<std::uint8_t>(bson_type::array);
+// How many elements a new container of Elem values reserves: the elements from `body` on whose
+// framing holds (a type byte, a key and its NUL, the value's length fields within the document)
+// and, when Elem reads one BSON type, whose type byte is that one; the count stops at the first
+// other element (decode then reports it, or grows the container past it). Every element counted
+// is one the input really holds, at least its type's minimum wire size, so hostile input cannot
+// make a container reserve beyond what its own bytes hold: never a guess from one element (an
+// array of one empty string then a long one once reserved room for thousands of strings). The
+// walk reads each element's header; decoding the element costs far more.
+template <class Elem>
+[[nodiscard]] std::size_t count_elements(const std::uint8_t* body,
+                                         const std::uint8_t* doc_end) noexcept {
   std::size_t n = 0;
-  std::size_t key_size = 2;  // digits and NUL of index n
-  std::size_t wider_at = 10;
-  while (body < doc_end) {
-    if (n == wider_at) {
-      ++key_size;
-      wider_at *= 10;
+  while (doc_end - body >= 2) {
+    const std::uint8_t t = *body;
+    if constexpr (requires { Elem::type; }) {
+      if (t != Elem::type) break;
     }
-    if (static_cast<std::size_t>(doc_end - body) < 1 + key_size + 4) return 0;
-    if ((*body != document && *body != array) || body[key_size] != 0) return 0;
-    const std::uint8_t* const value = body + 1 + key_size;
-    const std::int32_t length = load_i32_le(value);
-    if (length < 5 || length > doc_end - value) return 0;
-    body = value + length;
+    const void* const key_end =
+        std::memchr(body + 1, 0, static_cast<std::size_t>(doc_end - body - 1));
+    if (key_end == nullptr) break;
+    const auto* const value = static_cast<const std::uint8_t*>(key_end) + 1;
+    const std::ptrdiff_t size =
+        claimed_value_size(t, value, static_cast<std::size_t>(doc_end - value));
+    if (size < 0) break;
+    body = value + size;
     ++n;
   }
   return n;
@@ -864,11 +864,7 @@ const std::uint8_t* decode_string_elements(const decode_state& st, const std::ui
       if (i < reused) {
         assign_text(reused_strings[i], s);
       } else {
-        if (i == 1 && out.capacity() < 2) {
-          // A new vector: as many strings as the array holds if they are like the first.
-          out.reserve(elements_like_first(static_cast<std::size_t>(doc_end - first),
-                                          static_cast<std::size_t>(body - first)));
-        }
+        if (i == 0 && out.capacity() < 2) out.reserve(count_elements<string_codec>(first, doc_end));
         out.emplace_back(s);
       }
       body = text + length;
@@ -942,16 +938,9 @@ const std::uint8_t* decode_array_elements(decode_state& st, const std::uint8_t* 
         // decoding over them avoids a free and a malloc per string element.
         body = decode_member<Elem>(st, t, body, doc_end, out[count], false);
       } else {
-        if (count == 0 && out.capacity() == 0 &&
-            (t == static_cast<std::uint8_t>(bson_type::document) ||
-             t == static_cast<std::uint8_t>(bson_type::array))) {
-          // A new vector of documents: reserved once, at its size, before the first element.
-          out.reserve(std::min(count_document_elements(element, doc_end), max_count));
-        }
-        if (count == 1 && out.capacity() < 2) {
-          // A new vector: guess the count from the first element's size.
-          const auto first = static_cast<std::size_t>(element - (p + 4));
-          out.reserve(elements_like_first(static_cast<std::size_t>(doc_end - (p + 4)), first));
+        if (count == 0 && out.capacity() < 2) {
+          // A new vector: reserved once, at its size, before the first element.
+          out.reserve(std::min(count_elements<Elem>(element, doc_end), max_count));
         }
         body = decode_member<Elem>(st, t, body, doc_end, out.emplace_back(), true);
       }
@@ -1590,7 +1579,6 @@ struct map_codec {
   template <class V>
   static const std::uint8_t* decode_entries_in_order(decode_state& st, const std::uint8_t* body,
                                                      const std::uint8_t* doc_end, V& out) {
-    const std::uint8_t* const first = body;
     std::size_t count = 0;
     // Under duplicate_keys: reject, each entry's element, to name the one that repeats a key.
     const bool rejects_repeats = st.duplicate_keys == duplicate_key_policy::reject;
@@ -1616,9 +1604,8 @@ struct map_codec {
       body = decode_member<Elem>(st, elem_type, body, doc_end, out[count].second, fresh);
       if (body == nullptr) return fail_in_element(st, element, key);
       if (count++ == 0 && out.capacity() < 2) {
-        // A new container: as many entries as the document holds if they are like the first.
-        out.reserve(elements_like_first(static_cast<std::size_t>(doc_end - first),
-                                        static_cast<std::size_t>(body - first)));
+        // A new container: as many entries as the document holds (the first is in place).
+        out.reserve(1 + count_elements<Elem>(body, doc_end));
       }
     }
     out.erase(out.begin() + static_cast<std::ptrdiff_t>(count), out.end());

@@ -22,10 +22,6 @@
 namespace bsongen {
 namespace detail {
 
-// Memory the `any` values of one generated decode share (bsongen/detail/value_wire.hpp; defined
-// by the generic library). Opaque here.
-struct value_memory;
-
 struct decode_state {
   const std::uint8_t* origin = nullptr;  // start of the outermost input: offsets count from here
   std::size_t depth = 0;                 // documents/arrays open on the current path
@@ -37,7 +33,6 @@ struct decode_state {
   // codecs fail at the value's first byte; the innermost element that sees that moves the
   // offset to its type byte and sets this.
   bool error_located = false;
-  value_memory* values = nullptr;  // created by the first `any` value, released by the entry point
   // Allocator-aware structs (`allocator: pmr` schemas): the resource of the struct being decoded,
   // from which values the decoder creates outside a container (an optional's) allocate.
   std::pmr::memory_resource* memory = nullptr;
@@ -93,6 +88,12 @@ struct encode_state {
                                          const std::uint8_t* end);
 [[gnu::cold]] std::nullptr_t fail_invalid_bool(decode_state& st, const std::uint8_t* p);
 [[gnu::cold]] void prepend_index(decode_state& st, std::size_t index);
+// An allocation for the value at `at` failed (std::bad_alloc): out_of_memory there, its message
+// left empty when even that cannot be allocated. Never throws, so a catch handler can call it.
+[[gnu::cold]] std::nullptr_t fail_out_of_memory(decode_state& st, const std::uint8_t* at) noexcept;
+// The same error when no value can be named (the allocation failed outside any member's decode):
+// built without allocating.
+[[gnu::cold]] bsongen::error out_of_memory_error() noexcept;
 
 // Validates a javascriptWithScope value at p (total length, code string, scope document filling
 // the rest exactly) and returns the byte after it; `code` and `scope` (the scope document's first
