@@ -381,6 +381,19 @@ TYPED_TEST(narrowed_members, decode_refuses_values_the_member_cannot_hold) {
     SCOPED_TRACE(d);
     expect_inexact(with_element<TypeParam>("d_as_i64", d), "d_as_i64");
   }
+  for (const double d : {-1.0, 256.0, 0.5}) {
+    SCOPED_TRACE(d);
+    expect_inexact(with_element<TypeParam>("d_as_u8", d), "d_as_u8");
+  }
+  for (const double d : {2.0, -1.0, 0.5}) {
+    SCOPED_TRACE(d);
+    expect_inexact(with_element<TypeParam>("d_as_bool", d), "d_as_bool");
+  }
+  // -0.0 is no integer's value: held as 0 it would encode as +0.0 (red team, issue 35 item 5).
+  for (const char* key : {"d_as_int", "d_as_i64", "d_as_u8", "d_as_bool"}) {
+    SCOPED_TRACE(key);
+    expect_inexact(with_element<TypeParam>(key, -0.0), key);
+  }
   expect_inexact(with_element<TypeParam>("d_as_float", 1e300), "d_as_float");
   expect_inexact(with_element<TypeParam>("d_as_float", -1e39), "d_as_float");
   for (const std::int64_t ms : {1500, -1500, 1}) {

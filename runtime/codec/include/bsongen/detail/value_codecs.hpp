@@ -148,11 +148,13 @@ template <class V>
 inline constexpr double integer_limit =
     static_cast<double>(std::uintmax_t{1} << (std::numeric_limits<V>::digits - 1)) * 2.0;
 
-// The double d is a value of integral V (NaN, infinities and fractions are not).
+// The double d is a value of integral V (NaN, infinities, fractions and -0.0 are not: held as 0,
+// -0.0 would encode as +0.0).
 template <class V>
 [[nodiscard]] inline bool double_fits_integer(double d) noexcept {
   constexpr double low = std::is_signed_v<V> ? -integer_limit<V> : 0.0;
   if (!(d >= low && d < integer_limit<V>)) return false;
+  if (std::signbit(d) && d == 0.0) return false;
   return static_cast<double>(static_cast<V>(d)) == d;  // in range, so the cast is defined
 }
 
