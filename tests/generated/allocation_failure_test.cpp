@@ -133,8 +133,7 @@ TEST(allocation_failure_hostile, a_failed_allocation_anywhere_in_a_decode_is_an_
   expect_every_failed_allocation_is_an_error<shop::order>(bytes_of(an_order()), "shop::order");
   expect_every_failed_allocation_is_an_error<any_test::containers>(any_values(),
                                                                    "any_test::containers");
-  expect_every_failed_allocation_is_an_error<arena::person>(bytes_of(a_person()),
-                                                            "arena::person");
+  expect_every_failed_allocation_is_an_error<arena::person>(bytes_of(a_person()), "arena::person");
 }
 
 TEST(allocation_failure_hostile, a_failed_allocation_in_the_generic_decoder_is_an_error) {
@@ -177,11 +176,12 @@ TEST(allocation_failure_hostile, encode_reports_a_buffer_it_cannot_allocate) {
   EXPECT_EQ(w.size(), 0U) << "a failed encode leaves the writer as it was";
 }
 
-TEST(allocation_failure_hostile, a_resource_that_refuses_everything_gives_out_of_memory_at_the_member) {
+TEST(allocation_failure_hostile,
+     a_resource_that_refuses_everything_gives_out_of_memory_at_the_member) {
   // Building an arena::person allocates (its defaults); one built on a buffer then meets a
   // resource with nothing left when its members decode.
-  const std::vector<std::uint8_t> input = bytes_of(bsongen::document{
-      {"name", "n"}, {"nicknames", bsongen::array{long_text("a nickname", 1)}}});
+  const std::vector<std::uint8_t> input = bytes_of(
+      bsongen::document{{"name", "n"}, {"nicknames", bsongen::array{long_text("a nickname", 1)}}});
   std::array<std::byte, 4096> storage{};
   std::pmr::monotonic_buffer_resource bounded(storage.data(), storage.size(),
                                               std::pmr::null_memory_resource());

@@ -410,6 +410,31 @@ TEST(generated_codec_hostile, decode_option_rejects_duplicate_keys) {
   EXPECT_TRUE(bsongen::decode<hostile_test::pair>(nested));  // last wins by default
 }
 
+// Issue 35 item 4: a key the schema does not declare may not repeat under reject either, as the
+// generic decoder refuses it: skipped, captured, or in a struct that rejects on its own.
+TEST(generated_codec_hostile, repeated_unknown_keys_are_refused_under_reject) {
+  const bytes twice = document_of(
+      builder().element(0x10, "a").i32(1).element(0x10, "x").i32(1).element(0x10, "x").i32(2));
+  EXPECT_TRUE(bsongen::decode<hostile_test::pair>(twice));  // last wins by default
+  bsongen::decode_options reject;
+  reject.duplicate_keys = bsongen::duplicate_key_policy::reject;
+  const bsongen::error e = decode_error<hostile_test::pair>(twice, reject);
+  EXPECT_EQ(e.code, bsongen::error_code::duplicate_field) << e.to_string();
+  EXPECT_EQ(e.path, "x");
+  EXPECT_EQ(e.offset, 4u + 7u + 7u);  // the second "x"'s type byte
+  expect_same_verdict<hostile_test::pair>(twice, reject);
+  expect_same_verdict<hostile_test::fixed_capture>(twice, reject);
+
+  // One unknown key in each of two documents is no repeat.
+  const bytes apart = document_of(builder().element(0x10, "x").i32(1).element(0x03, "p").doc(
+      builder().element(0x10, "x").i32(2).element(0x10, "v").i32(3)));
+  const auto decoded =
+      bsongen::decode<hostile_test::pair>(std::span<const std::uint8_t>(apart), reject);
+  ASSERT_TRUE(decoded) << decoded.error().to_string();
+  EXPECT_EQ(decoded->p.v, 3);
+  expect_same_verdict<hostile_test::pair>(apart, reject);
+}
+
 // --- Issue 11 item 14: error offsets at the element's type byte (decision 1). ---
 
 TEST(generated_codec_hostile, errors_point_at_the_elements_type_byte_as_the_generic_decoder_says) {

@@ -77,8 +77,13 @@ const std::uint8_t* decode_out_of_order(decode_state& st, const std::uint8_t* el
     }
     if (!searched) index = find_field(table, key, key_head(key));
   }
+  const bool rejects_repeats =
+      table.reject_duplicates || st.duplicate_keys == duplicate_key_policy::reject;
   if (index == table.field_count) {
     if (table.unknown == unknown_policy::reject) return fail_unknown_field(st, element, key);
+    if (rejects_repeats && !note_unknown_key(st, doc_end, key)) {
+      return fail_duplicate_field(st, element, key);
+    }
     const std::uint8_t* const after = skip_value(st, type, body, doc_end);
     if (after == nullptr) {
       // An error inside the skipped value (it has a path) already points at its own element.
@@ -97,7 +102,7 @@ const std::uint8_t* decode_out_of_order(decode_state& st, const std::uint8_t* el
   }
   const std::uint64_t bit = std::uint64_t{1} << (index % 64);
   const bool again = (seen[index / 64] & bit) != 0;
-  if (again && (table.reject_duplicates || st.duplicate_keys == duplicate_key_policy::reject)) {
+  if (again && rejects_repeats) {
     return fail_duplicate_field(st, element, key);
   }
   seen[index / 64] |= bit;

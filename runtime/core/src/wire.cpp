@@ -1,8 +1,31 @@
 #include "bsongen/detail/wire.hpp"
 
+#include <cstddef>
+#include <functional>
 #include <new>
+#include <unordered_set>
+#include <utility>
 
 namespace bsongen::detail {
+
+struct unknown_key_set {
+  // A document is known by its end, which no other open document shares.
+  using entry = std::pair<const std::uint8_t*, std::string_view>;
+  struct entry_hash {
+    std::size_t operator()(const entry& e) const noexcept {
+      return std::hash<std::string_view>()(e.second) ^
+             (std::hash<const void*>()(e.first) * 0x9e3779b97f4a7c15ULL);
+    }
+  };
+  std::unordered_set<entry, entry_hash> keys;
+};
+
+void unknown_key_set_deleter::operator()(unknown_key_set* keys) const noexcept { delete keys; }
+
+bool note_unknown_key(decode_state& st, const std::uint8_t* doc_end, std::string_view key) {
+  if (st.unknown_keys == nullptr) st.unknown_keys.reset(new unknown_key_set);
+  return st.unknown_keys->keys.emplace(doc_end, key).second;
+}
 
 std::nullptr_t fail(decode_state& st, error_code code, const std::uint8_t* at,
                     std::string message) {

@@ -48,8 +48,7 @@ class value : public detail::value_access<value> {
            !std::same_as<std::remove_cvref_t<T>, allocator_type> &&
            std::constructible_from<bsongen::value, T&&>)
       value(T&& v, const allocator_type& memory = {})  // NOLINT: implicit, as bsongen::value's
-      : resource_(memory.resource()),
-        value_(onto(bsongen::value(std::forward<T>(v)), resource_)) {}
+      : resource_(memory.resource()), value_(onto(bsongen::value(std::forward<T>(v)), resource_)) {}
 
   // A copy of v's value, its parts on `memory`.
   value(value_ref v, const allocator_type& memory = {})  // NOLINT: implicit, as bsongen::value's
@@ -58,8 +57,7 @@ class value : public detail::value_access<value> {
   value(const value& other) : value(other, allocator_type()) {}
   value(const value& other, const allocator_type& memory)
       : resource_(memory.resource()), value_(other.ref(), resource_) {}
-  value(value&& other) noexcept
-      : resource_(other.resource_), value_(std::move(other.value_)) {}
+  value(value&& other) noexcept : resource_(other.resource_), value_(std::move(other.value_)) {}
   value(value&& other, const allocator_type& memory)
       : resource_(memory.resource()), value_(take(std::move(other), resource_)) {}
 
@@ -74,8 +72,8 @@ class value : public detail::value_access<value> {
   }
   template <class T>
   requires(!std::same_as<std::remove_cvref_t<T>, value> &&
-           std::constructible_from<bsongen::value, T&&>)
-  value& operator=(T&& v) {
+           std::constructible_from<bsongen::value, T&&>) value&
+  operator=(T&& v) {
     value_ = onto(bsongen::value(std::forward<T>(v)), resource_);
     return *this;
   }

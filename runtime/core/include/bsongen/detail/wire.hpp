@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <span>
 #include <string>
 #include <string_view>
@@ -21,6 +22,13 @@
 
 namespace bsongen {
 namespace detail {
+
+// The keys of unknown elements each open document has shown, kept only when repeated keys are
+// refused (defined in wire.cpp; see note_unknown_key).
+struct unknown_key_set;
+struct unknown_key_set_deleter {
+  void operator()(unknown_key_set* keys) const noexcept;
+};
 
 struct decode_state {
   const std::uint8_t* origin = nullptr;  // start of the outermost input: offsets count from here
@@ -42,6 +50,8 @@ struct decode_state {
   // fails after that runs again without guesses, so its result and errors are schema order's.
   bool follow_learned_order = true;
   bool guessed_below_seen = false;
+  // Made on the first unknown key under duplicate_keys: reject.
+  std::unique_ptr<unknown_key_set, unknown_key_set_deleter> unknown_keys;
   bsongen::error err;
 
   [[nodiscard]] std::size_t offset(const std::uint8_t* p) const noexcept {
@@ -56,6 +66,14 @@ struct encode_state {
   bool text_checked_on_write = false;
   bsongen::error err;
 };
+
+// Records `key`, an unknown element's key in the document ending at `doc_end`; false when that
+// document showed it before. Unknown keys are what a struct's field table cannot catch repeating
+// (its `seen` bits cover schema fields), so under duplicate_keys: reject generated decoders refuse
+// them as the generic decoder does. Amortized O(1) per key, so hostile documents of many unknown
+// keys cost linear time. May throw std::bad_alloc (decode turns it into out_of_memory).
+[[nodiscard]] bool note_unknown_key(decode_state& st, const std::uint8_t* doc_end,
+                                    std::string_view key);
 
 // --- Error builders: out of line and cold so the success path stays small. All return nullptr
 // so a decoder can `return fail(...)`. ---
