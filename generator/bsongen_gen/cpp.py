@@ -321,6 +321,21 @@ def _by_size(values: list[EnumValueView]) -> list[tuple[int, list[EnumValueView]
     return sorted(sizes.items())
 
 
+def _first_valid_value(model: Model, t: TypeRef) -> Optional[str]:
+    """The initial value of a member of type t where value-initialization gives none that encodes:
+    an enum starts at its first enumerator (zero may name none), a fixed array of them (through
+    nested fixed arrays) with every element there. None where `T{}` is a value."""
+    if t.cpp:
+        return None
+    if t.kind == "enum" and t.definition.values:
+        return f"{qualified(model, t.definition.name)}::{t.definition.values[0].name}"
+    if t.kind == "array":
+        element = _first_valid_value(model, t.element)
+        if element is not None:
+            return f"::bsongen::filled_array<{cpp_type(model, t.element)}, {t.size}>({element})"
+    return None
+
+
 def _initializer(model: Model, f: Field) -> str:
     if not model.defines_types:
         # The user's struct (header mode): a member starts as `T()` leaves it; `default` and the
@@ -329,12 +344,10 @@ def _initializer(model: Model, f: Field) -> str:
     d = f.default
     vt = f.value_type
     if d is None:
-        if vt.kind == "enum" and not f.is_optional and vt.definition.values:
-            # Zero may name no enumerator; start from the first one so a default-constructed
-            # struct always encodes.
-            d = vt.definition.values[0].name
-        else:
+        if f.is_optional:
             return "{}"
+        start = _first_valid_value(model, f.type)
+        return "{}" if start is None else f" = {start}"
     if vt.kind == "enum":
         return f" = {qualified(model, vt.definition.name)}::{d}"
     if isinstance(d, bool):
@@ -439,6 +452,9 @@ def view(model: Model, header_only: bool = False) -> ModelView:
     for s in model.structs:
         if s.visit:
             std_headers.add("<string_view>")
+        if model.defines_types and any(
+                f.type.kind == "array" and _first_valid_value(model, f.type) for f in s.fields):
+            runtime_headers.add(catalog.FILLED_ARRAY_HEADER)
         members = [f.type for f in s.fields]
         if s.unknown_fields == "capture":
             members.append(TypeRef(catalog.CAPTURE_KIND))

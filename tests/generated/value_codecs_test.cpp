@@ -264,13 +264,60 @@ TEST(value_codecs, encode_refuses_nul_in_regex_c_strings) {
 }
 
 TEST(value_codecs, encode_refuses_enum_values_inside_arrays_and_vectors) {
-  vc::enum_lists v;  // a default std::array<level, 2> holds 0, which names no enumerator
-  EXPECT_EQ(encode_error(v).code, error_code::invalid_value);
+  vc::enum_lists v;
   v.pair = {vc::level::low, vc::level::high};
   const bytes b = encode_ok(v);
   EXPECT_TRUE(decode_ok<vc::enum_lists>(b) == v);
+  v.pair = {};  // value-initialized: 0 names no enumerator of `level` (1, 2)
+  EXPECT_EQ(encode_error(v).code, error_code::invalid_value);
+  v.pair = {vc::level::low, vc::level::low};
   v.list = {vc::level::high, static_cast<vc::level>(7)};
   EXPECT_EQ(encode_error(v).code, error_code::invalid_value);
+}
+
+TEST(value_codecs, fixed_arrays_of_enums_start_at_the_first_enumerator) {
+  // Zero names no enumerator of `level`: a fixed array's elements start where a scalar enum
+  // member does, so whatever decode leaves in a struct, encode writes.
+  const vc::enum_lists fresh;
+  EXPECT_EQ(fresh.pair, (std::array{vc::level::low, vc::level::low}));
+  EXPECT_EQ(encode_ok(fresh),
+            generic_encoding(document{{"pair", bsongen::array{1, 1}}, {"list", bsongen::array{}}}));
+  // A document that lacks `pair` (not required) leaves the initial value in a new struct and
+  // resets it in a reused one.
+  const bytes without_pair = generic_encoding(document{{"list", bsongen::array{2}}});
+  const vc::enum_lists decoded = decode_ok<vc::enum_lists>(without_pair);
+  EXPECT_EQ(decoded.pair, fresh.pair);
+  EXPECT_TRUE(encode_ok(decoded) == generic_encoding(document{{"pair", bsongen::array{1, 1}},
+                                                              {"list", bsongen::array{2}}}));
+  vc::enum_lists reused;
+  reused.pair = {vc::level::high, vc::level::high};
+  ASSERT_TRUE(bsongen::decode(std::span<const std::uint8_t>(without_pair), reused));
+  EXPECT_EQ(reused.pair, fresh.pair);
+  EXPECT_FALSE(encode_ok(reused).empty());
+}
+
+TEST(value_codecs, a_failed_decode_leaves_no_half_made_enum_behind) {
+  // Each holder makes a value-initialized element (0: no enumerator of `level`) before it reads
+  // the value, 7, that the enum refuses: the failed decode takes that element out again, so the
+  // struct it leaves still encodes.
+  const std::pair<const char*, bsongen::value> cases[] = {
+      {"list", bsongen::array{1, 7}},
+      {"by_key", document{{"a", 1}, {"b", 7}}},
+      {"in_order", document{{"a", 1}, {"b", 7}}},
+      {"unordered", document{{"a", 1}, {"b", 7}}},
+      {"maybe", 7},
+      {"opt", 7},
+      {"nested", bsongen::array{nullptr, 7}},
+  };
+  for (const auto& [key, value] : cases) {
+    SCOPED_TRACE(key);
+    const bytes b = generic_encoding(document{{key, value}});
+    vc::enum_holders reused;
+    const auto decoded = bsongen::decode(std::span<const std::uint8_t>(b), reused);
+    ASSERT_FALSE(decoded);
+    EXPECT_EQ(decoded.error().code, error_code::invalid_value);
+    EXPECT_TRUE(bsongen::encode(reused).has_value()) << bsongen::encode(reused).error().to_string();
+  }
 }
 
 // --- javascript_with_scope: one type for generated members and generic values. ---

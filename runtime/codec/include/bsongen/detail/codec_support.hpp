@@ -435,7 +435,12 @@ inline const std::uint8_t* decode_optional_value(decode_state& st, std::uint8_t 
     return p;
   }
   if (member.has_value()) return decode_member<Codec>(st, t, p, end, *member, false);
-  return decode_member<Codec>(st, t, p, end, emplace_value(st, member), true);
+  const std::uint8_t* const next =
+      decode_member<Codec>(st, t, p, end, emplace_value(st, member), true);
+  // A failed decode leaves no half-made value behind (a value-initialized enum may name no
+  // enumerator, and encode would refuse it).
+  if (next == nullptr) member.reset();
+  return next;
 }
 
 // An optional struct: reset() and emplace() bring the struct's destructor and constructor, which
@@ -943,6 +948,7 @@ const std::uint8_t* decode_array_elements(decode_state& st, const std::uint8_t* 
           out.reserve(std::min(count_elements<Elem>(element, doc_end), max_count));
         }
         body = decode_member<Elem>(st, t, body, doc_end, out.emplace_back(), true);
+        if (body == nullptr) out.pop_back();  // no half-made element left behind
       }
     } else {
       adopt_memory(st, out[count]);
@@ -1431,7 +1437,10 @@ struct map_codec {
       const bool added = out.size() != before;
       if (!added && rejects_repeats) return fail_duplicate_field(st, element, key);
       body = decode_member<Elem>(st, elem_type, body, doc_end, slot->second, added);
-      if (body == nullptr) return fail_in_element(st, element, key);
+      if (body == nullptr) {
+        if (added) out.erase(slot);  // no half-made entry left behind
+        return fail_in_element(st, element, key);
+      }
     }
     if (in_place) out.erase(same, out.end());  // entries the input no longer has
     return body;
@@ -1560,6 +1569,7 @@ struct map_codec {
       }
       body = decode_member<Elem>(st, elem_type, body, doc_end, entry->second, fresh);
       if (body == nullptr) {
+        if (fresh) out.erase(out.find(entry->first));  // no half-made entry left behind
         fail_in_element(st, element, key);
         return true;  // done stays nullptr
       }
@@ -1602,7 +1612,10 @@ struct map_codec {
         out[count].first = key;
       }
       body = decode_member<Elem>(st, elem_type, body, doc_end, out[count].second, fresh);
-      if (body == nullptr) return fail_in_element(st, element, key);
+      if (body == nullptr) {
+        if (fresh) out.pop_back();  // no half-made entry left behind
+        return fail_in_element(st, element, key);
+      }
       if (count++ == 0 && out.capacity() < 2) {
         // A new container: as many entries as the document holds (the first is in place).
         out.reserve(1 + count_elements<Elem>(body, doc_end));

@@ -977,11 +977,16 @@ struct nullable_codec {
     // codecs (generated, `is_document`) also take whether the value is new (nothing to reset).
     const bool fresh = !out.has_value();
     auto& value = fresh ? emplace_value(st, out) : *out;
+    const std::uint8_t* next;
     if constexpr (requires { Elem::is_document; }) {
-      return Elem::decode(st, t, p, end, value, fresh);
+      next = Elem::decode(st, t, p, end, value, fresh);
     } else {
-      return Elem::decode(st, t, p, end, value);
+      next = Elem::decode(st, t, p, end, value);
     }
+    // A failed decode leaves no half-made value behind (a value-initialized enum may name no
+    // enumerator, and encode would refuse it).
+    if (next == nullptr && fresh) out.reset();
+    return next;
   }
 };
 
