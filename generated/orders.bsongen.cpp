@@ -952,7 +952,7 @@ inline std::size_t codec_impl<::shop::order>::size([[maybe_unused]] const value_
     n += prefix_tracking.size + ::bsongen::detail::uuid_codec::size(*v.tracking, es);
   n += prefix_dimensions.size +
        ::bsongen::detail::array_codec<::bsongen::detail::double_codec, 3>::size(v.dimensions, es);
-  n += v.extra.size() - 5;
+  n += ::bsongen::detail::captured_size(v.extra.bytes(), table, es);
   if (es.failed) [[unlikely]]
     ::bsongen::detail::locate_encode_error(&v, table, es);
   return n;

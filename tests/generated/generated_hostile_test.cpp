@@ -122,6 +122,20 @@ TEST(generated_codec_hostile, capture_on_an_all_fixed_struct_writes_and_clears_c
   EXPECT_EQ(*with_note, v);
 }
 
+TEST(generated_codec_hostile, encode_refuses_a_captured_element_with_the_key_of_a_field) {
+  // Written, the document would hold `n` twice: the struct's own decoder refuses that under
+  // duplicate_keys: reject, and under last_wins reads the captured 8 over the field's 7.
+  hostile_test::fixed_capture v;
+  v.n = 7;
+  v.rest = bsongen::to_raw_document(bsongen::document{{"note", "kept"}, {"n", 8}});
+  const auto written = bsongen::encode(v);
+  ASSERT_FALSE(written);
+  EXPECT_EQ(written.error().code, bsongen::error_code::invalid_value);
+  EXPECT_EQ(written.error().path, "n");
+  v.rest = bsongen::to_raw_document(bsongen::document{{"note", "kept"}});
+  EXPECT_TRUE(bsongen::encode(v).has_value());
+}
+
 // --- Issue 11 item 4: depth on the fixed-shape fast path, as the generic decoder counts it. ---
 
 // T's encoding decoded with max_depth 1..deepest: the generic decoder's verdict each time, and a

@@ -144,6 +144,31 @@ const std::uint8_t* decode_elements(decode_state& st, const std::uint8_t* body,
   return body;
 }
 
+std::size_t check_captured_keys(std::span<const std::uint8_t> captured, const struct_table& table,
+                                encode_state& es) noexcept {
+  // A raw_document holds a valid document (its precondition), so the walk below fails only on
+  // bytes that broke it; it then stops and leaves the rest unchecked.
+  decode_state st;
+  st.origin = captured.data();
+  st.validate_utf8 = false;
+  const std::uint8_t* p = captured.data() + 4;
+  const std::uint8_t* const end = captured.data() + captured.size() - 1;
+  while (p != nullptr && p < end) {
+    const std::uint8_t* const element = p;
+    std::uint8_t type = 0;
+    std::string_view key;
+    if (!read_element_header(st, p, end, type, key)) break;
+    if (find_field(table, key, key_head(key)) != table.field_count) {
+      fail_encode(es, error_code::invalid_value,
+                  "a captured element has the key of a field of the struct");
+      es.err.prepend_path(key);
+      break;
+    }
+    p = skip_value(st, type, p, end, element);
+  }
+  return captured.size() - 5;
+}
+
 void locate_encode_error(const void* obj, const struct_table& table, encode_state& es) {
   for (std::uint32_t i = 0; i < table.field_count; ++i) {
     encode_state probe;

@@ -390,6 +390,18 @@ template <std::size_t Words>
                                                   const std::uint8_t* doc_end, void* obj,
                                                   const struct_table& table, std::uint64_t* seen,
                                                   bool fresh);
+// The bytes the elements a struct captured (unknown_fields: capture; `captured`: its capture
+// member's document) add to the struct's document. None may have the key of one of the struct's
+// fields: the document would hold that key twice, which the struct's own decoder refuses under
+// duplicate_keys: reject and reads as the captured value under last_wins. Such an element fails
+// the encode (invalid_value, its key as the path).
+[[nodiscard]] std::size_t check_captured_keys(std::span<const std::uint8_t> captured,
+                                              const struct_table& table, encode_state& es) noexcept;
+[[nodiscard]] inline std::size_t captured_size(std::span<const std::uint8_t> captured,
+                                               const struct_table& table,
+                                               encode_state& es) noexcept {
+  return captured.size() <= 5 ? 0 : check_captured_keys(captured, table, es);
+}
 // After a failed size(): which field of *obj failed (the first, in schema order), with its key
 // prepended to es.err's path.
 [[gnu::cold]] void locate_encode_error(const void* obj, const struct_table& table,
