@@ -59,7 +59,7 @@ std::nullptr_t fail_unknown_field(decode_state& st, const std::uint8_t* element,
 
 std::nullptr_t fail_duplicate_field(decode_state& st, const std::uint8_t* element,
                                     std::string_view key) {
-  fail(st, error_code::duplicate_field, element, "key \"" + std::string(key) + "\" appears twice");
+  fail(st, error_code::duplicate_field, element, std::string(messages::repeated_key));
   st.error_located = true;
   st.err.prepend_path(key);
   return nullptr;

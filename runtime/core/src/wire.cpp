@@ -34,27 +34,20 @@ std::nullptr_t fail(decode_state& st, error_code code, const std::uint8_t* at,
 }
 
 std::nullptr_t fail_truncated(decode_state& st, const std::uint8_t* at, std::string_view what) {
-  return fail(st, error_code::truncated, at,
-              std::string(what) + " runs past the end of its document");
+  return fail(st, error_code::truncated, at, messages::value_past_end(what));
 }
 
 std::nullptr_t fail_length_past_end(decode_state& st, const std::uint8_t* at, std::string_view what,
                                     std::int64_t length) {
-  return fail(st, error_code::invalid_length, at,
-              std::string(what) + " length " + std::to_string(length) +
-                  " runs past the end of its document");
+  return fail(st, error_code::invalid_length, at, messages::length_past_end(what, length));
 }
 
 std::nullptr_t fail_not_a_type(decode_state& st, std::uint8_t type, const std::uint8_t* at) {
-  // In the generic decoder's words: a NUL where an element should start ends the document early,
-  // a length problem.
+  // A NUL where an element should start ends the document early: a length problem.
   if (type == 0) {
-    return fail(st, error_code::invalid_length, at,
-                "document ends (NUL type byte) before its declared length");
+    return fail(st, error_code::invalid_length, at, std::string(messages::early_document_end));
   }
-  static constexpr char digits[] = "0123456789abcdef";
-  return fail(st, error_code::invalid_type, at,
-              std::string("unknown element type byte 0x") + digits[type >> 4] + digits[type & 15]);
+  return fail(st, error_code::invalid_type, at, messages::unknown_type(type));
 }
 
 std::nullptr_t fail_type(decode_state& st, bson_type expected, std::uint8_t actual,
@@ -72,8 +65,7 @@ error envelope_error(const std::uint8_t* p, std::size_t size, std::size_t max_si
   }
   const std::int32_t declared = load_i32_le(p);
   if (declared < 5) {
-    return error(error_code::invalid_length,
-                 "document length " + std::to_string(declared) + " is below the minimum of 5", 0);
+    return error(error_code::invalid_length, messages::length_below("document", declared, 5), 0);
   }
   const auto length = static_cast<std::size_t>(declared);
   if (length > max_size) {
@@ -94,8 +86,7 @@ error envelope_error(const std::uint8_t* p, std::size_t size, std::size_t max_si
                  length);
   }
   if (p[length - 1] != 0) {
-    return error(error_code::missing_terminator, "document does not end with a NUL byte",
-                 length - 1);
+    return error(error_code::missing_terminator, messages::missing_nul("document"), length - 1);
   }
   return error();
 }
@@ -109,21 +100,19 @@ std::nullptr_t fail_document(decode_state& st, const std::uint8_t* p, std::int64
       st.err = std::move(e);
       return nullptr;
     }
-    return fail(st, error_code::too_deep, p,
-                "nesting deeper than the limit of " + std::to_string(st.max_depth));
+    return fail(st, error_code::too_deep, p, messages::too_deep(st.max_depth));
   }
-  if (available < 5) return fail_truncated(st, p, "document");
+  if (available < 5) return fail_truncated(st, p, "embedded document");
   if (length < 5) {
     return fail(st, error_code::invalid_length, p,
-                "document length " + std::to_string(length) + " is below the minimum of 5");
+                messages::length_below("embedded document", length, 5));
   }
   if (length > available) return fail_length_past_end(st, p, "embedded document", length);
   if (p[length - 1] != 0) {
     return fail(st, error_code::missing_terminator, p + length - 1,
-                "document does not end with NUL");
+                messages::missing_nul("embedded document"));
   }
-  return fail(st, error_code::too_deep, p,
-              "nesting deeper than the limit of " + std::to_string(st.max_depth));
+  return fail(st, error_code::too_deep, p, messages::too_deep(st.max_depth));
 }
 
 std::nullptr_t fail_string(decode_state& st, const std::uint8_t* p, const std::uint8_t* end) {
@@ -132,18 +121,18 @@ std::nullptr_t fail_string(decode_state& st, const std::uint8_t* p, const std::u
   if (end - p < 4) return fail_truncated(st, p, "string");
   const std::int32_t length = load_i32_le(p);
   if (length < 1) {
-    return fail(st, error_code::invalid_length, p,
-                "string length " + std::to_string(length) + " is below the minimum of 1");
+    return fail(st, error_code::invalid_length, p, messages::length_below("string", length, 1));
   }
   if (length > end - p - 4) return fail_length_past_end(st, p, "string", length);
   if (p[4 + length - 1] != 0) {
-    return fail(st, error_code::missing_terminator, p + 4 + length - 1, "string lacks its NUL");
+    return fail(st, error_code::missing_terminator, p + 4 + length - 1,
+                messages::missing_nul("string"));
   }
-  return fail(st, error_code::invalid_utf8, p, "string is not valid UTF-8");
+  return fail(st, error_code::invalid_utf8, p, messages::not_utf8("string"));
 }
 
 std::nullptr_t fail_invalid_bool(decode_state& st, const std::uint8_t* p) {
-  return fail(st, error_code::invalid_bool, p, "boolean byte " + std::to_string(*p));
+  return fail(st, error_code::invalid_bool, p, messages::invalid_bool(*p));
 }
 
 bsongen::error out_of_memory_error() noexcept {
@@ -212,8 +201,8 @@ const std::uint8_t* read_code_with_scope(decode_state& st, const std::uint8_t* p
   const std::int32_t total = load_i32_le(p);
   if (total < rule_of(bson_type::javascript_with_scope).width) {
     return fail(st, error_code::invalid_length, p,
-                "javascriptWithScope length " + std::to_string(total) + " is below " +
-                    std::to_string(rule_of(bson_type::javascript_with_scope).width));
+                messages::length_below("javascriptWithScope", total,
+                                       rule_of(bson_type::javascript_with_scope).width));
   }
   if (total > end - p) return fail_length_past_end(st, p, "javascriptWithScope", total);
   const std::uint8_t* const stop = p + total;
@@ -224,7 +213,7 @@ const std::uint8_t* read_code_with_scope(decode_state& st, const std::uint8_t* p
   if (next == nullptr) return nullptr;
   if (next != stop) {
     return fail(st, error_code::invalid_length, p,
-                "javascriptWithScope length disagrees with its contents");
+                messages::code_with_scope_length_disagrees(total));
   }
   return next;
 }
@@ -248,11 +237,14 @@ const std::uint8_t* skip_value_at(decode_state& st, std::uint8_t type, const std
     case value_layout::binary: {
       if (end - p < rule.width) return fail_truncated(st, p, "binary");
       const std::int32_t length = load_i32_le(p);
-      if (length < 0) return fail(st, error_code::invalid_length, p, "negative binary length");
+      if (length < 0) {
+        return fail(st, error_code::invalid_length, p, messages::negative_length("binary", length));
+      }
       if (length > end - p - 5) return fail_length_past_end(st, p, "binary", length);
       if (p[4] == static_cast<std::uint8_t>(binary_subtype::binary_old) &&
           !old_binary_prefix_ok(p + 5, length)) {
-        return fail(st, error_code::invalid_length, p, "binary subtype 2 inner length disagrees");
+        return fail(st, error_code::invalid_length, p,
+                    messages::old_binary_length_disagrees(length));
       }
       return p + 5 + length;
     }

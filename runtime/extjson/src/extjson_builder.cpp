@@ -12,6 +12,7 @@
 #include <optional>
 
 #include "bsongen/decimal128.hpp"
+#include "bsongen/detail/error_messages.hpp"
 #include "bsongen/document_view.hpp"
 #include "bsongen/object_id.hpp"
 
@@ -381,8 +382,7 @@ bool extjson_builder::overflow(std::size_t offset) {
 }
 
 bool extjson_builder::too_deep(std::size_t offset) {
-  return fail(error_code::too_deep,
-              "nesting exceeds the depth limit of " + std::to_string(options_.max_depth), offset);
+  return fail(error_code::too_deep, detail::messages::too_deep(options_.max_depth), offset);
 }
 
 bool extjson_builder::grown_too_large(std::size_t offset) {

@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "bsongen/detail/error_messages.hpp"
 #include "bsongen/detail/unpooled_decode.hpp"
 #include "bsongen/detail/utf8.hpp"
 #include "bsongen/detail/value_wire.hpp"
@@ -25,6 +26,8 @@
 
 namespace bsongen {
 namespace {
+
+namespace messages = detail::messages;
 
 using detail::container;
 using detail::node;
@@ -149,8 +152,6 @@ class scratch_lease {
   }
   decode_scratch& scratch_;
 };
-
-std::string count_text(std::size_t n, const char* unit) { return std::to_string(n) + ' ' + unit; }
 
 // The outermost framing holds: what must be true before a byte is allocated or copied.
 inline bool envelope_ok(std::span<const std::uint8_t> bytes,
@@ -320,23 +321,22 @@ class decoder {
       }
       if (!is_bson_type(type)) [[unlikely]] {
         if (type == 0 && !(Single && first)) {
-          return stash(fail(error_code::invalid_length,
-                            "document ends (NUL type byte) before its declared length",
+          return stash(fail(error_code::invalid_length, std::string(messages::early_document_end),
                             element_start, {}));
         }
-        return stash(fail(error_code::invalid_type, "unknown element type byte 0x" + hex(type),
-                          element_start, {}));
+        return stash(
+            fail(error_code::invalid_type, messages::unknown_type(type), element_start, {}));
       }
       if (!(Single && first)) {
         const std::uint8_t* const key_nul = find_key_end(p, end, key_ascii);
         if (key_nul == nullptr) [[unlikely]] {
-          return stash(fail(error_code::missing_terminator,
-                            "key has no NUL before the end of its document", element_start, {}));
+          return stash(fail(error_code::missing_terminator, std::string(messages::key_without_nul),
+                            element_start, {}));
         }
         key = reinterpret_cast<const char*>(p);
         key_size = static_cast<std::uint32_t>(key_nul - p);
         if (!key_ascii && check_utf8 && !detail::is_valid_utf8_slow(p, key_size)) [[unlikely]] {
-          return stash(fail(error_code::invalid_utf8, "key is not valid UTF-8", element_start,
+          return stash(fail(error_code::invalid_utf8, messages::not_utf8("key"), element_start,
                             {key, key_size}));
         }
         p = key_nul + 1;
@@ -372,24 +372,26 @@ class decoder {
           static_assert(width_of(bson_type::double_) == 8 && width_of(bson_type::datetime) == 8 &&
                         width_of(bson_type::int64) == 8 && width_of(bson_type::timestamp) == 8);
           if (avail < 8) [[unlikely]]
-            return stash(past_end(8, element_start, key_view));
+            return stash(
+                past_end(type_name(static_cast<bson_type>(type)), element_start, key_view));
           if constexpr (Build) set_payload(n, detail::load_u64_le(p), 0);
           p += 8;
           break;
         case bson_type::int32:
           static_assert(width_of(bson_type::int32) == 4);
           if (avail < 4) [[unlikely]]
-            return stash(past_end(4, element_start, key_view));
+            return stash(
+                past_end(type_name(static_cast<bson_type>(type)), element_start, key_view));
           if constexpr (Build) set_payload(n, detail::load_u32_le(p), 0);
           p += 4;
           break;
         case bson_type::boolean:
           static_assert(width_of(bson_type::boolean) == 1);
           if (avail < 1) [[unlikely]]
-            return stash(past_end(1, element_start, key_view));
+            return stash(
+                past_end(type_name(static_cast<bson_type>(type)), element_start, key_view));
           if (*p > 1) [[unlikely]] {
-            return stash(fail(error_code::invalid_bool,
-                              "boolean byte is 0x" + hex(*p) + ", not 0 or 1", element_start,
+            return stash(fail(error_code::invalid_bool, messages::invalid_bool(*p), element_start,
                               key_view));
           }
           if constexpr (Build) set_payload(n, *p, 0);
@@ -404,14 +406,16 @@ class decoder {
         case bson_type::object_id:
           static_assert(width_of(bson_type::object_id) == 12);
           if (avail < 12) [[unlikely]]
-            return stash(past_end(12, element_start, key_view));
+            return stash(
+                past_end(type_name(static_cast<bson_type>(type)), element_start, key_view));
           if constexpr (Build) set_payload(n, detail::load_u64_le(p), detail::load_u32_le(p + 8));
           p += 12;
           break;
         case bson_type::decimal128:
           static_assert(width_of(bson_type::decimal128) == 16);
           if (avail < 16) [[unlikely]]
-            return stash(past_end(16, element_start, key_view));
+            return stash(
+                past_end(type_name(static_cast<bson_type>(type)), element_start, key_view));
           if constexpr (Build) set_payload(n, detail::load_u64_le(p), detail::load_u64_le(p + 8));
           p += 16;
           break;
@@ -428,7 +432,7 @@ class decoder {
         case bson_type::document:
         case bson_type::array: {
           if (avail < 4) [[unlikely]]
-            return stash(past_end(4, element_start, key_view));
+            return stash(past_end("embedded document", element_start, key_view));
           const std::int32_t length = detail::load_i32_le(p);
           if (!check_embedded(length, avail, p, element_start, key_view)) return nullptr;
           if (depth_base_ + frames.size() >= max_depth_) [[unlikely]]
@@ -449,28 +453,27 @@ class decoder {
         }
         case bson_type::binary: {
           if (avail < std::size_t{min_size_of(bson_type::binary)}) [[unlikely]] {
-            return stash(
-                past_end(std::size_t{min_size_of(bson_type::binary)}, element_start, key_view));
+            return stash(past_end("binary", element_start, key_view));
           }
           const std::int32_t length = detail::load_i32_le(p);
           if (length < 0) [[unlikely]] {
-            return stash(fail_n(error_code::invalid_length, "binary length ", length,
-                                " is negative", element_start, key_view));
+            return stash(fail(error_code::invalid_length,
+                              messages::negative_length("binary", length), element_start,
+                              key_view));
           }
           if (static_cast<std::size_t>(length) > avail - 5) [[unlikely]] {
-            return stash(fail_n(error_code::invalid_length, "binary length ", length,
-                                " runs past the end of its document", element_start, key_view));
+            return stash(fail(error_code::invalid_length,
+                              messages::length_past_end("binary", length), element_start,
+                              key_view));
           }
           const std::uint8_t subtype = p[4];
           const std::uint8_t* data = p + 5;
           auto data_size = static_cast<std::uint32_t>(length);
           if (subtype == static_cast<std::uint8_t>(binary_subtype::binary_old)) {
             if (!detail::old_binary_prefix_ok(data, length)) [[unlikely]] {
-              return stash(
-                  fail(error_code::invalid_length,
-                       "binary subtype 0x02 inner length disagrees with its outer length " +
-                           std::to_string(length),
-                       element_start, key_view));
+              return stash(fail(error_code::invalid_length,
+                                messages::old_binary_length_disagrees(length), element_start,
+                                key_view));
             }
             data += detail::binary_old_prefix;
             data_size -= detail::binary_old_prefix;
@@ -492,8 +495,7 @@ class decoder {
                                     end - (static_cast<const std::uint8_t*>(pattern_nul) + 1)));
           if (options_nul == nullptr) [[unlikely]] {
             return stash(fail(error_code::missing_terminator,
-                              "regex pattern or options lack a NUL before the end of the document",
-                              element_start, key_view));
+                              std::string(messages::regex_without_nul), element_start, key_view));
           }
           const auto pattern_size =
               static_cast<std::uint32_t>(static_cast<const std::uint8_t*>(pattern_nul) - p);
@@ -502,7 +504,7 @@ class decoder {
               static_cast<std::uint32_t>(static_cast<const std::uint8_t*>(options_nul) - opts);
           if (check_utf8 && (!detail::is_valid_utf8(p, pattern_size) ||
                              !detail::is_valid_utf8(opts, options_size))) [[unlikely]] {
-            return stash(fail(error_code::invalid_utf8, "regex is not valid UTF-8", element_start,
+            return stash(fail(error_code::invalid_utf8, messages::not_utf8("regex"), element_start,
                               key_view));
           }
           if constexpr (Build) set_text(n, in_copy(p), pattern_size, options_size);
@@ -514,20 +516,27 @@ class decoder {
           if (!read_string(p, avail, text_size, check_utf8, element_start, key_view))
             return nullptr;
           if (avail - 5 - text_size < 12) [[unlikely]]
-            return stash(past_end(4 + text_size + 1 + 12, element_start, key_view));
+            return stash(past_end("dbPointer", element_start, key_view));
           if constexpr (Build) set_text(n, in_copy(p + 4), text_size, 0);
           p += 4 + text_size + 1 + 12;
           break;
         }
         case bson_type::javascript_with_scope: {
           if (avail < 4) [[unlikely]]
-            return stash(past_end(4, element_start, key_view));
+            return stash(
+                past_end(type_name(static_cast<bson_type>(type)), element_start, key_view));
           const std::int32_t total = detail::load_i32_le(p);
           // int32 total, string (int32 length >= 1, bytes, NUL), document (>= 5 bytes).
-          if (total < min_size_of(bson_type::javascript_with_scope) ||
-              static_cast<std::size_t>(total) > avail) [[unlikely]] {
-            return stash(fail_n(error_code::invalid_length, "code with scope length ", total,
-                                " is below 14 or past its document", element_start, key_view));
+          if (total < min_size_of(bson_type::javascript_with_scope)) [[unlikely]] {
+            return stash(fail(error_code::invalid_length,
+                              messages::length_below("javascriptWithScope", total,
+                                                     min_size_of(bson_type::javascript_with_scope)),
+                              element_start, key_view));
+          }
+          if (static_cast<std::size_t>(total) > avail) [[unlikely]] {
+            return stash(fail(error_code::invalid_length,
+                              messages::length_past_end("javascriptWithScope", total),
+                              element_start, key_view));
           }
           std::uint32_t code_size = 0;
           if (!read_string(p + 4, static_cast<std::size_t>(total) - 4, code_size, check_utf8,
@@ -538,14 +547,13 @@ class decoder {
           const auto scope_room = static_cast<std::size_t>(p + total - scope);
           if (scope_room < 5 || detail::load_i32_le(scope) != static_cast<std::int64_t>(scope_room))
               [[unlikely]] {
-            return stash(fail_n(error_code::invalid_length, "code with scope length ", total,
-                                " disagrees with its code and scope lengths", element_start,
-                                key_view));
+            return stash(fail(error_code::invalid_length,
+                              messages::code_with_scope_length_disagrees(total), element_start,
+                              key_view));
           }
           if (scope[scope_room - 1] != 0) [[unlikely]] {
             return stash(fail(error_code::missing_terminator,
-                              "scope document does not end with a NUL byte", element_start,
-                              key_view));
+                              messages::missing_nul("scope document"), element_start, key_view));
           }
           if (depth_base_ + frames.size() >= max_depth_) [[unlikely]]
             return stash(too_deep(element_start, key_view));
@@ -598,9 +606,8 @@ class decoder {
       }
       if (repeat != nullptr) {
         const std::string_view key(reinterpret_cast<const char*>(repeat->key), repeat->size);
-        return stash(fail(error_code::duplicate_field,
-                          "key repeats an earlier element's key in its document", repeat->key - 1,
-                          key));
+        return stash(fail(error_code::duplicate_field, std::string(messages::repeated_key),
+                          repeat->key - 1, key));
       }
     }
     keys.erase(first, last);
@@ -636,23 +643,24 @@ class decoder {
                                           std::uint32_t& text_size, bool check_utf8,
                                           const std::uint8_t* element_start, std::string_view key) {
     if (avail < 4) [[unlikely]]
-      return stash(past_end(4, element_start, key));
+      return stash(past_end("string", element_start, key));
     const std::int32_t length = detail::load_i32_le(p);
     if (length < min_size_of(bson_type::string) - 4) [[unlikely]] {
-      return stash(fail_n(error_code::invalid_length, "string length ", length, " is below 1",
-                          element_start, key));
+      return stash(fail(error_code::invalid_length, messages::length_below("string", length, 1),
+                        element_start, key));
     }
     if (static_cast<std::size_t>(length) > avail - 4) [[unlikely]] {
-      return stash(fail_n(error_code::invalid_length, "string length ", length,
-                          " runs past the end of its document", element_start, key));
+      return stash(fail(error_code::invalid_length, messages::length_past_end("string", length),
+                        element_start, key));
     }
     if (p[4 + length - 1] != 0) [[unlikely]] {
-      return stash(fail(error_code::missing_terminator, "string does not end with a NUL byte",
+      return stash(fail(error_code::missing_terminator, messages::missing_nul("string"),
                         element_start, key));
     }
     text_size = static_cast<std::uint32_t>(length - 1);
     if (check_utf8 && !detail::is_valid_utf8(p + 4, text_size)) [[unlikely]] {
-      return stash(fail(error_code::invalid_utf8, "string is not valid UTF-8", element_start, key));
+      return stash(
+          fail(error_code::invalid_utf8, messages::not_utf8("string"), element_start, key));
     }
     return true;
   }
@@ -662,16 +670,18 @@ class decoder {
                                              const std::uint8_t* element_start,
                                              std::string_view key) {
     if (length < min_size_of(bson_type::document)) [[unlikely]] {
-      return stash(fail_n(error_code::invalid_length, "embedded document length ", length,
-                          " is below the minimum of 5", element_start, key));
+      return stash(fail(error_code::invalid_length,
+                        messages::length_below("embedded document", length, 5), element_start,
+                        key));
     }
     if (static_cast<std::size_t>(length) > avail) [[unlikely]] {
-      return stash(fail_n(error_code::invalid_length, "embedded document length ", length,
-                          " runs past the end of its parent", element_start, key));
+      return stash(fail(error_code::invalid_length,
+                        messages::length_past_end("embedded document", length), element_start,
+                        key));
     }
     if (p[length - 1] != 0) [[unlikely]] {
-      return stash(fail(error_code::missing_terminator,
-                        "embedded document does not end with a NUL byte", element_start, key));
+      return stash(fail(error_code::missing_terminator, messages::missing_nul("embedded document"),
+                        element_start, key));
     }
     return true;
   }
@@ -731,27 +741,19 @@ class decoder {
   [[nodiscard]] error& failure() noexcept { return *error_; }
 
  private:
-  [[gnu::noinline, gnu::cold]] error past_end(std::size_t needed, const std::uint8_t* element_start,
+  // `what`: the value's type name, as the generated decoders name it.
+  [[gnu::noinline, gnu::cold]] error past_end(std::string_view what,
+                                              const std::uint8_t* element_start,
                                               std::string_view key) {
-    return fail(error_code::truncated,
-                "value needs " + count_text(needed, "bytes") + " but its document ends first",
-                element_start, key);
+    return fail(error_code::truncated, messages::value_past_end(what), element_start, key);
   }
 
   [[gnu::noinline, gnu::cold]] error too_deep(const std::uint8_t* element_start,
                                               std::string_view key) {
-    return fail(error_code::too_deep,
-                "nesting exceeds the depth limit of " + std::to_string(max_depth_), element_start,
-                key);
+    return fail(error_code::too_deep, messages::too_deep(max_depth_), element_start, key);
   }
 
   // fail() with the message `prefix` + number + `suffix`, built only here, off the hot path.
-  [[gnu::noinline, gnu::cold]] error fail_n(error_code code, const char* prefix,
-                                            std::int64_t number, const char* suffix,
-                                            const std::uint8_t* where, std::string_view key) {
-    return fail(code, prefix + std::to_string(number) + suffix, where, key);
-  }
-
   // The error at `where`, with the path of open frames plus the current element's key.
   [[gnu::noinline, gnu::cold]] error fail(error_code code, std::string message,
                                           const std::uint8_t* where, std::string_view key) {
@@ -773,11 +775,6 @@ class decoder {
       e.path += segment(i);
     }
     return e;
-  }
-
-  static std::string hex(std::uint8_t byte) {
-    static constexpr char digits[] = "0123456789abcdef";
-    return {digits[byte >> 4], digits[byte & 15]};
   }
 
   const std::uint8_t* base_;

@@ -15,6 +15,7 @@
 #include <utility>
 
 #include "bsongen/detail/arena.hpp"
+#include "bsongen/detail/error_messages.hpp"
 #include "bsongen/document.hpp"
 #include "bsongen/value.hpp"
 
@@ -69,24 +70,20 @@ inline char* copy_out(arena& a, const std::uint8_t* bytes, std::size_t n) {
 
 [[gnu::cold]] std::nullptr_t fail_embedded(decode_state& st, const std::uint8_t* p,
                                            std::ptrdiff_t avail) {
-  if (avail < 4) return fail_truncated(st, p, "document");
+  if (avail < 4) return fail_truncated(st, p, "embedded document");
   const std::int32_t length = load_i32_le(p);
   if (length < 5) {
-    return fail(
-        st, error_code::invalid_length, p,
-        "embedded document length " + std::to_string(length) + " is below the minimum of 5");
+    return fail(st, error_code::invalid_length, p,
+                messages::length_below("embedded document", length, 5));
   }
   if (length > avail) {
-    return fail(
-        st, error_code::invalid_length, p,
-        "embedded document length " + std::to_string(length) + " runs past the end of its parent");
+    return fail(st, error_code::invalid_length, p,
+                messages::length_past_end("embedded document", length));
   }
   if (p[length - 1] != 0) {
-    return fail(st, error_code::missing_terminator, p,
-                "embedded document does not end with a NUL byte");
+    return fail(st, error_code::missing_terminator, p, messages::missing_nul("embedded document"));
   }
-  return fail(st, error_code::too_deep, p,
-              "nesting exceeds the depth limit of " + std::to_string(st.max_depth));
+  return fail(st, error_code::too_deep, p, messages::too_deep(st.max_depth));
 }
 
 // Room for the copy of an embedded value of `length` bytes and the nodes of its elements (32

@@ -17,6 +17,7 @@
 #include "bsongen/bson_type.hpp"
 #include "bsongen/decode_options.hpp"
 #include "bsongen/detail/endian.hpp"
+#include "bsongen/detail/error_messages.hpp"
 #include "bsongen/detail/utf8.hpp"
 #include "bsongen/error.hpp"
 
@@ -303,13 +304,14 @@ struct encode_state {
   }
   const std::uint8_t* terminator = find_nul(k, doc_end);
   if (terminator == nullptr) [[unlikely]] {
-    return fail(st, error_code::missing_terminator, p, "element key is not NUL-terminated"), false;
+    return fail(st, error_code::missing_terminator, p, std::string(messages::key_without_nul)),
+           false;
   }
   key =
       std::string_view(reinterpret_cast<const char*>(k), static_cast<std::size_t>(terminator - k));
   // Every key, also the unknown ones a decoder skips, as the generic decoder checks them.
   if (st.validate_utf8 && !is_valid_utf8(k, key.size())) [[unlikely]] {
-    fail(st, error_code::invalid_utf8, p, "element key is not valid UTF-8");
+    fail(st, error_code::invalid_utf8, p, messages::not_utf8("key"));
     st.err.prepend_path(key);
     return false;
   }
@@ -344,16 +346,16 @@ inline std::uint8_t* write_string(std::string_view s, std::uint8_t* out) noexcep
   return out + 5 + s.size();
 }
 
-// Reads a C string (regex pattern/options) at p.
+// Reads a C string (a regex's pattern or options) at p.
 [[nodiscard]] inline const std::uint8_t* read_cstring(decode_state& st, const std::uint8_t* p,
                                                       const std::uint8_t* end,
                                                       std::string_view& out) {
   const std::uint8_t* terminator = find_nul(p, end);
   if (terminator == nullptr)
-    return fail(st, error_code::missing_terminator, p, "C string lacks its NUL");
+    return fail(st, error_code::missing_terminator, p, std::string(messages::regex_without_nul));
   const auto n = static_cast<std::size_t>(terminator - p);
   if (st.validate_utf8 && !is_valid_utf8(p, n)) {
-    return fail(st, error_code::invalid_utf8, p, "C string is not valid UTF-8");
+    return fail(st, error_code::invalid_utf8, p, messages::not_utf8("regex"));
   }
   out = std::string_view(reinterpret_cast<const char*>(p), n);
   return terminator + 1;
