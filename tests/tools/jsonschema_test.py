@@ -256,8 +256,9 @@ class JsonSchemaTest(unittest.TestCase):
         self.tmp = tempfile.TemporaryDirectory()
         self.addCleanup(self.tmp.cleanup)
 
-    def run_bsongen(self, *args) -> subprocess.CompletedProcess:
-        return subprocess.run([sys.executable, BSONGEN, *args], capture_output=True, text=True)
+    def run_bsongen(self, *args, timeout=None) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, BSONGEN, *args], capture_output=True, text=True,
+                              timeout=timeout)
 
     def validator(self, schema: str, struct: str) -> dict:
         r = self.run_bsongen("jsonschema", schema, struct)
@@ -331,6 +332,23 @@ class JsonSchemaTest(unittest.TestCase):
         child = tree["properties"]["children"]["items"]
         self.assertEqual(child, {"bsonType": "object",
                                  "description": "node (recursive: not expanded further)"})
+
+    def test_shared_structs_past_the_document_limit_are_refused(self):
+        # 18 levels of two fields of the level below: 2^18 copies of the leaf when written out.
+        lines = ["structs:", "  l0:", "    fields: {x: int32, name: string}"]
+        for level in range(1, 19):
+            lines += [f"  l{level}:", f"    fields: {{a: l{level - 1}, b: l{level - 1}}}"]
+        path = os.path.join(self.tmp.name, "shared.yaml")
+        with open(path, "w") as f:
+            f.write("\n".join(lines) + "\n")
+        small = self.validator(path, "l3")["$jsonSchema"]
+        self.assertEqual(small["properties"]["a"], small["properties"]["b"])
+        self.assertEqual(small["properties"]["a"]["properties"]["a"]["properties"]["b"]["title"],
+                         "l0")
+        r = self.run_bsongen("jsonschema", path, "l18", timeout=60)
+        self.assertEqual((r.returncode, r.stdout), (1, ""))
+        self.assertIn("over MongoDB's 16,777,216-byte document limit", r.stderr)
+        self.assertIn("`l0` 262,144 times", r.stderr)
 
     def test_command_line(self):
         r = self.run_bsongen("jsonschema", SCHEMA, "thng")

@@ -7,9 +7,17 @@ an enum does not name, arrays of the wrong size, integers outside a narrower C++
 (and fractions, for a double held in an integer).
 
 What `$jsonSchema` cannot say, so the validator accepts although the decoder rejects: a binary
-subtype (`uuid` is any binData here), a repeated key under `duplicate_keys: reject`, and nesting
+subtype (`uuid` is any binData here), a repeated key under `duplicate_keys: reject`, nesting
 deeper than a recursive struct's first level (MongoDB has no $ref; the repeated struct is
-`bsonType: object` without properties).
+`bsonType: object` without properties), a long beyond 2^53 read into `number<double>` (not
+exact as a double), a double beyond float's range for a `cpp: float` member, and a datetime that
+is not whole seconds for a `std::chrono::sys_seconds` member.
+
+Without $ref, a struct used in several places is written out in each: a schema of shared
+structs nested deep can expand past MongoDB's 16 MiB document limit (18 levels of two shared
+fields each: over 300 MB). Shared parts are built once (the dicts are shared, so building is
+linear in the schema), the validator's BSON size is computed from them, and one over the limit
+is refused, naming the struct expanded most, before anything is written.
 
 Per type: each kind's bsonType is what its decoder accepts (wire.py): `double` accepts int too,
 `int64` accepts int, `number<int64>` int and long, `number<double>` int, long and double; `any`
@@ -49,11 +57,41 @@ def _with_null(schema: dict) -> dict:
     return out
 
 
+# MongoDB refuses a command document (and so a validator) larger than this.
+MAX_VALIDATOR_BYTES = 16 * 1024 * 1024
+
+
 class _Writer:
     def __init__(self, model: Model):
         self.definitions = schemas.Definitions(model)
+        # struct(s, expanding) depends on `expanding` only through the structs s reaches (the
+        # recursion check): one result per struct and such subset, shared by every use.
+        self._built: dict[tuple, dict] = {}
+        self._reaches: dict[str, frozenset] = {}
+
+    def reaches(self, name: str) -> frozenset:
+        """The structs reachable from struct `name` through its fields (itself included)."""
+        found = self._reaches.get(name)
+        if found is None:
+            seen = {name}
+            pending = [name]
+            while pending:
+                for f in self.definitions.structs[pending.pop()].fields:
+                    for t in _types_in(f.type):
+                        if t.kind == "struct" and t.name not in seen:
+                            seen.add(t.name)
+                            pending.append(t.name)
+            found = self._reaches[name] = frozenset(seen)
+        return found
 
     def struct(self, s: Struct, expanding: tuple) -> dict:
+        key = (s.name, frozenset(expanding) & self.reaches(s.name))
+        built = self._built.get(key)
+        if built is None:
+            built = self._built[key] = self._struct(s, expanding)
+        return built
+
+    def _struct(self, s: Struct, expanding: tuple) -> dict:
         out: dict[str, Any] = {"bsonType": "object", "title": s.name}
         if s.doc:
             out["description"] = s.doc
@@ -106,9 +144,51 @@ class _Writer:
         return out
 
 
+def _types_in(t: TypeRef):
+    """t and the types it holds (a container's element, through every level)."""
+    while t is not None:
+        yield t
+        t = t.element
+
+
+def _bson_sizes(value: Any, memo: dict[int, tuple[int, dict]]) -> tuple[int, dict]:
+    """(BSON size of `value` written out, {struct title: times written}); memo by id, since the
+    shared parts of a validator are the same objects."""
+    if isinstance(value, dict):
+        items = value.items()
+    elif isinstance(value, list):
+        items = ((str(i), v) for i, v in enumerate(value))
+    else:
+        raise TypeError(value)
+    known = memo.get(id(value))
+    if known is not None:
+        return known
+    size, counts = 5, {}
+    for key, element in items:
+        size += 2 + len(key.encode())
+        if isinstance(element, (dict, list)):
+            inner, inner_counts = _bson_sizes(element, memo)
+            size += inner
+            for title, n in inner_counts.items():
+                counts[title] = counts.get(title, 0) + n
+        elif isinstance(element, str):
+            size += 5 + len(element.encode())
+        elif isinstance(element, bool) or element is None:
+            size += 1 if isinstance(element, bool) else 0
+        elif isinstance(element, int):
+            size += 4 if -2**31 <= element < 2**31 else 8
+        else:  # float
+            size += 8
+    if isinstance(value, dict) and value.get("bsonType") == "object" and "title" in value:
+        counts[value["title"]] = counts.get(value["title"], 0) + 1
+    memo[id(value)] = (size, counts)
+    return size, counts
+
+
 def validator(model: Model, struct_name: str) -> tuple[dict, list[str]]:
     """({"$jsonSchema": ...} for `struct_name`, warnings). Raises SchemaError naming the schema
-    when the struct does not exist."""
+    when the struct does not exist, or when the validator would exceed MongoDB's document limit
+    (MAX_VALIDATOR_BYTES)."""
     writer = _Writer(model)
     s = writer.definitions.structs.get(struct_name)
     if s is None:
@@ -120,7 +200,17 @@ def validator(model: Model, struct_name: str) -> tuple[dict, list[str]]:
         warnings.append(f"struct `{s.name}` rejects unknown fields and has no `_id` field: "
                         "MongoDB adds `_id` to every inserted document, so this validator would "
                         "reject every insert into a collection; add an `_id` field")
-    return {"$jsonSchema": writer.struct(s, ())}, warnings
+    document = {"$jsonSchema": writer.struct(s, ())}
+    size, counts = _bson_sizes(document, {})
+    if size > MAX_VALIDATOR_BYTES:
+        most = max(sorted(counts), key=counts.__getitem__)
+        raise SchemaError(
+            Location(model.origin_path),
+            f"the validator for `{struct_name}` would be {size:,} bytes of BSON, over MongoDB's "
+            f"{MAX_VALIDATOR_BYTES:,}-byte document limit: $jsonSchema has no references, so "
+            f"each use of a struct is written out in full (`{most}` {counts[most]:,} times)",
+            "validate a struct nearer the leaves, or share less nesting")
+    return document, warnings
 
 
 def dumps(document: dict) -> str:
