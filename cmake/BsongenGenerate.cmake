@@ -95,7 +95,8 @@ function(bsongen_generate)
   endif()
   if(TARGET ${ARG_TARGET})
     message(FATAL_ERROR "bsongen_generate(${ARG_TARGET}): a target of that name exists; TARGET "
-            "names the library bsongen_generate creates (link it to your own target)")
+            "names the library bsongen_generate creates (link it to your own target; "
+            "CHANGELOG.md shows the migration)")
   endif()
   if(ARG_SCHEMAS AND ARG_HEADERS)
     message(FATAL_ERROR "bsongen_generate(${ARG_TARGET}): SCHEMAS and HEADERS are separate calls")
