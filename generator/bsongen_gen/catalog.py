@@ -217,3 +217,29 @@ MAX_ARRAY_SIZE = 1 << 16
 # general path rather than make a source of megabytes. (A fixed array's own fast path builds its
 # shape at compile time and stops far earlier: detail::max_fixed_shape_size.)
 MAX_FIXED_WIDTH = 64 * 1024
+
+
+# Other C++ spellings the runtime's number and datetime codecs convert into (value_codecs.hpp), for
+# the tools' value sets (tools/wire.py). `bool` is integral to the codecs (std::is_integral): an
+# int32, int64 or double member spelled bool holds 0 and 1. A double member spelled `float` holds
+# magnitudes up to float's largest (decode refuses finite doubles beyond it; NaN and infinities
+# pass, other values round); spelled `double`, every double.
+BOOL_SPELLING_RANGE = (0, 1)
+FLOAT_SPELLING_MAX: dict[str, float] = {"float": 3.4028234663852886e38,
+                                        "double": 1.7976931348623157e308}
+# A datetime member is any std::chrono::system_clock time point (datetime_codec): its duration's
+# period in milliseconds per tick (numerator, denominator). The named durations count in 64 bits
+# in libstdc++, as does system_clock's own (nanoseconds).
+CLOCK_DURATIONS: dict[str, tuple[int, int]] = {
+    "std::chrono::nanoseconds": (1, 1_000_000), "std::chrono::microseconds": (1, 1000),
+    "std::chrono::milliseconds": (1, 1), "std::chrono::seconds": (1000, 1),
+    "std::chrono::minutes": (60_000, 1), "std::chrono::hours": (3_600_000, 1),
+    "std::chrono::days": (86_400_000, 1), "std::chrono::weeks": (604_800_000, 1),
+}
+# Time point spellings that name their duration.
+CLOCK_TIME_POINTS: dict[str, str] = {
+    "bsongen::datetime": "std::chrono::milliseconds",
+    "std::chrono::sys_seconds": "std::chrono::seconds",
+    "std::chrono::sys_days": "std::chrono::days",
+    "std::chrono::system_clock::time_point": "std::chrono::nanoseconds",
+}

@@ -12,8 +12,10 @@ writes).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
-from typing import Optional
+from fractions import Fraction
+from typing import Optional, Union
 
 from .. import catalog
 from ..model import TypeRef
@@ -179,3 +181,256 @@ def spell_elements(t: TypeRef) -> None:
             t.element.cpp = element_spelling(t)
         t = t.element
 
+
+
+# --- Value sets: which values of each BSON type a decoder accepts exactly, and which its encoder
+# may write. The same conversion rules as the runtime's codecs (runtime/codec/include/bsongen/
+# detail/value_codecs.hpp, docs/schema-format.md's `cpp` and `number<T>`): a member's `cpp:`
+# spelling narrows the integers it holds (`inexact` beyond), a double held in an integer holds
+# whole numbers, in float magnitudes up to float's largest, a datetime in a coarser clock whole
+# ticks, number<double> int64 values up to 2^53 in magnitude, an enum its values. diff compares
+# what the writer's side writes with what the reader's side accepts. ---
+
+INT32_RANGE = KIND_RANGES["int32"]
+INT64_RANGE = KIND_RANGES["int64"]
+DOUBLE_EXACT_LIMIT = 1 << 53  # number<double> reads int64 within +-2^53 and writes it back so
+
+
+@dataclass(frozen=True)
+class Integers:
+    """The multiples of `step` in lo..hi: int32 or int64 values, or a datetime's milliseconds."""
+    lo: int
+    hi: int
+    step: int = 1
+
+    def within(self, other: "Domain") -> bool:
+        if self.lo > self.hi:
+            return True
+        if isinstance(other, Among):
+            count = (self.hi - self.lo) // self.step + 1
+            return count <= len(other.values) and \
+                all(v in other.values for v in range(self.lo, self.hi + 1, self.step))
+        return isinstance(other, Integers) and other.lo <= self.lo and self.hi <= other.hi and \
+            (self.step % other.step == 0 or (self.lo == self.hi and self.lo % other.step == 0))
+
+    def describe(self) -> str:
+        span = f"{_number(self.lo)}..{_number(self.hi)}"
+        return f"multiples of {self.step} in {span}" if self.step != 1 else f"in {span}"
+
+
+@dataclass(frozen=True)
+class Doubles:
+    """Doubles in lo..hi; `whole`: integers only (no fractions, no -0.0); `special`: NaN and the
+    infinities too."""
+    lo: float
+    hi: float
+    whole: bool = False
+    special: bool = True
+
+    def within(self, other: "Domain") -> bool:
+        return isinstance(other, Doubles) and other.lo <= self.lo and self.hi <= other.hi and \
+            (self.whole or not other.whole) and (other.special or not self.special)
+
+    def describe(self) -> str:
+        if self.whole:
+            return f"holding whole numbers in {_number(self.lo)}..{_number(self.hi)}"
+        return f"up to {self.hi:g} in magnitude" + (" (and NaN, infinities)" if self.special
+                                                     else "")
+
+
+@dataclass(frozen=True)
+class Among:
+    """Exactly these values (an enum's stored values)."""
+    values: frozenset
+
+    def within(self, other: "Domain") -> bool:
+        if isinstance(other, Among):
+            return self.values <= other.values
+        if isinstance(other, Integers):
+            return all(isinstance(v, int) and other.lo <= v <= other.hi and v % other.step == 0
+                       for v in self.values)
+        return False
+
+    def describe(self) -> str:
+        return ", ".join(f"`{v}`" for v in sorted(self.values, key=lambda v: (str(type(v)), v)))
+
+
+Domain = Union[Integers, Doubles, Among, None]  # None: every value of the BSON type
+
+# Every value of the types whose values the sets tell apart.
+FULL: dict[str, Domain] = {
+    "int": Integers(*INT32_RANGE), "long": Integers(*INT64_RANGE), "date": Integers(*INT64_RANGE),
+    "double": Doubles(-catalog.FLOAT_SPELLING_MAX["double"], catalog.FLOAT_SPELLING_MAX["double"]),
+}
+
+
+def _number(n) -> str:
+    """n, powers of two (and one less) from 2^16 up shown as such: -2^63..2^63-1."""
+    if isinstance(n, float) and not n.is_integer():
+        return f"{n:g}"
+    n = int(n)
+    magnitude = abs(n)
+    for k in range(16, 65):
+        if magnitude == 1 << k:
+            return f"{'-' if n < 0 else ''}2^{k}"
+        if n > 0 and magnitude == (1 << k) - 1:
+            return f"2^{k}-1"
+    return str(n)
+
+
+@dataclass
+class ValueSet:
+    """Per BSON type (tag), which of its values (a Domain); `unknown` says why the set cannot be
+    told (a `cpp:` spelling the codecs do not convert into)."""
+    domains: dict[str, Domain]
+    unknown: Optional[str] = None
+
+
+def _domains(tags, narrowed: Optional[dict] = None) -> dict[str, Domain]:
+    narrowed = narrowed or {}
+    return {tag: narrowed.get(tag, FULL.get(tag)) for tag in tags}
+
+
+def _clip(lo: int, hi: int, bounds: tuple[int, int]) -> Integers:
+    return Integers(max(lo, bounds[0]), min(hi, bounds[1]))
+
+
+def _spelling(cpp: str) -> str:
+    """A spelling without optional spaces or a leading `::` (`::std::chrono::sys_time< T >` ->
+    `std::chrono::sys_time<T>`)."""
+    text = re.sub(r"\s*([<>,:])\s*", r"\1", " ".join(cpp.split()))
+    return text[2:] if text.startswith("::") else text
+
+
+def _integral_range(cpp: Optional[str]) -> Optional[tuple[int, int]]:
+    if cpp is not None and _spelling(cpp) == "bool":
+        return catalog.BOOL_SPELLING_RANGE
+    return catalog.integer_spelling_range(cpp)
+
+
+_RATIOS = {"std::nano": (1, 10**9), "std::micro": (1, 10**6), "std::milli": (1, 1000),
+           "std::centi": (1, 100), "std::deci": (1, 10), "std::deca": (10, 1),
+           "std::hecto": (100, 1), "std::kilo": (1000, 1)}
+
+
+def clock(cpp: Optional[str]) -> Optional[tuple[Fraction, tuple[int, int]]]:
+    """A datetime member's clock: (milliseconds per tick, the values its count holds), or None
+    when `cpp` is not a std::chrono::system_clock time point of an integral count."""
+    if cpp is None:
+        return Fraction(1), INT64_RANGE
+    text = _spelling(cpp)
+    duration = {_spelling(k): v for k, v in catalog.CLOCK_TIME_POINTS.items()}.get(text)
+    if duration is None:
+        m = re.fullmatch(r"std::chrono::(?:sys_time<(.+)>|time_point<std::chrono::system_clock,"
+                         r"(.+)>)", text)
+        if m is None:
+            return None
+        duration = m.group(1) or m.group(2)
+    if duration in catalog.CLOCK_DURATIONS:
+        return Fraction(*catalog.CLOCK_DURATIONS[duration]), INT64_RANGE
+    m = re.fullmatch(r"std::chrono::duration<([^,<>]+)(?:,(.+))?>", duration)
+    if m is None:
+        return None
+    rep = _integral_range(m.group(1))
+    period = m.group(2) or "std::ratio<1>"
+    ratio = _RATIOS.get(period)
+    if ratio is None:
+        r = re.fullmatch(r"std::ratio<(\d+)(?:,(\d+))?>", period)
+        if r is None:
+            return None
+        ratio = (int(r.group(1)), int(r.group(2) or 1))
+    if rep is None or rep == catalog.BOOL_SPELLING_RANGE:
+        return None
+    return Fraction(ratio[0] * 1000, ratio[1]), rep
+
+
+def _unsupported(t: TypeRef, what: str) -> ValueSet:
+    return ValueSet({}, f"{t.kind} held as {t.cpp}: the {t.kind} codec converts only into "
+                        f"{what} (the generated code does not compile)")
+
+
+def _number_sets(t: TypeRef) -> tuple[ValueSet, ValueSet]:
+    """(accepted, written) of an int32, int64, double or datetime member, by its spelling."""
+    if t.kind in ("int32", "int64"):
+        spelled = _integral_range(t.cpp) if t.cpp else KIND_RANGES[t.kind]
+        if spelled is None:
+            unknown = _unsupported(t, "integer members")
+            return unknown, unknown
+        ints, longs = _clip(*spelled, INT32_RANGE), _clip(*spelled, INT64_RANGE)
+        if t.kind == "int32":
+            both = ValueSet({"int": ints})
+            return both, both
+        return ValueSet({"int": ints, "long": longs}), ValueSet({"long": longs})
+    if t.kind == "double":
+        spelled = _integral_range(t.cpp)
+        if spelled is not None:  # whole numbers of the integer type; no NaN, infinities, -0.0
+            doubles = Doubles(spelled[0], spelled[1], whole=True, special=False)
+            return ValueSet({"double": doubles, "int": _clip(*spelled, INT32_RANGE)}), \
+                ValueSet({"double": doubles})
+        largest = catalog.FLOAT_SPELLING_MAX.get(_spelling(t.cpp) if t.cpp else "double")
+        if largest is None:
+            unknown = _unsupported(t, "integer and floating-point members")
+            return unknown, unknown
+        doubles = Doubles(-largest, largest)  # float rounds, and refuses only beyond its range
+        return ValueSet({"double": doubles, "int": FULL["int"]}), ValueSet({"double": doubles})
+    held = clock(t.cpp)
+    if held is None:
+        unknown = _unsupported(t, "std::chrono::system_clock time points of an integral count")
+        return unknown, unknown
+    per_tick, (rep_lo, rep_hi) = held
+    low, high = INT64_RANGE
+    if per_tick.denominator == 1:  # coarser (or milliseconds): whole ticks only
+        k = per_tick.numerator
+        ticks = (max(rep_lo, -(-low // k)), min(rep_hi, high // k))
+        both = ValueSet({"date": Integers(ticks[0] * k, ticks[1] * k, k)})
+        return both, both
+    if per_tick.numerator != 1:
+        unknown = _unsupported(t, "clocks whose period is a whole number of milliseconds or a "
+                               "whole fraction of one")
+        return unknown, unknown
+    f = per_tick.denominator  # finer: decode refuses milliseconds beyond the count, encode floors
+    count = (max(rep_lo, low), min(rep_hi, high))
+    return ValueSet({"date": Integers(-(-count[0] // f), count[1] // f)}), \
+        ValueSet({"date": Integers(count[0] // f, count[1] // f)})
+
+
+def value_sets(t: TypeRef, enum_values: Optional[frozenset] = None,
+               enum_storage: Optional[str] = None) -> tuple[ValueSet, ValueSet]:
+    """(accepted, written): the values of each BSON type the decoder of `t` accepts, and those its
+    encoder may write, at the outermost level (containers' elements are their own types).
+    `optional` adds null to what is read, `nullable` to both. For an enum, its stored values and
+    storage."""
+    if t.kind in ("optional", NULLABLE):
+        reads, writes = value_sets(t.element, enum_values, enum_storage)
+        null = {"null": None}
+        return ValueSet({**reads.domains, **null}, reads.unknown), \
+            ValueSet({**writes.domains, **(null if t.kind == NULLABLE else {})}, writes.unknown)
+    if t.kind == NUMBER:
+        element = t.element.kind if t.element else ""
+        wire = NUMBER_WIRE[element]
+        narrowed = {"long": Integers(-DOUBLE_EXACT_LIMIT, DOUBLE_EXACT_LIMIT)} \
+            if element == "double" else {}
+        return ValueSet(_domains(wire.reads, narrowed)), ValueSet(_domains(wire.writes, narrowed))
+    if t.kind == "enum":
+        tag = ENUM_STORAGE_TAG[enum_storage or "int32"]
+        both = ValueSet({tag: Among(frozenset(enum_values or ()))})
+        return both, both
+    if t.kind in ("int32", "int64", "double", "datetime"):
+        return _number_sets(t)
+    reads, writes = value_tags(t)
+    return ValueSet(_domains(reads)), ValueSet(_domains(writes))
+
+
+def uncovered(accepted: ValueSet, written: ValueSet) -> list[tuple[str, Domain, Domain, bool]]:
+    """The written values that are not accepted, per tag: (tag, written domain, accepted domain,
+    whether the tag is accepted at all). Empty: every written value is accepted."""
+    out = []
+    for tag, domain in sorted(written.domains.items()):
+        if tag not in accepted.domains:
+            out.append((tag, domain, None, False))
+            continue
+        reader = accepted.domains[tag]
+        if reader is None or (domain is not None and domain.within(reader)):
+            continue
+        out.append((tag, domain, reader, True))
+    return out
