@@ -16,6 +16,8 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "generator"))
 
 from bsongen_gen.tools import diff, schemas  # noqa: E402
+sys.path.insert(0, HERE)
+import diff_pairs  # noqa: E402
 
 BSONGEN = os.path.join(ROOT, "generator", "bsongen")
 
@@ -74,8 +76,6 @@ FIELD_ROWS = [
      "s.a", ["type_widened"], OK, BREAKS),
     ("number<double> -> double narrows", struct("a: number<double>"), struct("a: double"),
      "s.a", ["type_narrowed"], BREAKS, OK),
-    ("number<int64> -> number<double> widens", struct("a: number<int64>"), struct("a: number<double>"),
-     "s.a", ["type_widened"], OK, BREAKS),
     ("string -> any widens", struct("a: string"), struct("a: any"),
      "s.a", ["type_widened"], OK, BREAKS),
     ("any -> string narrows", struct("a: any"), struct("a: string"),
@@ -194,7 +194,8 @@ class RulesTest(unittest.TestCase):
                 found = [c for c in changes if c.path == path]
                 self.assertEqual(len(found), 1, f"{name}: {[(c.path, c.rules) for c in changes]}")
                 change = found[0]
-                self.assertEqual(change.rules, rules, name)
+                if rules is not None:
+                    self.assertEqual(change.rules, rules, name)
                 self.assertEqual(change.readers.breaking, readers, f"{name}: {change.readers}")
                 self.assertEqual(change.writers.breaking, writers, f"{name}: {change.writers}")
                 for verdict in (change.readers, change.writers):
@@ -206,6 +207,25 @@ class RulesTest(unittest.TestCase):
 
     def test_struct_and_enum_rules(self):
         self.check_rows(STRUCT_ROWS)
+
+    def conversion_rows(self, swapped: bool = False):
+        """diff_pairs.ROWS as rows of check_rows (field `s.v`). Swapped, NEW -> OLD: readers'
+        verdict is the other way's writers' and the reverse (rules aside: widened reads
+        narrowed)."""
+        for row in diff_pairs.ROWS:
+            old, new = (struct("v: " + diff_pairs.field_type(t, "e"),
+                               enums=f"e: {row.enum}" if row.enum else "")
+                        for t in ((row.new, row.old) if swapped else (row.old, row.new)))
+            if swapped:
+                yield (f"{row.name}, swapped", old, new, "s.v", None, row.writers, row.readers)
+            else:
+                yield (row.name, old, new, "s.v", row.rules, row.readers, row.writers)
+
+    def test_conversions(self):
+        self.check_rows(self.conversion_rows())
+
+    def test_conversions_swapped(self):
+        self.check_rows(self.conversion_rows(swapped=True))
 
     def test_no_changes_and_no_wire_changes(self):
         same = struct("a: int32; b: {type: string, doc: words}")

@@ -11,9 +11,11 @@ Every verdict comes from one question asked of a (reader, writer) pair: can the 
 read everything the writer's encoder may write? For a field that means: is it present when the
 reader requires it (a writer may leave out an `optional` or `omit_empty` field), is a key the
 reader does not know allowed (`unknown_fields`), and does the reader's type read every value the
-writer's type writes (wire.py: which BSON types each kind reads and writes; element types,
-enum values, array sizes and integer ranges recursively). The rule names describe *what*
-changed; the verdicts follow from that one question, so rules never disagree with each other.
+writer's type writes. Values are compared as the runtime's codecs convert them (wire.py's value
+sets: which values of which BSON types a kind, held in its `cpp:` spelling, accepts and writes;
+integer ranges, whole numbers, float's range, clock ticks, number<double>'s 2^53, enum values),
+then element types and array sizes recursively. The rule names describe *what* changed; the
+verdicts follow from that one question, so rules never disagree with each other.
 
 Two changes are breaking whatever the wire says, because data is silently lost: a renamed key
 (values under the old key are no longer read) and an enum value whose stored name changed.
@@ -98,10 +100,57 @@ class _Schemas:
         return reader_name == writer_name or self.renamed.get(writer_name) == reader_name
 
 
+def _shown(t: TypeRef) -> str:
+    """A type for messages: `int32`, `enum level`, `double held as float`."""
+    text = f"enum {t.name}" if t.kind == "enum" else type_expression(t)
+    return f"{text} held as {t.cpp}" if t.cpp else text
+
+
+def _spelled(t: TypeRef) -> list:
+    return [(x.kind, x.name, x.size, x.cpp or "") for x in schemas.walk(t)]
+
+
+def _value_sets(t: TypeRef, definitions: schemas.Definitions) -> tuple:
+    """wire.value_sets of `t`, its enum's stored values and storage looked up."""
+    if t.kind == "enum":
+        e = definitions.enum(t)
+        return wire.value_sets(t, frozenset(_stored(e)), e.storage)
+    return wire.value_sets(t)
+
+
+def _values_read(r: TypeRef, w: TypeRef, s: _Schemas) -> Optional[str]:
+    """Why the decoder of `r` refuses some value the encoder of `w` may write at the outermost
+    level (BSON types, and the values of each: integer ranges, whole numbers, float's range,
+    clock ticks, enum values), or None. Both are unwrapped; null is judged by the caller."""
+    accepted, _ = _value_sets(r, s.reader)
+    _, written = _value_sets(w, s.writer)
+    for side in (accepted, written):
+        if side.unknown:
+            return side.unknown
+    gaps = [g for g in wire.uncovered(accepted, written) if g[0] != "null"]
+    if not gaps:
+        return None
+    unread = [tag for tag, _, _, read in gaps if not read]
+    if unread:
+        shown = ", ".join(sorted({wire.bson_type(t) for t in unread}))
+        return f"{_shown(w)} writes {shown}, which {_shown(r)} does not read"
+    tag, written_domain, accepted_domain, _ = gaps[0]
+    alias = wire.bson_type(tag)
+    what = f"any {alias}" if written_domain in (None, wire.FULL.get(tag)) else \
+        f"{alias} {written_domain.describe()}"
+    refusal = "`invalid_value`" if isinstance(accepted_domain, wire.Among) else "`inexact`"
+    return (f"{_shown(w)} writes {what}, and {_shown(r)} reads only {alias} "
+            f"{accepted_domain.describe()} (others fail decode: {refusal})")
+
+
 def can_read(r: TypeRef, w: TypeRef, s: _Schemas) -> Optional[str]:
     """Why a decoder of type `r` cannot read every value an encoder of type `w` writes, or None.
     Structs and enums of the same name (or renamed) count as readable here: their own changes
-    are reported, and judged, on their own lines."""
+    are reported, and judged, on their own lines. The values are compared as the runtime's
+    codecs convert them (wire.value_sets)."""
+    if _spelled(r) == _spelled(w) and not any(x.kind in ("struct", "enum")
+                                                for x in schemas.walk(r)):
+        return None  # the same codec reads what it writes
     r, r_optional, r_nullable = _unwrap(r)
     w, _, w_nullable = _unwrap(w)  # an optional writer leaves the key out; it never writes null
     if w_nullable and not (r_optional or r_nullable or r.kind in ("any", "null")):
@@ -110,8 +159,8 @@ def can_read(r: TypeRef, w: TypeRef, s: _Schemas) -> Optional[str]:
         return None
     if w.kind == "any":
         return f"any value may be written and {type_expression(r)} reads only its own type"
-    if r.kind == "enum" or w.kind == "enum":
-        return _enum_reads(r, w, s)
+    if r.kind == w.kind == "enum" and s.same(r.name, w.name):
+        return None
     if r.kind == "struct" and w.kind == "struct":
         if s.same(r.name, w.name):
             return None
@@ -128,15 +177,9 @@ def can_read(r: TypeRef, w: TypeRef, s: _Schemas) -> Optional[str]:
     if r.kind == "map" and w.kind == "raw_document" and r.element.kind != "any":
         return (f"raw_document may write values of any type, which {type_expression(r)} reads "
                 f"only as {type_expression(r.element)}")
-    r_reads, _ = wire.value_tags(r)
-    _, w_writes = wire.value_tags(w)
-    missing = w_writes - r_reads
-    if r_optional or r_nullable:  # unwrapped above; a null reads as absent, or as null
-        missing -= {"null"}
-    if missing:
-        shown = ", ".join(sorted(wire.bson_type(t) if t != wire.UUID_TAG else "binData"
-                                 for t in missing))
-        return f"{type_expression(w)} writes {shown}, which {type_expression(r)} does not read"
+    reason = _values_read(r, w, s)
+    if reason:
+        return reason
     if r.kind in ("vector", "array") and w.kind in ("vector", "array"):
         if r.kind == "array" and (w.kind != "array" or w.size != r.size):
             written = f"{w.size} elements" if w.kind == "array" else "any number of elements"
@@ -146,35 +189,7 @@ def can_read(r: TypeRef, w: TypeRef, s: _Schemas) -> Optional[str]:
     if r.kind == "map" and w.kind == "map":
         reason = can_read(r.element, w.element, s)
         return f"values: {reason}" if reason else None
-    r_range, w_range = wire.integer_range(r), wire.integer_range(w)
-    if wire.holds_whole_numbers(r) and "double" in w_writes and not wire.holds_whole_numbers(w):
-        return (f"fractional doubles may be written and {r.cpp} holds only whole numbers in "
-                f"{r_range[0]}..{r_range[1]}")
-    if r_range and w_range and (w_range[0] < r_range[0] or w_range[1] > r_range[1]):
-        return (f"values in {w_range[0]}..{w_range[1]} may be written and "
-                f"{r.cpp or r.kind} holds only {r_range[0]}..{r_range[1]}")
     return None
-
-
-def _enum_reads(r: TypeRef, w: TypeRef, s: _Schemas) -> Optional[str]:
-    if r.kind == "enum" and w.kind == "enum":
-        if s.same(r.name, w.name):
-            return None
-        re, we = s.reader.enum(r), s.writer.enum(w)
-        if re.storage != we.storage:
-            return f"enum {we.name} is stored as {we.storage}, {re.name} reads {re.storage}"
-        unknown = _stored(we) - _stored(re)
-        if unknown:
-            return (f"enum {re.name} does not name " +
-                    ", ".join(f"`{v}`" for v in sorted(unknown, key=str)))
-        return None
-    if r.kind == "enum":
-        return f"any {type_expression(w)} may be written and enum {r.name} reads only its values"
-    storage = s.writer.enum(w).storage
-    if r.kind in ("string",) and storage == "string" or \
-            r.kind in ("int32", "int64", "double") and storage == "int32":
-        return None
-    return f"enum {w.name} is stored as {storage}, which {type_expression(r)} does not read"
 
 
 def _struct_reads_struct(rs: Struct, ws: Struct, s: _Schemas) -> Optional[str]:
