@@ -15,6 +15,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "generator"))
 
+from bsongen_gen.diagnostics import SchemaError, SchemaErrors  # noqa: E402
 from bsongen_gen.tools import diff, schemas  # noqa: E402
 sys.path.insert(0, HERE)
 import diff_pairs  # noqa: E402
@@ -208,11 +209,24 @@ class RulesTest(unittest.TestCase):
     def test_struct_and_enum_rules(self):
         self.check_rows(STRUCT_ROWS)
 
+    def refused(self, row) -> bool:
+        """Whether the generator refuses one of a row's schemas (a spelling its code cannot
+        compile, once the linker checks spellings)."""
+        try:
+            for t in (row.old, row.new):
+                self.load("probe.yaml", struct("v: " + diff_pairs.field_type(t, "e"),
+                                                enums=f"e: {row.enum}" if row.enum else ""))
+        except (SchemaError, SchemaErrors):
+            return True
+        return False
+
     def conversion_rows(self, swapped: bool = False):
         """diff_pairs.ROWS as rows of check_rows (field `s.v`). Swapped, NEW -> OLD: readers'
         verdict is the other way's writers' and the reverse (rules aside: widened reads
         narrowed)."""
         for row in diff_pairs.ROWS:
+            if not row.decodes and self.refused(row):
+                continue  # the generator refuses the spelling: diff exits 2 on it
             old, new = (struct("v: " + diff_pairs.field_type(t, "e"),
                                enums=f"e: {row.enum}" if row.enum else "")
                         for t in ((row.new, row.old) if swapped else (row.old, row.new)))
