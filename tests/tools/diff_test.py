@@ -153,8 +153,12 @@ STRUCT_ROWS = [
      "s", ["duplicate_keys_changed"], BREAKS, OK),
     ("struct added", struct("a: int32"), struct("a: int32", extra="t:\n  fields:\n    x: int32"),
      "t", ["struct_added"], OK, OK),
-    ("struct removed", struct("a: int32", extra="t:\n  fields:\n    x: int32"), struct("a: int32"),
-     "t", ["struct_removed"], OK, OK),
+    # A root struct (no other refers to it) is what documents are stored as: removed, they have no
+    # struct to be read as. One only read inside a field is judged on that field.
+    ("root struct removed", struct("a: int32", extra="t:\n  fields:\n    x: int32"), struct("a: int32"),
+     "t", ["struct_removed"], BREAKS, OK),
+    ("struct removed, no field refers to it now", struct("a: t", extra="t:\n  fields:\n    x: int32"),
+     struct("a: int32"), "t", ["struct_removed"], OK, OK),
     ("nested struct field change", struct("a: t", extra="t:\n  fields:\n    x: int32"),
      struct("a: t", extra="t:\n  fields:\n    x: int64"), "t.x", ["type_widened"], OK, BREAKS),
     ("struct renamed", struct("a: t", extra="t:\n  fields:\n    x: int32"),
@@ -266,6 +270,85 @@ class RulesTest(unittest.TestCase):
         self.assertFalse(renamed_field.readers.breaking or renamed_field.writers.breaking)
 
 
+def schema(**structs: str) -> str:
+    """A schema of structs given as `name="field: type; field: type"`."""
+    lines = ["structs:"]
+    for name, fields in structs.items():
+        lines += [f"  {name}:", "    fields:", *("      " + f.strip() for f in fields.split(";"))]
+    return "\n".join(lines) + "\n"
+
+
+class PairingTest(unittest.TestCase):
+    """Structs of different names: the two roots (what `infer` names after two collections), or
+    the pairs --struct gives."""
+
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(self.tmp.cleanup)
+
+    def compare(self, old: str, new: str, pairs=None):
+        models = []
+        for name, text in (("old.yaml", old), ("new.yaml", new)):
+            path = os.path.join(self.tmp.name, name)
+            with open(path, "w") as f:
+                f.write(text)
+            models.append(schemas.load(path))
+        changes, pairings = diff.compare_paired(*models, pairs)
+        return {c.path: c for c in changes}, pairings
+
+    def test_roots_of_different_names_are_compared(self):
+        changes, pairings = self.compare(schema(orders_2023="id: int32; qty: int32"),
+                                         schema(orders_2024="id: int64; qty: int32"))
+        self.assertEqual(sorted(changes), ["orders_2024", "orders_2024.id"])
+        self.assertEqual(changes["orders_2024"].rules, ["struct_renamed"])
+        self.assertIn("one root struct of each schema", changes["orders_2024"].summary)
+        self.assertEqual(changes["orders_2024.id"].rules, ["type_widened"])
+        self.assertTrue(changes["orders_2024.id"].writers.breaking)
+        self.assertEqual(pairings, [{"old": "orders_2023", "new": "orders_2024", "by": "root"}])
+
+    def test_roots_pair_their_nested_structs(self):
+        old = schema(orders_a="items: vector<orders_a_items>", orders_a_items="x: int32")
+        new = schema(orders_b="items: vector<orders_b_items>", orders_b_items="x: string")
+        changes, pairings = self.compare(old, new)
+        self.assertEqual({p["new"]: p["by"] for p in pairings},
+                         {"orders_b": "root", "orders_b_items": "reference"})
+        self.assertEqual(changes["orders_b_items.x"].rules, ["type_changed"])
+        self.assertTrue(changes["orders_b_items.x"].readers.breaking)
+        self.assertFalse(any("struct_added" in c.rules or "struct_removed" in c.rules
+                             for c in changes.values()))
+
+    def test_several_roots_are_not_paired(self):
+        old = schema(a="x: int32", b="y: int32")
+        new = schema(a="x: int32", c="y: int64")
+        changes, pairings = self.compare(old, new)
+        self.assertEqual(pairings, [])
+        self.assertEqual(changes["b"].rules, ["struct_removed"])
+        self.assertTrue(changes["b"].readers.breaking)
+        self.assertIn("--struct b=NEW", changes["b"].readers.reason)
+        self.assertFalse(changes["b"].writers.breaking)
+        self.assertEqual(changes["c"].rules, ["struct_added"])
+        self.assertFalse(changes["c"].readers.breaking or changes["c"].writers.breaking)
+
+    def test_struct_pairs_explicitly(self):
+        old = schema(a="x: int32", b="y: int32")
+        new = schema(a="x: int32", c="y: int64")
+        changes, pairings = self.compare(old, new, {"b": "c"})
+        self.assertEqual(pairings, [{"old": "b", "new": "c", "by": "--struct"}])
+        self.assertIn("paired by --struct", changes["c"].summary)
+        self.assertEqual(changes["c.y"].rules, ["type_widened"])
+        self.assertNotIn("b", changes)
+        # A pairing overrides names: old `a` against new `c`, new `a` is then added.
+        changes, _ = self.compare(old, new, {"a": "c"})
+        self.assertEqual(changes["a"].rules, ["struct_added"])
+        self.assertEqual(changes["b"].rules, ["struct_removed"])
+        with self.assertRaises(diff.PairingError):
+            self.compare(old, new, {"a": "nothing"})
+        with self.assertRaises(diff.PairingError):
+            self.compare(old, new, {"nothing": "a"})
+        with self.assertRaises(diff.PairingError):
+            self.compare(old, new, {"a": "c", "b": "c"})
+
+
 class CommandLineTest(unittest.TestCase):
     def setUp(self):
         self.tmp = tempfile.TemporaryDirectory()
@@ -314,6 +397,30 @@ class CommandLineTest(unittest.TestCase):
         self.assertEqual(lines[3], "bsongen diff: 3 change(s), 1 breaking for readers (new "
                          "code, old data), 2 breaking for writers (old code, new data); "
                          "checked: readers and writers")
+
+    def test_struct_pairing(self):
+        old = self.write("old.yaml", schema(orders_2023="id: int32"))
+        new = self.write("new.yaml", schema(orders_2024="id: int64"))
+        r = self.run_diff(old, new, "--for", "readers")
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        self.assertIn("compatible: orders_2024: struct orders_2023 renamed to orders_2024: paired "
+                      "as the one root struct of each schema", r.stdout)
+        self.assertIn("; structs paired: orders_2023 -> orders_2024 (root)", r.stdout)
+        self.assertEqual(self.run_diff(old, new).returncode, 1)  # id widened: breaks writers
+        two = self.write("two.yaml", schema(orders_2023="id: int32", audit="at: int32"))
+        r = self.run_diff(two, new, "--struct", "orders_2023=orders_2024", "--json")
+        data = json.loads(r.stdout)
+        self.assertEqual(data["paired"], [{"old": "orders_2023", "new": "orders_2024",
+                                           "by": "--struct"}])
+        self.assertEqual(r.returncode, 1)
+        r = self.run_diff(two, new)  # two roots: nothing paired; both old structs removed
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("breaking for readers: orders_2023: struct removed (a root struct)", r.stdout)
+        for bad in ("orders_2023", "=orders_2024", "orders_2023=", "nothing=orders_2024",
+                    "orders_2023=nothing"):
+            r = self.run_diff(two, new, "--struct", bad)
+            self.assertEqual(r.returncode, 2, bad)
+            self.assertIn("--struct", r.stderr, bad)
 
     def test_json_output(self):
         old = self.write("old.yaml", struct("a: int32"))

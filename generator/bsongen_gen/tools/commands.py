@@ -138,13 +138,18 @@ def add_parsers(sub) -> None:
         "diff", help="classify the changes between two schemas as compatible or breaking",
         description="Compares OLD and NEW struct by struct (by struct name, fields by BSON key) "
         "and classifies each change for readers (new code reading data old code wrote) and for "
-        "writers (old code reading data new code writes). Exit status: 1 when a change breaks "
+        "writers (old code reading data new code writes). Two root structs of different names "
+        "are compared when each schema has one, or as --struct pairs them. Exit status: 1 when a change breaks "
         "the directions --for selects, 0 otherwise, 2 on a usage or schema error.")
     diff.add_argument("old", metavar="OLD.yaml")
     diff.add_argument("new", metavar="NEW.yaml")
     diff.add_argument("--json", action="store_true", help="print the changes as JSON")
     diff.add_argument("--for", dest="direction", choices=("readers", "writers", "both"),
                       default="both", help="which breaks fail the check (default: both)")
+    diff.add_argument("--struct", dest="pairs", action="append", default=[],
+                      metavar="OLD=NEW", help="compare struct OLD of the old schema with NEW of "
+                      "the new one (repeatable; without it, when each schema has one root struct "
+                      "the two roots are compared)")
 
 
 def _print_schema_errors(e: Exception) -> None:
@@ -242,16 +247,31 @@ def _jsonschema(args: argparse.Namespace) -> int:
 def _diff(args: argparse.Namespace) -> int:
     from . import diff, schemas
 
+    pairs = {}
+    for pair in args.pairs:
+        old_name, sep, new_name = pair.partition("=")
+        if not sep or not old_name or not new_name or "=" in new_name:
+            print(f"bsongen diff: --struct {pair}: expected OLD=NEW (two struct names)",
+                  file=sys.stderr)
+            return EXIT_USAGE
+        if old_name in pairs:
+            print(f"bsongen diff: --struct: struct `{old_name}` is paired twice", file=sys.stderr)
+            return EXIT_USAGE
+        pairs[old_name] = new_name
     try:
         old = schemas.load(args.old)
         new = schemas.load(args.new)
     except (SchemaError, SchemaErrors) as e:
         _print_schema_errors(e)
         return EXIT_USAGE
-    changes = diff.compare(old, new)
+    try:
+        changes, pairings = diff.compare_paired(old, new, pairs)
+    except diff.PairingError as e:
+        print(f"bsongen diff: {e}", file=sys.stderr)
+        return EXIT_USAGE
     directions = ("readers", "writers") if args.direction == "both" else (args.direction,)
     if args.json:
-        sys.stdout.write(diff.to_json(changes, directions))
+        sys.stdout.write(diff.to_json(changes, directions, pairings))
     else:
-        sys.stdout.write(diff.to_text(changes, directions))
+        sys.stdout.write(diff.to_text(changes, directions, pairings))
     return EXIT_INPUT_ERROR if diff.breaking(changes, directions) else EXIT_OK

@@ -88,16 +88,16 @@ def _stored(e: Enum) -> set:
 
 
 class _Schemas:
-    """The reader's and the writer's definitions, and which renamed definitions pair up."""
+    """The reader's and the writer's definitions, and which of their structs and enums pair up."""
 
     def __init__(self, reader: schemas.Definitions, writer: schemas.Definitions,
-                 renamed: dict[str, str]):
+                 paired: dict[str, str]):
         self.reader, self.writer = reader, writer
-        self.renamed = renamed   # writer's name -> reader's name, for renamed structs and enums
+        self.paired = paired   # writer's name -> reader's name, for every paired struct and enum
         self.assumed: set[tuple[str, str]] = set()  # struct pairs being compared (recursion)
 
     def same(self, reader_name: str, writer_name: str) -> bool:
-        return reader_name == writer_name or self.renamed.get(writer_name) == reader_name
+        return self.paired.get(writer_name) == reader_name
 
 
 def _shown(t: TypeRef) -> str:
@@ -280,79 +280,134 @@ def _type_rules(old: Field, new: Field, for_readers: _Schemas, for_writers: _Sch
     return rules, parts
 
 
-class _Differ:
-    def __init__(self, old: Model, new: Model):
-        self.old, self.new = schemas.Definitions(old), schemas.Definitions(new)
-        self.changes: list[Change] = []
-        self.renamed_structs, self.renamed_enums = self._renames()
-        renamed = {**self.renamed_structs, **self.renamed_enums}
-        inverse = {v: k for k, v in renamed.items()}
-        # readers: new code (reader: new) reads old data (writer: old); writers: the reverse.
-        self.for_readers = _Schemas(self.new, self.old, renamed)
-        self.for_writers = _Schemas(self.old, self.new, inverse)
+class PairingError(ValueError):
+    """A --struct pairing that names no struct, or a struct twice."""
 
-    def _renames(self) -> tuple[dict[str, str], dict[str, str]]:
-        """(structs, enums): old name -> new name for each definition a field (matched by key in
-        structs that are the same or renamed) refers to under a new name, when the old name is
-        gone from the new schema and the new one was not in the old."""
-        structs: dict[str, str] = {}
-        enums: dict[str, str] = {}
-        pairs = [(self.old.structs[n], s) for n, s in self.new.structs.items()
-                 if n in self.old.structs]
-        for old_s, new_s in pairs:  # grows while renamed structs are found
-            old_fields = {f.key: f for f in old_s.fields}
-            for f in new_s.fields:
+
+def roots(model: Model) -> list[str]:
+    """The structs no other struct's field refers to: what documents are stored as."""
+    referred = {t.name for s in model.structs for f in s.fields for t in schemas.walk(f.type)
+                if t.kind == "struct" and t.name != s.name}
+    return [s.name for s in model.structs if s.name not in referred]
+
+
+# How an old struct was paired with a differently named new one, for the struct_renamed line.
+PAIRED_BY = {
+    "--struct": "paired by --struct",
+    "root": "paired as the one root struct of each schema (--struct OLD=NEW pairs others)",
+    "reference": "a field refers to it under the new name",
+}
+
+
+class _Differ:
+    def __init__(self, old: Model, new: Model, pairs: Optional[dict[str, str]] = None):
+        self.old, self.new = schemas.Definitions(old), schemas.Definitions(new)
+        self.old_roots = roots(old)
+        self.changes: list[Change] = []
+        # old name -> new name for every struct and enum compared with another, and for those
+        # of different names how they were paired.
+        self.structs: dict[str, str] = {}
+        self.enums: dict[str, str] = {}
+        self.paired_by: dict[str, str] = {}  # old struct name -> PAIRED_BY key
+        self._pair(old, new, pairs or {})
+        paired = {**self.structs, **self.enums}
+        # readers: new code (reader: new) reads old data (writer: old); writers: the reverse.
+        self.for_readers = _Schemas(self.new, self.old, paired)
+        self.for_writers = _Schemas(self.old, self.new, {v: k for k, v in paired.items()})
+
+    def _pair(self, old: Model, new: Model, explicit: dict[str, str]) -> None:
+        """Pairs structs: --struct's first, else the two roots when each schema has one root and
+        neither name is in the other schema; then by name; then, from the pairs so far, each
+        definition a field (matched by key) refers to under a new name, when the old name is not
+        paired yet and the new one is not paired either."""
+        for old_name, new_name in explicit.items():
+            if old_name not in self.old.structs:
+                raise PairingError(f"--struct {old_name}={new_name}: the old schema has no "
+                                   f"struct `{old_name}`")
+            if new_name not in self.new.structs:
+                raise PairingError(f"--struct {old_name}={new_name}: the new schema has no "
+                                   f"struct `{new_name}`")
+            if new_name in self.structs.values():
+                raise PairingError(f"--struct: struct `{new_name}` is paired twice")
+            self.structs[old_name] = new_name
+            self.paired_by[old_name] = "--struct"
+        new_roots = roots(new)
+        if not explicit and len(self.old_roots) == 1 and len(new_roots) == 1:
+            old_root, new_root = self.old_roots[0], new_roots[0]
+            if old_root not in self.new.structs and new_root not in self.old.structs:
+                self.structs[old_root] = new_root
+                self.paired_by[old_root] = "root"
+        taken = set(self.structs.values())
+        for name in self.old.structs:
+            if name in self.new.structs and name not in self.structs and name not in taken:
+                self.structs[name] = name
+        self.enums = {name: name for name in self.old.enums if name in self.new.enums}
+        pairs = list(self.structs.items())
+        for old_name, new_name in pairs:  # grows while renamed structs are found
+            old_fields = {f.key: f for f in self.old.structs[old_name].fields}
+            for f in self.new.structs[new_name].fields:
                 if f.key not in old_fields:
                     continue
                 a = _named(old_fields[f.key].type)
                 b = _named(f.type)
                 if a is None or b is None or a.kind != b.kind or a.name == b.name:
                     continue
-                old_defs, new_defs, found = (self.old.structs, self.new.structs, structs) \
-                    if a.kind == "struct" else (self.old.enums, self.new.enums, enums)
-                if a.name in new_defs or b.name in old_defs or a.name in found:
+                found = self.structs if a.kind == "struct" else self.enums
+                if a.name in found or b.name in found.values():
                     continue
                 found[a.name] = b.name
                 if a.kind == "struct":
-                    pairs.append((old_defs[a.name], new_defs[b.name]))
-        return structs, enums
+                    self.paired_by[a.name] = "reference"
+                    pairs.append((a.name, b.name))
 
     def add(self, change: Change) -> None:
         self.changes.append(change)
 
+    def pairings(self) -> list[dict]:
+        """The structs compared under another name: old, new, and how they were paired."""
+        return [{"old": o, "new": self.structs[o], "by": by} for o, by in self.paired_by.items()]
+
+    def removed_struct(self, name: str) -> Verdict:
+        """A root struct is what documents are stored as: with nothing to read them as, new code
+        cannot read them. Other structs are read inside fields, which are judged on their own."""
+        if name not in self.old_roots:
+            return COMPATIBLE
+        return Verdict(True, f"documents stored as `{name}` have no struct to be read as in the "
+                       f"new schema (--struct {name}=NEW compares it with one)")
+
     def run(self) -> list[Change]:
-        for old_name, new_name in self.renamed_structs.items():
+        for old_name, by in self.paired_by.items():
+            new_name = self.structs[old_name]
             self.add(Change(new_name, ["struct_renamed"], f"struct {old_name} renamed to "
-                            f"{new_name} (same wire form; compared below as {new_name})",
+                            f"{new_name}: {PAIRED_BY[by]} (compared below as {new_name})",
                             COMPATIBLE, COMPATIBLE, self.new.structs[new_name].location))
-        for old_name, new_name in self.renamed_enums.items():
-            self.add(Change(new_name, ["enum_renamed"], f"enum {old_name} renamed to {new_name}",
-                            COMPATIBLE, COMPATIBLE, self.new.enums[new_name].location))
-        pairs = []
+        for old_name, new_name in self.enums.items():
+            if old_name != new_name:
+                self.add(Change(new_name, ["enum_renamed"], f"enum {old_name} renamed to "
+                                f"{new_name}", COMPATIBLE, COMPATIBLE,
+                                self.new.enums[new_name].location))
+        old_of = {n: o for o, n in self.structs.items()}
         for name, new_s in self.new.structs.items():
-            old_name = next((o for o, n in self.renamed_structs.items() if n == name), name)
-            old_s = self.old.structs.get(old_name)
-            if old_s is None:
+            if name not in old_of:
                 self.add(Change(name, ["struct_added"], "struct added", COMPATIBLE, COMPATIBLE,
                                 new_s.location))
-            else:
-                pairs.append((old_s, new_s))
         for name, old_s in self.old.structs.items():
-            if name not in self.new.structs and name not in self.renamed_structs:
-                self.add(Change(name, ["struct_removed"], "struct removed", COMPATIBLE,
-                                COMPATIBLE, old_s.location))
-        for old_s, new_s in pairs:
-            self.struct(old_s, new_s)
+            if name not in self.structs:
+                readers = self.removed_struct(name)
+                self.add(Change(name, ["struct_removed"], "struct removed" + (
+                    " (a root struct)" if readers.breaking else ""), readers, COMPATIBLE,
+                    old_s.location))
+        for old_name, new_name in self.structs.items():
+            self.struct(self.old.structs[old_name], self.new.structs[new_name])
+        old_of = {n: o for o, n in self.enums.items()}
         for name, new_e in self.new.enums.items():
-            old_name = next((o for o, n in self.renamed_enums.items() if n == name), name)
-            old_e = self.old.enums.get(old_name)
-            if old_e is None:
+            if name not in old_of:
                 self.add(Change(name, ["enum_added"], "enum added", COMPATIBLE, COMPATIBLE,
                                 new_e.location))
             else:
-                self.enum(old_e, new_e)
+                self.enum(self.old.enums[old_of[name]], new_e)
         for name, old_e in self.old.enums.items():
-            if name not in self.new.enums and name not in self.renamed_enums:
+            if name not in self.enums:
                 self.add(Change(name, ["enum_removed"], "enum removed", COMPATIBLE, COMPATIBLE,
                                 old_e.location))
         return self.changes
@@ -464,9 +519,17 @@ class _Differ:
                                         "rejects"), COMPATIBLE, new.location))
 
 
-def compare(old: Model, new: Model) -> list[Change]:
-    """Every change from `old` to `new`, classified for readers and writers."""
-    return _Differ(old, new).run()
+def compare(old: Model, new: Model, pairs: Optional[dict[str, str]] = None) -> list[Change]:
+    """Every change from `old` to `new`, classified for readers and writers. `pairs`: old struct
+    name -> new struct name, compared whatever their names (--struct); raises PairingError."""
+    return _Differ(old, new, pairs).run()
+
+
+def compare_paired(old: Model, new: Model, pairs: Optional[dict[str, str]] = None) \
+        -> tuple[list[Change], list[dict]]:
+    """compare(), and the structs compared under another name (`pairings`: old, new, by)."""
+    differ = _Differ(old, new, pairs)
+    return differ.run(), differ.pairings()
 
 
 def breaking(changes: list[Change], directions) -> bool:
@@ -478,9 +541,9 @@ def _status(c: Change) -> str:
     return "breaking for " + " and ".join(broken) if broken else "compatible"
 
 
-def to_text(changes: list[Change], directions) -> str:
+def to_text(changes: list[Change], directions, pairings: Optional[list[dict]] = None) -> str:
     """One line per change: `location: status: path: what changed; why it breaks`, then a
-    summary line."""
+    summary line, which names the structs compared under another name and how they were paired."""
     lines = []
     for c in changes:
         why = "; ".join(f"{d}: {getattr(c, d).reason}" for d in ("readers", "writers")
@@ -491,17 +554,20 @@ def to_text(changes: list[Change], directions) -> str:
     if not changes:
         lines.append("bsongen diff: no changes")
     else:
+        paired = ", ".join(f"{p['old']} -> {p['new']} ({p['by']})" for p in pairings or [])
         lines.append(f"bsongen diff: {len(changes)} change(s), {counts['readers']} breaking for "
                      f"readers (new code, old data), {counts['writers']} breaking for writers "
-                     f"(old code, new data); checked: {' and '.join(directions)}")
+                     f"(old code, new data); checked: {' and '.join(directions)}" +
+                     (f"; structs paired: {paired}" if paired else ""))
     return "\n".join(lines) + "\n"
 
 
-def to_json(changes: list[Change], directions) -> str:
+def to_json(changes: list[Change], directions, pairings: Optional[list[dict]] = None) -> str:
     return json.dumps({
         "changes": [c.to_json() for c in changes],
         "breaking": {d: sum(getattr(c, d).breaking for c in changes)
                      for d in ("readers", "writers")},
         "checked": list(directions),
         "fails": breaking(changes, directions),
+        "paired": pairings or [],
     }, indent=2) + "\n"
