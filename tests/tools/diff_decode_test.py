@@ -69,6 +69,8 @@ def write_build_files(directory: str) -> None:
         if old != text:  # rewritten only when changed: nothing rebuilds otherwise
             with open(path, "w") as f:
                 f.write(text)
+    with open(os.path.join(directory, "diff_pairs.stamp"), "w") as f:  # the build's output
+        f.write("written by diff_decode_test.py --write-build-files\n")
 
 
 # --- BSON, by hand (no driver needed): a document of elements (type byte, key, value bytes). ---
