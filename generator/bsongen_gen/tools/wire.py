@@ -344,9 +344,17 @@ def clock(cpp: Optional[str]) -> Optional[tuple[Fraction, tuple[int, int]]]:
     return Fraction(ratio[0] * 1000, ratio[1]), rep
 
 
-def _unsupported(t: TypeRef, what: str) -> ValueSet:
-    return ValueSet({}, f"{t.kind} held as {t.cpp}: the {t.kind} codec converts only into "
-                        f"{what} (the generated code does not compile)")
+def _unsupported(t: TypeRef, what: str, compiles: bool = True) -> ValueSet:
+    """The set of a spelling the tables above do not describe. Floating-point spellings of an
+    integer kind do not compile; of other spellings (an integer type the catalog does not list,
+    an alias) the values held are unknown, which diff counts as breaking."""
+    if not compiles or t.kind in ("int32", "int64") and _spelling(t.cpp or "") in (
+            "float", "double", "long double"):
+        return ValueSet({}, f"{t.kind} held as {t.cpp}: the {t.kind} codec converts only into "
+                            f"{what} (the generated code does not compile)")
+    return ValueSet({}, f"{t.kind} held as {t.cpp}: not a spelling whose values bsongen knows "
+                        f"(the {t.kind} codec converts into {what}; catalog.py lists the "
+                        "spellings it knows)")
 
 
 def _number_sets(t: TypeRef) -> tuple[ValueSet, ValueSet]:
@@ -386,7 +394,7 @@ def _number_sets(t: TypeRef) -> tuple[ValueSet, ValueSet]:
         return both, both
     if per_tick.numerator != 1:
         unknown = _unsupported(t, "clocks whose period is a whole number of milliseconds or a "
-                               "whole fraction of one")
+                               "whole fraction of one", compiles=False)
         return unknown, unknown
     f = per_tick.denominator  # finer: decode refuses milliseconds beyond the count, encode floors
     count = (max(rep_lo, low), min(rep_hi, high))
