@@ -305,7 +305,8 @@ TEST(generated_codec_hostile, an_enum_stored_as_the_empty_string_round_trips) {
 // --- Issue 11 item 5: enums in containers are checked on encode; errors carry the path. ---
 
 TEST(generated_codec_hostile, enums_in_containers_are_checked_on_encode_with_their_path) {
-  hostile_test::board b;  // a default std::array<status, 3> holds 0s, which name no enumerator
+  hostile_test::board b;
+  b.fixed = {};  // value-initialized: 0s, which name no enumerator
   auto r = bsongen::encode(b);
   ASSERT_FALSE(r) << "encoded enum values its decoder rejects";
   EXPECT_EQ(r.error().code, bsongen::error_code::invalid_value);

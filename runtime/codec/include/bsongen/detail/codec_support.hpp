@@ -960,13 +960,18 @@ const std::uint8_t* decode_array_elements(decode_state& st, const std::uint8_t* 
           out.reserve(std::min(count_elements<Elem>(element, doc_end), max_count));
         }
         body = decode_member<Elem>(st, t, body, doc_end, out.emplace_back(), true);
-        if (body == nullptr) out.pop_back();  // no half-made element left behind
       }
     } else {
       adopt_memory(st, out[count]);
       body = decode_member<Elem>(st, t, body, doc_end, out[count], false);
     }
-    if (body == nullptr) return fail_in_element(st, element, count);
+    if (body == nullptr) {
+      // Only whole elements stay (no half-made one, and none the fast path above sized the
+      // container for and loaded past this one, unchecked).
+      if constexpr (growable)
+        out.erase(out.begin() + static_cast<std::ptrdiff_t>(count), out.end());
+      return fail_in_element(st, element, count);
+    }
     ++count;
     keys.next();
   }

@@ -726,13 +726,16 @@ struct binary_codec {
     if (t != type) return fail_type(st, bson_type::binary, t, p);
     if (end - p < 5) return fail_truncated(st, p, "binary");
     const std::int32_t length = load_i32_le(p);
-    if (length < 0) return fail(st, error_code::invalid_length, p, "negative binary length");
+    if (length < 0) {
+      return fail(st, error_code::invalid_length, p, messages::negative_length("binary", length));
+    }
     if (length > end - p - 5) return fail_length_past_end(st, p, "binary", length);
     const std::uint8_t subtype = p[4];
     const std::uint8_t* payload = p + 5;
     if (subtype == static_cast<std::uint8_t>(binary_subtype::binary_old)) {
       if (length < 4 || load_i32_le(p + 5) != length - 4) {
-        return fail(st, error_code::invalid_length, p, "binary subtype 2 inner length disagrees");
+        return fail(st, error_code::invalid_length, p,
+                    messages::old_binary_length_disagrees(length));
       }
       payload += 4;
     }
@@ -904,10 +907,14 @@ struct enum_int32_codec : fixed_width_codec_base<bson_type::int32, 4> {
     store_fixed(v, out);
     return out + 4;
   }
+  // Stores only a value that names an enumerator (a select, not a branch, in the fixed-shape
+  // loops): a refused one leaves `out` as it was, so a failed decode leaves no value encode
+  // would refuse.
   static bool load_fixed(const std::uint8_t* p, E& out) noexcept {
     const std::int32_t raw = load_i32_le(p);
-    out = static_cast<E>(raw);
-    return Traits::is_valid(raw);
+    const bool valid = Traits::is_valid(raw);
+    out = valid ? static_cast<E>(raw) : out;
+    return valid;
   }
   static const std::uint8_t* decode(decode_state& st, std::uint8_t t, const std::uint8_t* p,
                                     const std::uint8_t* end, E& out) {
