@@ -29,7 +29,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "generator"))
 
-from bsongen_gen.tools import infer  # noqa: E402
+from bsongen_gen.tools import bson_reader, infer  # noqa: E402
 
 BSONGEN = os.path.join(ROOT, "generator", "bsongen")
 DUMP = os.environ.get("BSONGEN_DUMP", "")
@@ -156,6 +156,47 @@ class TypesTest(InferCase):
         for member in ("a", "b", "c", "d", "e", "f"):
             self.assertEqual(self.type_of(s, "t", member), f"t_{member}", member)
         self.assertEqual(self.fields(s, "t_a")["date"]["key"], "$date")
+
+    def test_sub_documents_shaped_like_type_wrappers_are_documents(self):
+        # Each value is a sub-document whose keys are a well-formed Extended JSON type wrapper's:
+        # its canonical Extended JSON text is the wrapper's, so infer, reading that text, typed
+        # them as the wrapped type and the generated decoder refused every document. The type
+        # bytes say document.
+        oid = "56e1fc72e0c917e9c4714161"
+        wrappers = {
+            "oid": SON([("$oid", oid)]), "bad_oid": SON([("$oid", "zz")]),
+            "int32": SON([("$numberInt", "5")]), "int64": SON([("$numberLong", "5")]),
+            "real": SON([("$numberDouble", "1.5")]), "dec": SON([("$numberDecimal", "1")]),
+            "date": SON([("$date", SON([("$numberLong", "5")]))]),
+            "iso_date": SON([("$date", "2020-01-01T00:00:00Z")]),
+            "regex": SON([("$regularExpression", SON([("pattern", "x"), ("options", "")]))]),
+            "legacy_regex": SON([("$regex", "x"), ("$options", "")]),
+            "code": SON([("$code", "f()")]), "scope": SON([("$code", "f()"), ("$scope", {})]),
+            "binary": SON([("$binary", SON([("base64", "AAE="), ("subType", "00")]))]),
+            "uuid": SON([("$uuid", "c8edabc3-f738-4ca3-b68d-ab92a91478a3")]),
+            "ts": SON([("$timestamp", SON([("t", 1), ("i", 2)]))]),
+            "symbol": SON([("$symbol", "s")]), "min": SON([("$minKey", 1)]),
+            "max": SON([("$maxKey", 1)]), "undefined": SON([("$undefined", True)]),
+            "pointer": SON([("$dbPointer", SON([("$ref", "c"), ("$id", ObjectId(oid))]))]),
+            "escape": SON([("$escape", SON([("$oid", "zz")]))]),
+        }
+        s = self.infer_docs([SON(wrappers)], name="t")
+        for member in wrappers:
+            self.assertIn(self.type_of(s, "t", member), s["structs"], member)
+        self.assertEqual(self.type_of(s, "t", "bad_oid"), "t_oid")  # the same shape
+        self.assertEqual(self.fields(s, "t_oid")["oid"], {"type": "string", "key": "$oid",
+                                                              "required": True})
+        self.assertEqual(self.type_of(s, "t_date", "date"), "t_int64")  # {"$numberLong": "5"}
+        self.assertEqual(self.type_of(s, "t_pointer_dbPointer", "id"), "object_id")
+        # And the real values beside them keep their types.
+        from bson.regex import Regex
+        s = self.infer_docs([SON([("a", SON([("$regex", "x"), ("$options", "")])),
+                                  ("b", Regex("x", "")), ("c", ObjectId(oid))])], name="t")
+        self.assertEqual([self.type_of(s, "t", m) for m in "abc"], ["t_a", "regex", "object_id"])
+
+    def test_top_level_keys_shaped_like_a_type_wrapper(self):
+        s = self.infer_docs([SON([("$oid", "56e1fc72e0c917e9c4714161")])], name="t")
+        self.assertEqual(self.fields(s, "t")["oid"]["key"], "$oid")
 
     def test_uuid_only_when_every_binary_is_one(self):
         s = self.infer_docs([{"u": Binary(uuid.uuid4().bytes, 4)}, {"u": Binary(b"x" * 16, 0)}])
@@ -319,7 +360,7 @@ class OrderTest(InferCase):
         stats = infer.DocumentStats()
         limits = infer.Limits(max_orders=2)
         for keys in (["a", "b"], ["b", "a", "c"], ["a", "d", "b"], ["a", "b", "e"]):
-            stats.add(infer._Pairs((k, 1) for k in keys), limits)
+            stats.add(bson_reader.Document((k, 1) for k in keys), limits)
         self.assertEqual(len(stats.orders), 2)
         self.assertEqual(stats.orders_not_counted, 2)
         order = stats.field_order()
@@ -381,8 +422,8 @@ class BoundsTest(unittest.TestCase):
         collector = infer.Collector(limits)
         for i in range(5000):
             keys = [f"f{(i * 7 + j) % 12}" for j in range(3)] + ["s", "sub"]
-            collector.add(infer._Pairs([(k, 1) for k in keys[:3]] + [
-                ("s", f"value {i}"), ("sub", infer._Pairs([(f"k{i}", 1)]))]))
+            collector.add(bson_reader.Document([(k, 1) for k in keys[:3]] + [
+                ("s", f"value {i}"), ("sub", bson_reader.Document([(f"k{i}", 1)]))]))
         root = collector.root
         self.assertEqual(root.documents, 5000)
         self.assertLessEqual(len(root.orders), 8)
@@ -398,7 +439,7 @@ class BoundsTest(unittest.TestCase):
         a, b = infer.ValueStats(), infer.ValueStats()
         a.add("x", limits)
         b.add("x", limits)
-        b.add(infer._Pairs([("$numberLong", str((1 << 60)))]), limits)
+        b.add(bson_reader.Int64(1 << 60), limits)
         a.merge(b, limits)
         self.assertEqual(a.counts, {"string": 2, "long": 1})
         self.assertEqual(a.strings, {"x": 2})
@@ -495,6 +536,55 @@ class InputsTest(InferCase):
         self.assertIn(b"document 1", r.stderr)
         self.assertIn(b"byte ", r.stderr)
 
+    def test_bson_is_read_without_bsongen_dump(self):
+        # .bson inputs are read in Python; only Extended JSON needs the C++ tool.
+        bson_path = self.write("plain.bson", encode_all([{"x": 1}]))
+        json_path = self.write("plain.json", '{"x": 1}\n')
+        nowhere = {"BSONGEN_DUMP": "", "PATH": "/nonexistent"}
+        r = self.run_bsongen("infer", bson_path, "--no-progress", env=nowhere)
+        self.assertEqual(r.returncode, 0, r.stderr.decode())
+        r = self.run_bsongen("infer", json_path, "--no-progress", env=nowhere)
+        self.assertEqual(r.returncode, 2)
+        self.assertIn(b"bsongen-dump not found", r.stderr)
+
+    def test_corrupt_bson_is_checked_as_the_decoder_checks_it(self):
+        # Each corruption: the message names the file, the document, the path and the byte.
+        good = bson.encode(SON([("a", SON([("s", "xyz")])), ("b", True)]))
+        # Bytes of `good`: 4 a: 11 s: 18 "xyz" 23 b: 26 true; errors point at the element.
+        cases = [  # (byte changed, its new value, what is wrong where, the element's offset)
+            (18, 0xFF, "invalid_utf8 at a.s", 11, "string is not valid UTF-8"),
+            (26, 7, "invalid_bool at b", 23, "boolean byte is 0x07, not 0 or 1"),
+            (7, 3, "invalid_length at a", 4, "embedded document length 3 is below the minimum "
+             "of 5"),
+            (4, 0x20, "invalid_type", 4, "unknown element type byte 0x20"),
+        ]
+        first = encode_all([{"n": 1}])
+        for index, byte, what, element, message in cases:
+            bad = bytearray(good)
+            bad[index] = byte
+            path = self.write("bad.bson", first + bytes(bad))
+            r = self.run_bsongen("infer", path)
+            self.assertEqual(r.returncode, 1, message)
+            self.assertIn(f"{path}: {what} (byte {len(first) + element}): document 1 (at byte "
+                          f"{len(first)}): {message} (1 document(s) read before it)",
+                          r.stderr.decode())
+        path = self.write("deep.bson", bson.encode(self.nested(100)))
+        self.assertEqual(self.run_bsongen("infer", path).returncode, 0)
+        path = self.write("deep.bson", bson.encode(self.nested(101)))
+        r = self.run_bsongen("infer", path)
+        self.assertIn(b"nesting exceeds the depth limit of 100", r.stderr)
+        path = self.write("short.bson", encode_all([{"n": 1}])[:-1])
+        r = self.run_bsongen("infer", path)
+        self.assertIn(b"truncated (byte 11): document 0 (at byte 0): stream ends inside the "
+                      b"document: 11 of its 12 bytes", r.stderr)
+
+    @staticmethod
+    def nested(levels: int) -> dict:
+        doc: dict = {}
+        for _ in range(levels - 1):
+            doc = {"a": doc}
+        return doc
+
     def test_exit_codes(self):
         good = self.write("g.bson", encode_all([{"x": 1}]))
         empty = self.write("empty.bson", b"")
@@ -589,6 +679,17 @@ class CollectionsTest(InferCase):
         self.assertEqual(self.type_of(s, "events", "session"), "number<int64>?")
         for struct in ("events", "events_steps"):  # the empty key: kept, not a field
             self.assertEqual(s["structs"][struct]["unknown_fields"], "capture")
+
+
+    def test_lookalikes_are_sub_documents(self):
+        s, _ = self.collection("lookalikes")
+        for member, kind in (("ref", "lookalikes_ref"), ("count", "lookalikes_count"),
+                             ("when", "lookalikes_when"), ("at", "datetime"),
+                             ("pattern", "lookalikes_pattern"), ("regex", "regex"),
+                             ("code", "lookalikes_code"), ("real_code", "javascript_with_scope"),
+                             ("nested", "vector<lookalikes_nested>?")):
+            self.assertEqual(self.type_of(s, "lookalikes", member), kind, member)
+        self.assertEqual(self.fields(s, "lookalikes_ref")["oid"]["key"], "$oid")
 
 
 class IdentifierTest(unittest.TestCase):

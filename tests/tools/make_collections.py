@@ -23,6 +23,11 @@ types inferred for them):
              arrays; arrays of arrays; documents in arrays with absent, null and mixed fields;
              the empty key (valid BSON, never a schema field: captured) in a tenth of the
              documents and of the array's documents, as their last key.
+  lookalikes sub-documents whose keys are Extended JSON type wrappers' ({"$oid": "zz"},
+             {"$numberInt": "5"}, {"$regex": "x", "$options": ""}, {"$code": ..., "$scope": ...},
+             ...), some well-formed as wrappers, beside real values of those types: the schema
+             must type them as the sub-documents they are (a reader of Extended JSON text
+             cannot tell them apart).
 
 Also customers_widened.bson, a negative control for the round-trip harness: customers whose
 int64 `visits` is an int32. The customers schema decodes them (int64 reads int32) but writes an
@@ -38,10 +43,12 @@ import uuid
 
 import bson
 from bson.binary import Binary
+from bson.code import Code
 from bson.codec_options import CodecOptions
 from bson.decimal128 import Decimal128
 from bson.int64 import Int64
 from bson.objectid import ObjectId
+from bson.regex import Regex
 from bson.son import SON
 
 CODEC = CodecOptions(document_class=SON, tz_aware=True)
@@ -215,8 +222,36 @@ def events(m: Maker, n: int):
         yield d
 
 
+def lookalikes(m: Maker, n: int):
+    for i in range(n):
+        d = SON()
+        d["_id"] = m.oid()
+        # A well-formed $oid payload in half of them, 24 hex digits that are only a string.
+        d["ref"] = SON([("$oid", str(m.oid()) if m.chance(0.5) else m.word(2))])
+        d["count"] = SON([("$numberInt", str(m.rng.randrange(100)))])
+        d["long"] = SON([("$numberLong", str(m.int64()))])
+        d["when"] = SON([("$date", SON([("$numberLong", str(m.rng.randrange(10**12)))]))])
+        d["at"] = m.date()
+        d["pattern"] = SON([("$regex", m.word(3)), ("$options", m.rng.choice(["", "i"]))])
+        d["regex"] = Regex(m.word(3), m.rng.choice(["", "i"]))
+        d["expression"] = SON([("$regularExpression",
+                                SON([("pattern", m.word(3)), ("options", "")]))])
+        d["code"] = SON([("$code", "f()"), ("$scope", SON([("x", m.int32())]))])
+        d["real_code"] = Code("f()", {"x": m.int32()})
+        d["binary"] = SON([("$binary", SON([("base64", "AAE="), ("subType", "00")]))])
+        d["uuid"] = SON([("$uuid", str(uuid.UUID(int=m.rng.getrandbits(128))))])
+        d["key"] = SON([("$minKey", 1)])
+        d["decimal"] = SON([("$numberDecimal", "1.5")])
+        d["escaped"] = SON([("$escape", SON([("$oid", m.word(2))]))])
+        if m.chance(0.5):
+            d["nested"] = [SON([("$date", m.rng.randrange(1000)), ("x", 1)]),
+                           SON([("$undefined", True)])]
+        yield d
+
+
 COLLECTIONS = {"customers": (customers, 500), "orders": (orders, 400),
-               "readings": (readings, 600), "events": (events, 300)}
+               "readings": (readings, 600), "events": (events, 300),
+               "lookalikes": (lookalikes, 40)}
 
 
 def main() -> int:

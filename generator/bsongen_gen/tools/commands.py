@@ -88,8 +88,9 @@ def add_parsers(sub) -> None:
         description="Reads documents and writes a schema (YAML) that decodes every one of them "
         "and re-encodes each byte for byte when its key order is the schema's.\n\n"
         "Inputs: mongodump .bson files (concatenated documents) and Extended JSON (one document "
-        "per line, concatenated, or a JSON array; relaxed or canonical), read through "
-        "bsongen-dump. All inputs are one collection.\n\n"
+        "per line, concatenated, or a JSON array; relaxed or canonical), converted to BSON by "
+        "bsongen-dump. BSON is read as BSON: every value's type is its type byte. All inputs are "
+        "one collection.\n\n"
         "Types: one BSON type -> its kind; sub-documents -> nested structs named from their "
         "path; arrays -> vector<T> over all their elements; int32 with int64 -> number<int64>; "
         "doubles with int32/int64 -> number<double> (any when an int64 exceeds 2^53); other "
@@ -120,8 +121,8 @@ def add_parsers(sub) -> None:
                        help="show a document count on stderr while reading (default: when "
                        "stderr is a terminal)")
     infer.add_argument("--dump-tool", metavar="PATH",
-                       help="the bsongen-dump to read with (default: $BSONGEN_DUMP, beside "
-                       "bsongen, PATH)")
+                       help="the bsongen-dump that converts Extended JSON inputs (default: "
+                       "$BSONGEN_DUMP, beside bsongen, PATH; .bson inputs do not need it)")
 
     js = sub.add_parser(
         "jsonschema", help="print a MongoDB $jsonSchema validator for a struct",
@@ -185,10 +186,17 @@ def _infer(args: argparse.Namespace) -> int:
     if args.inputs.count("-") > 1:
         print("bsongen infer: standard input (-) can be read once", file=sys.stderr)
         return EXIT_USAGE
-    dump_tool, looked = find_helper("bsongen-dump", "BSONGEN_DUMP", args.dump_tool)
-    if dump_tool is None:
-        print(_missing("bsongen-dump", "BSONGEN_DUMP", looked), file=sys.stderr)
-        return EXIT_USAGE
+    # BSON is read in Python; bsongen-dump converts Extended JSON inputs to BSON. A --dump-tool
+    # given explicitly is checked whatever the inputs, so a mistyped path is not silently unused.
+    needs_dump = args.dump_tool is not None or any(
+        infer.input_format(path, args.format) == "json" for path in args.inputs)
+    dump_tool = None
+    if needs_dump:
+        dump_tool, looked = find_helper("bsongen-dump", "BSONGEN_DUMP", args.dump_tool)
+        if dump_tool is None:
+            print(_missing("bsongen-dump", "BSONGEN_DUMP", looked) + " (Extended JSON inputs "
+                  "are read through it)", file=sys.stderr)
+            return EXIT_USAGE
     options = infer.Options(name=args.name or "", namespace=args.namespace, enums=args.enums,
                             enum_max_values=args.enum_max_values,
                             limits=infer.Limits(max_fields=args.max_fields))

@@ -2,9 +2,10 @@
 
 Three stages, like the generator's parse -> link -> render:
 
-1. read: each input goes through `bsongen-dump`, the project's validated C++ reader, which
-   prints one canonical Extended JSON document per line (every BSON type kept); the lines are
-   parsed with the stdlib json module, keeping key order and repeated keys.
+1. read: BSON inputs are read by bson_reader, which checks them as the generic decoder does and
+   types every value by its type byte (never by what its Extended JSON looks like: a
+   sub-document `{"$oid": "zz"}` is a sub-document). Extended JSON inputs are converted to BSON by
+   `bsongen-dump --from-json` and read the same way. Key order and repeated keys are kept.
 2. collect: each document updates bounded statistics, one node per place in the documents (a
    field, the elements of an array); no document is kept. Per place: counts per BSON type,
    absent and null counts, the key orders seen (capped), distinct short strings (capped),
@@ -21,22 +22,20 @@ T? when sometimes absent, nullable<T> when sometimes null, optional<nullable<T>>
 
 from __future__ import annotations
 
-import json
 import os
-import re
 import subprocess
 import sys
 import tempfile
 import time
 from dataclasses import dataclass, field
-from typing import Iterator, Optional, TextIO
+from typing import BinaryIO, Iterator, Optional, TextIO
 
 from .. import names
 from ..model import Enum, EnumValue, Field, Model, Struct, TypeRef
-from . import schema_yaml, schemas, wire
+from . import bson_reader, schema_yaml, schemas, wire
 
 DOUBLE_EXACT_LIMIT = 1 << 53   # every integer of magnitude up to this is exact in a double
-INT32_RANGE = (-(1 << 31), (1 << 31) - 1)
+UUID_SUBTYPE = 4
 
 
 class InputError(Exception):
@@ -61,64 +60,15 @@ class Options:
     limits: Limits = field(default_factory=Limits)
 
 
-# --- 1. Reading: canonical Extended JSON lines from bsongen-dump. ---
+# --- 1. Reading: BSON, typed by its type bytes. ---
 
-class _Pairs(list):
-    """A JSON object as its (key, value) pairs, in order, repeats kept."""
-
-
-# Canonical Extended JSON wrappers (the first key of the object) -> BSON type alias.
-_WRAPPERS = {
-    "$oid": "objectId", "$symbol": "symbol", "$numberInt": "int", "$numberLong": "long",
-    "$numberDouble": "double", "$numberDecimal": "decimal", "$binary": "binData",
-    "$code": "javascript", "$timestamp": "timestamp", "$regularExpression": "regex",
-    "$dbPointer": "dbPointer", "$date": "date", "$minKey": "minKey", "$maxKey": "maxKey",
-    "$undefined": "undefined",
-}
-
-
-_INTEGER_TEXT = re.compile(r"-?[0-9]+")
-
-
-def _wrapper_payload_ok(key: str, payload) -> bool:
-    """Whether `payload` is what bsongen-dump --canonical writes under wrapper `key`: a stored
-    sub-document may have a `$`-prefixed first key too (`{"$date": 5, "x": 1}`)."""
-    if key in ("$numberInt", "$numberLong"):
-        return isinstance(payload, str) and _INTEGER_TEXT.fullmatch(payload) is not None
-    if key in ("$oid", "$symbol", "$numberDouble", "$numberDecimal", "$code"):
-        return isinstance(payload, str)
-    if key == "$date":
-        return isinstance(payload, _Pairs) and len(payload) == 1 and \
-            _wrapper_payload_ok("$numberLong", payload[0][1])
-    fields = {"$binary": ["base64", "subType"], "$timestamp": ["t", "i"],
-              "$regularExpression": ["pattern", "options"], "$dbPointer": ["$ref", "$id"]}
-    if key in fields:
-        return isinstance(payload, _Pairs) and [k for k, _ in payload] == fields[key]
-    return payload == 1 if key in ("$minKey", "$maxKey") else payload is True  # $undefined
+# The BSON type (its $jsonSchema alias) of each value class bson_reader gives.
+_TAG_OF_CLASS = {cls: wire.BSON_ALIASES[byte] for cls, byte in bson_reader.TYPE_BYTE_OF.items()}
 
 
 def bson_tag(value) -> str:
-    """The BSON type (its $jsonSchema alias) of one value parsed from canonical Extended JSON."""
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, _Pairs):
-        if value and value[0][0] in _WRAPPERS and _wrapper_payload_ok(*value[0]):
-            tag = _WRAPPERS[value[0][0]]
-            if len(value) == 1:
-                return tag
-            if tag == "javascript" and len(value) == 2 and value[1][0] == "$scope" and \
-                    bson_tag(value[1][1]) == "object":
-                return "javascriptWithScope"
-        return "object"
-    if isinstance(value, list):
-        return "array"
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "bool"
-    if isinstance(value, int):  # relaxed numbers; canonical lines wrap every number
-        return "int" if INT32_RANGE[0] <= value <= INT32_RANGE[1] else "long"
-    return "double"
+    """The BSON type (its $jsonSchema alias) of one value bson_reader read."""
+    return _TAG_OF_CLASS[type(value)]
 
 
 def input_format(path: str, forced: str) -> str:
@@ -135,35 +85,55 @@ def input_format(path: str, forced: str) -> str:
         with open(path, "rb") as f:
             head = f.read(64).lstrip(b" \t\r\n")
     except OSError:
-        return "bson"  # bsongen-dump reports the missing file
+        return "bson"  # reading it reports the missing file
     return "json" if head[:1] in (b"{", b"[") else "bson"
 
 
-def read_documents(path: str, fmt: str, dump_tool: str) -> Iterator[_Pairs]:
-    """Yields each document of `path` as _Pairs. Raises InputError naming the file, the
-    document's index and its byte offset when bsongen-dump stops at a corrupt document."""
-    if fmt == "json":
-        command = [dump_tool, "--from-json", path, "--canonical"]
-    else:
-        command = [dump_tool, "--canonical", path]
+def _bson_documents(stream: BinaryIO, display: str) -> Iterator[bson_reader.Document]:
+    try:
+        yield from bson_reader.read_stream(stream)
+    except bson_reader.StreamError as e:
+        raise InputError(f"{display}: {e} ({e.index} document(s) read before it)")
+
+
+def read_documents(path: str, fmt: str, dump_tool: Optional[str]) \
+        -> Iterator[bson_reader.Document]:
+    """Yields each document of `path`. Raises InputError naming the file, the document's index
+    and the byte offset of what is wrong in a corrupt document.
+
+    BSON is read here, by bson_reader. Extended JSON is converted to BSON by `bsongen-dump
+    --from-json` (the project's parser: a JSON number gets the BSON type its conversion gives it)
+    and that BSON read the same way, so the type of every value comes from a type byte."""
     display = "standard input" if path == "-" else path
+    if fmt == "bson":
+        if path == "-":
+            yield from _bson_documents(sys.stdin.buffer, display)
+            return
+        try:
+            stream = open(path, "rb")
+        except OSError as e:
+            raise InputError(f"cannot open {display}: {e.strerror}")
+        with stream:
+            yield from _bson_documents(stream, display)
+        return
+    if dump_tool is None:
+        raise InputError(f"{display}: reading Extended JSON needs bsongen-dump")
     # stderr to a file, not a pipe: a pipe nobody reads could fill and stall the tool.
     with tempfile.TemporaryFile() as errors:
         try:
-            proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=errors,
+            proc = subprocess.Popen([dump_tool, "--from-json", path], stdout=subprocess.PIPE,
+                                    stderr=errors,
                                     stdin=None if path == "-" else subprocess.DEVNULL)
         except OSError as e:
             raise InputError(f"cannot run {dump_tool}: {e.strerror}")
         index = 0
         try:
-            for line in proc.stdout:
-                try:
-                    doc = json.loads(line, object_pairs_hook=_Pairs)
-                except ValueError as e:  # bsongen-dump only prints valid JSON; say so if not
-                    raise InputError(f"{display}: document {index}: {dump_tool} printed a line "
-                                     f"that is not JSON ({e})")
-                yield doc
+            for document in bson_reader.read_stream(proc.stdout):
+                yield document
                 index += 1
+        except bson_reader.StreamError as e:  # the tool writes only valid BSON; say so if not
+            raise InputError(f"{display}: document {index}: {dump_tool} wrote BSON that does "
+                             f"not read back ({e})")
         finally:
             proc.stdout.close()
             status = proc.wait()
@@ -220,12 +190,10 @@ class ValueStats:
                 else:
                     self.strings = None
         elif tag == "long":
-            if abs(int(value[0][1])) > DOUBLE_EXACT_LIMIT:
+            if abs(value) > DOUBLE_EXACT_LIMIT:
                 self.long_beyond_double = True
         elif tag == "binData" and self.binary_uuid_only:
-            payload = dict(value[0][1])
-            self.binary_uuid_only = payload.get("subType") == "04" and \
-                _base64_size(payload.get("base64", "")) == 16
+            self.binary_uuid_only = value.subtype == UUID_SUBTYPE and len(value.data) == 16
 
     def merge(self, other: "ValueStats", limits: Limits) -> None:
         for tag, n in other.counts.items():
@@ -256,10 +224,6 @@ class ValueStats:
         return {t: n for t, n in self.counts.items() if t != "null" and n}
 
 
-def _base64_size(text: str) -> int:
-    return len(text) * 3 // 4 - text.count("=")
-
-
 class FieldStats:
     __slots__ = ("present", "values", "anchor", "last_document")
 
@@ -284,7 +248,7 @@ class DocumentStats:
         self.map_values: Optional[ValueStats] = None  # set once this place counts as a map
         self.map_keys_seen = 0                    # distinct keys when it became a map
 
-    def add(self, pairs: _Pairs, limits: Limits) -> None:
+    def add(self, pairs: bson_reader.Document, limits: Limits) -> None:
         self.documents += 1
         document = self.documents
         keys = []
@@ -425,7 +389,7 @@ class Collector:
         self.root = DocumentStats()
         self.files: list[tuple[str, int]] = []   # (path, documents)
 
-    def add(self, document: _Pairs) -> None:
+    def add(self, document: bson_reader.Document) -> None:
         self.root.add(document, self.limits)
 
 
@@ -473,7 +437,7 @@ class Progress:
             self.stream.flush()
 
 
-def collect(inputs: list[tuple[str, str]], dump_tool: str, limits: Limits,
+def collect(inputs: list[tuple[str, str]], dump_tool: Optional[str], limits: Limits,
             progress: Progress) -> Collector:
     """Reads every (path, format) input into one Collector."""
     collector = Collector(limits)
@@ -799,10 +763,11 @@ def report_text(inferred: Inferred, files: list[tuple[str, int]]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def infer(inputs: list[str], dump_tool: str, options: Options, fmt: str = "auto",
+def infer(inputs: list[str], dump_tool: Optional[str], options: Options, fmt: str = "auto",
           progress: Optional[Progress] = None) -> tuple[Inferred, str, Collector]:
     """Reads `inputs`, builds the schema and renders it; returns (what was inferred, the schema
-    text, the statistics). Raises InputError for unreadable input."""
+    text, the statistics). Raises InputError for unreadable input. `dump_tool` (bsongen-dump)
+    converts the Extended JSON inputs; BSON inputs do not need it."""
     if not options.name:
         options.name = identifier(os.path.splitext(os.path.basename(inputs[0]))[0]
                                   if inputs[0] != "-" else "document", "document")
