@@ -2,7 +2,11 @@
 """Runs README.md's install step and walk-through (mongodump -> bsongen infer -> generate ->
 decode) exactly as written, against this build.
 
-usage: readme_walkthrough_test.py BUILD_DIR
+usage: readme_walkthrough_test.py BUILD_DIR [--sanitize=LIST]
+
+--sanitize=LIST: BUILD_DIR was built with -fsanitize=LIST (BSONGEN_SANITIZE), so its installed
+libraries need the sanitizer runtimes: the compilers a run block calls by hand (g++, c++,
+clang++) get -fsanitize=LIST added, as a user of an instrumented build would add it.
 
 README blocks are picked by the HTML comment before them:
 
@@ -96,11 +100,29 @@ def fail(message: str) -> None:
     sys.exit(1)
 
 
+def sanitizing_compilers(folder: str, sanitize: str) -> str:
+    """Wrappers in `folder` for the compilers on /usr/bin that add -fsanitize=`sanitize`."""
+    os.makedirs(folder)
+    for name in ("g++", "c++", "clang++"):
+        real = os.path.join("/usr/bin", name)
+        if not os.path.exists(real):
+            continue
+        wrapper = os.path.join(folder, name)
+        with open(wrapper, "w", encoding="utf-8") as f:
+            f.write(f'#!/bin/sh\nexec {real} "$@" -fsanitize={sanitize}\n')
+        os.chmod(wrapper, 0o755)
+    return folder
+
+
 def main() -> int:
-    if len(sys.argv) != 2:
+    args = sys.argv[1:]
+    sanitize = ""
+    if args and args[-1].startswith("--sanitize="):
+        sanitize = args.pop()[len("--sanitize="):]
+    if len(args) != 1:
         print(__doc__, file=sys.stderr)
         return 2
-    build_dir = os.path.abspath(sys.argv[1])
+    build_dir = os.path.abspath(args[0])
     blocks = readme_blocks(os.path.join(ROOT, "README.md"))
     kinds = [kind for kind, _, _ in blocks]
     if "install" not in kinds or "run" not in kinds or "output" not in kinds:
@@ -113,6 +135,8 @@ def main() -> int:
         os.makedirs(checkout)
         os.symlink(build_dir, os.path.join(checkout, "build"))
         env = {"HOME": home, "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"}
+        if sanitize:
+            env["PATH"] = sanitizing_compilers(os.path.join(scratch, "bin"), sanitize) + ":" + env["PATH"]
         last_output = None
         for number, (kind, argument, text) in enumerate(blocks):
             if kind == "install":
