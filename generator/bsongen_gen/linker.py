@@ -254,6 +254,14 @@ class _Linker:
                 keys[f.key] = f
             if not self.link_type(f.type, f.location, top_level=True):
                 continue
+            nesting = catalog.container_nesting(f.type)
+            if nesting > catalog.MAX_CONTAINER_NESTING:
+                self.error(f.location, f"field `{f.name}`: {nesting} containers nest in its type; "
+                           f"the limit is {catalog.MAX_CONTAINER_NESTING}",
+                           "compilers take time exponential in the depth of nested std::vector "
+                           "and std::map types; hold the inner levels in a struct of their own, "
+                           "or as `any`")
+                continue
             f.is_optional = f.type.kind == "optional"
             f.value_type = f.type.element if f.is_optional else f.type
             if f.is_optional and f.required:

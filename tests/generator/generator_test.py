@@ -13,7 +13,7 @@ import unittest
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "generator"))
 
-from bsongen_gen import cpp, layout, linker, model, render, schema_reader  # noqa: E402
+from bsongen_gen import catalog, cpp, layout, linker, model, render, schema_reader  # noqa: E402
 from bsongen_gen.diagnostics import SchemaError, SchemaErrors  # noqa: E402
 
 BSONGEN = os.path.join(ROOT, "generator", "bsongen")
@@ -100,6 +100,35 @@ class DiagnosticsTest(SchemaCase):
             """)
         m = linker.link(schema_reader.read_schema(path))
         self.assertEqual([s.name for s in m.structs], ["node"])
+
+    def test_containers_nest_at_most_the_limit_in_one_type(self):
+        def nested(depth: int, innermost: str = "int32") -> str:
+            t = innermost
+            for level in range(depth):
+                t = [f"vector<{t}>", f"map<string, {t}>", f"array<{t}, 2>"][level % 3]
+            return t
+        limit = catalog.MAX_CONTAINER_NESTING
+        errs = self.errors(f"""\
+            structs:
+              holder:
+                fields:
+                  fits: "{nested(limit)}?"
+                  too_deep: "nullable<{nested(limit + 1)}>"
+            """)
+        self.assertEqual(len(errs), 1)
+        self.assertIn(f"s.yaml:5:7: error: field `too_deep`: {limit + 1} containers nest in its "
+                      f"type; the limit is {limit}", errs[0])
+        self.assertIn("hold the inner levels in a struct of their own, or as `any`", errs[0])
+        # A struct starts the count again: deeper data nests structs.
+        path = self.write(f"""\
+            structs:
+              inner:
+                fields: {{v: "{nested(limit)}"}}
+              outer:
+                fields: {{v: "{nested(limit, 'inner')}"}}
+            """)
+        m = linker.link(schema_reader.read_schema(path))
+        self.assertEqual([s.name for s in m.structs], ["inner", "outer"])
 
     def test_allocator_must_be_known(self):
         errs = self.errors("""\

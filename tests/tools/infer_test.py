@@ -29,6 +29,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "generator"))
 
+from bsongen_gen import catalog  # noqa: E402
 from bsongen_gen.tools import bson_reader, infer  # noqa: E402
 
 BSONGEN = os.path.join(ROOT, "generator", "bsongen")
@@ -252,6 +253,23 @@ class TypesTest(InferCase):
         self.assertTrue(self.required(s, "c_docs", "a"))
         self.assertEqual(self.type_of(s, "c_docs", "b"), "string?")
         self.assertEqual(self.type_of(s, "c", "varied"), "vector<any>")
+
+    def test_arrays_nested_deeper_than_a_schema_type_may_nest_end_in_any(self):
+        deep = 7
+        for _ in range(30):
+            deep = [deep]
+        path = self.write("c.bson", encode_all([{"deep": deep, "wrapped": [[{"x": deep}]]}]))
+        s, report = self.infer_files(path, "--report")
+        limit = catalog.MAX_CONTAINER_NESTING
+        self.assertEqual(self.type_of(s, "c", "deep"), "vector<" * limit + "any" + ">" * limit)
+        # A struct starts the count again.
+        self.assertEqual(self.type_of(s, "c", "wrapped"), "vector<vector<c_wrapped>>")
+        self.assertEqual(self.type_of(s, "c_wrapped", "x"),
+                         "vector<" * limit + "any" + ">" * limit)
+        self.assertIn(f"below {limit} nested arrays and maps: `any`", report)
+        schema = self.write("c.yaml", yaml.safe_dump(s))
+        r = self.run_bsongen("generate", schema, "--out", self.path("gen"), "--format", "never")
+        self.assertEqual(r.returncode, 0, r.stderr.decode())
 
     def test_object_with_other_types_is_any(self):
         s = self.infer_docs([{"v": {"a": 1}}, {"v": "x"}])

@@ -28,6 +28,9 @@ types inferred for them):
              ...), some well-formed as wrappers, beside real values of those types: the schema
              must type them as the sub-documents they are (a reader of Extended JSON text
              cannot tell them apart).
+  nested     arrays nested 30 deep (legal BSON), directly and under a sub-document in an array:
+             the schema nests at most 16 containers in one type, so infer types the levels below
+             as `any`, and the generated code compiles in seconds (30 deep would take minutes).
 
 Also customers_widened.bson, a negative control for the round-trip harness: customers whose
 int64 `visits` is an int32. The customers schema decodes them (int64 reads int32) but writes an
@@ -249,9 +252,23 @@ def lookalikes(m: Maker, n: int):
         yield d
 
 
+def nested(m: Maker, n: int):
+    def deep(levels: int):
+        value = [m.int32() for _ in range(m.rng.randrange(0, 4))]
+        for _ in range(levels - 1):
+            value = [value] if m.chance(0.9) else [value, []]
+        return value
+    for _ in range(n):
+        d = SON()
+        d["_id"] = m.oid()
+        d["deep"] = deep(30)
+        d["rows"] = [[SON([("cells", deep(m.rng.randrange(20, 31)))])]]
+        yield d
+
+
 COLLECTIONS = {"customers": (customers, 500), "orders": (orders, 400),
                "readings": (readings, 600), "events": (events, 300),
-               "lookalikes": (lookalikes, 40)}
+               "lookalikes": (lookalikes, 40), "nested": (nested, 20)}
 
 
 def main() -> int:

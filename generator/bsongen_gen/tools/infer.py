@@ -30,7 +30,7 @@ import time
 from dataclasses import dataclass, field
 from typing import BinaryIO, Iterator, Optional, TextIO
 
-from .. import names
+from .. import catalog, names
 from ..model import Enum, EnumValue, Field, Model, Struct, TypeRef
 from . import bson_reader, schema_yaml, schemas, wire
 
@@ -524,6 +524,9 @@ class _Builder:
         self.notes = schema_yaml.Notes()
         self.rows: list[ReportRow] = []
         self.warnings: list[str] = []
+        # Arrays and maps around the value being typed, up to the nearest struct: a schema holds
+        # at most catalog.MAX_CONTAINER_NESTING of them in one type; deeper values become `any`.
+        self.nesting = 0
 
     def reserve(self, hint: str) -> str:
         # A hint from a member like `class_` ends in `_`; the type name needs no such suffix.
@@ -562,10 +565,29 @@ class _Builder:
                                     "double does not hold exactly")
         return TypeRef("any"), "types vary"
 
+    def too_deep(self) -> Optional[tuple[TypeRef, str]]:
+        """`any` and why, where one more array or map would nest too many in one type."""
+        if self.nesting < catalog.MAX_CONTAINER_NESTING:
+            return None
+        return TypeRef("any"), (f"below {catalog.MAX_CONTAINER_NESTING} nested arrays and maps: "
+                                "`any` (a schema type nests at most that many)")
+
+    def nested_element_type(self, values: ValueStats, hint: str, path: str) \
+            -> tuple[TypeRef, str]:
+        """element_type one array or map deeper."""
+        self.nesting += 1
+        try:
+            return self.element_type(values, hint, path)
+        finally:
+            self.nesting -= 1
+
     def document_type(self, document: DocumentStats, hint: str, path: str) \
             -> tuple[TypeRef, str]:
         if document.map_values is not None:
-            element, note = self.element_type(document.map_values, hint, path + ".*")
+            deep = self.too_deep()
+            if deep:
+                return deep
+            element, note = self.nested_element_type(document.map_values, hint, path + ".*")
             if document.keys_ascending:
                 return TypeRef("map", element=element), (
                     f"{document.map_keys_seen}+ distinct keys: a map (keys always ascending, "
@@ -575,13 +597,20 @@ class _Builder:
                                     "the keys)")
         if not document.fields:
             return TypeRef("raw_document"), "always an empty document"
-        return TypeRef("struct", name=self.struct(document, hint, path)), ""
+        outer, self.nesting = self.nesting, 0  # a struct's fields nest from zero
+        try:
+            return TypeRef("struct", name=self.struct(document, hint, path)), ""
+        finally:
+            self.nesting = outer
 
     def array_type(self, values: ValueStats, hint: str, path: str) -> tuple[TypeRef, str]:
+        deep = self.too_deep()
+        if deep:
+            return deep
         lengths = f"{values.min_length}..{values.max_length} elements"
         if values.elements is None or not values.elements.counts:
             return TypeRef("vector", element=TypeRef("any")), "always empty: element type unknown"
-        element, note = self.element_type(values.elements, hint, path + "[]")
+        element, note = self.nested_element_type(values.elements, hint, path + "[]")
         return TypeRef("vector", element=element), "; ".join(x for x in (lengths, note) if x)
 
     def element_type(self, values: ValueStats, hint: str, path: str) -> tuple[TypeRef, str]:
