@@ -1,0 +1,51 @@
+#!/usr/bin/python3
+"""Renders catalog_facts_test.cpp.j2 with generator/bsongen_gen/catalog.py's facts.
+
+  render_catalog_facts.py OUT.cpp
+
+The catalogue states what the generator and the tools assume of the runtime: type bytes, each
+scalar kind's codec and fixed width, the constant bytes of fixed shapes, the ranges of integer
+spellings, float's largest value, the clocks' tick lengths. The rendered test checks each against
+the C++ runtime and the standard library, mostly at compile time, so a catalogue entry that
+disagrees with the C++ side fails the build of the test (naming the entry) instead of generating
+code that is wrong.
+"""
+
+import os
+import sys
+
+import jinja2
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.join(ROOT, "generator"))
+from bsongen_gen import catalog  # noqa: E402
+
+
+def facts() -> dict:
+    return {
+        "bson_types": sorted(catalog.BSON_TYPES.items(), key=lambda kv: kv[1]),
+        "scalars": [s for s in catalog.SCALARS.values() if s.bson_type is not None],
+        "integer_ranges": sorted(catalog.INTEGER_SPELLING_RANGES.items()),
+        "bool_range": catalog.BOOL_SPELLING_RANGE,
+        "float_max": sorted(catalog.FLOAT_SPELLING_MAX.items()),
+        "clock_durations": sorted(catalog.CLOCK_DURATIONS.items()),
+        "clock_time_points": sorted(catalog.CLOCK_TIME_POINTS.items()),
+        "enum_storages": list(catalog.ENUM_STORAGES.values()),
+    }
+
+
+def main() -> int:
+    if len(sys.argv) != 2:
+        print(__doc__, file=sys.stderr)
+        return 2
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(HERE), undefined=jinja2.StrictUndefined,
+                             keep_trailing_newline=True, trim_blocks=True, lstrip_blocks=True)
+    text = env.get_template("catalog_facts_test.cpp.j2").render(**facts())
+    with open(sys.argv[1], "w", encoding="utf-8") as f:
+        f.write(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
