@@ -292,6 +292,11 @@ std::vector<record> read_records() {
   return out;
 }
 
+const std::vector<record>& all_records() {
+  static const std::vector<record> all = read_records();
+  return all;
+}
+
 // Documents per (category, verdict), and the comparisons made.
 struct tally {
   std::map<std::pair<std::string, std::string>, std::size_t> by_category;
@@ -328,7 +333,8 @@ void expect_verdict(const bsongen::result<void>& got, const outcome& want, bool 
 }
 
 template <class T>
-void check_struct(const std::vector<const record*>& docs, tally& counts) {
+void check_struct(const std::vector<const record*>& docs, const bsongen::decode_options& options,
+                  tally& counts) {
   T carried{};        // each document decoded into it in turn, whatever the last verdict was
   T after_failure{};  // a failed decode just went into it before each document
   const bytes* last_refused = nullptr;
@@ -338,7 +344,7 @@ void check_struct(const std::vector<const record*>& docs, tally& counts) {
     const std::span<const std::uint8_t> input(rec.input);
 
     // The reference: the generic path, then the oracle.
-    auto generic = bsongen::decode_document(input);
+    auto generic = bsongen::decode_document(input, options);
     outcome want;
     T expected{};
     if (generic) want = read_struct(generic->ref(), expected);
@@ -348,7 +354,7 @@ void check_struct(const std::vector<const record*>& docs, tally& counts) {
                  : "accepted";
     counts.count(rec, verdict);
 
-    auto fresh = bsongen::decode<T>(input);
+    auto fresh = bsongen::decode<T>(input, options);
     const bsongen::result<void> fresh_verdict =
         fresh ? bsongen::result<void>() : bsongen::result<void>(fresh.error());
     expect_verdict<T>(fresh_verdict, want, !generic, "new struct");
@@ -357,19 +363,19 @@ void check_struct(const std::vector<const record*>& docs, tally& counts) {
     }
 
     const bool carried_had_failed = i > 0 && last_refused == &docs[i - 1]->input;
-    auto into_carried = bsongen::decode(input, carried);
+    auto into_carried = bsongen::decode(input, carried, options);
     expect_verdict<T>(
         into_carried, want, !generic,
         carried_had_failed ? "struct a failed decode left" : "struct of the last one");
 
     bool failed_before = false;
     if (last_refused != nullptr) {
-      failed_before = !bsongen::decode(*last_refused, after_failure);
+      failed_before = !bsongen::decode(*last_refused, after_failure, options);
       EXPECT_TRUE(failed_before) << "a refused document decoded on a second try";
       // What a failed decode leaves (unspecified values) still encodes.
       EXPECT_TRUE(bsongen::encode(after_failure)) << "the struct a failed decode left";
     }
-    auto into_after_failure = bsongen::decode(input, after_failure);
+    auto into_after_failure = bsongen::decode(input, after_failure, options);
     expect_verdict<T>(into_after_failure, want, !generic, "struct right after a failed decode");
     if (failed_before) ++counts.after_failure_checks;
 
@@ -413,8 +419,11 @@ void check_struct(const std::vector<const record*>& docs, tally& counts) {
   }
 }
 
-const std::map<std::string, void (*)(const std::vector<const record*>&, tally&)>& checks() {
-  static const std::map<std::string, void (*)(const std::vector<const record*>&, tally&)> all = {
+using check_function = void (*)(const std::vector<const record*>&, const bsongen::decode_options&,
+                                tally&);
+
+const std::map<std::string, check_function>& checks() {
+  static const std::map<std::string, check_function> all = {
       {"fixed_tones", &check_struct<enum_diff::fixed_tones>},
       {"pair", &check_struct<enum_diff::pair>},
       {"mixed", &check_struct<enum_diff::mixed>},
@@ -423,22 +432,24 @@ const std::map<std::string, void (*)(const std::vector<const record*>&, tally&)>
   return all;
 }
 
-TEST(enum_differential, generated_decoder_agrees_with_the_generic_path_and_the_schema) {
-  const std::vector<record> records = read_records();
-  ASSERT_FALSE(records.empty()) << "no documents in " << BSONGEN_ENUM_DIFFERENTIAL_DOCUMENTS;
+// Every document through every struct's checks under `options`; the counts printed.
+tally run_all(const bsongen::decode_options& options) {
+  const std::vector<record>& records = all_records();
+  tally counts;
   std::map<std::string, std::vector<const record*>> by_struct;
   for (const record& rec : records) by_struct[rec.struct_name].push_back(&rec);
-  tally counts;
   for (const auto& [name, check] : checks()) {
     SCOPED_TRACE(name);
     const auto it = by_struct.find(name);
-    ASSERT_NE(it, by_struct.end()) << "no documents for struct " << name;
-    check(it->second, counts);
+    if (it == by_struct.end()) {
+      ADD_FAILURE() << "no documents for struct " << name;
+      continue;
+    }
+    check(it->second, options, counts);
   }
   for (const auto& [name, docs] : by_struct) {
     EXPECT_TRUE(checks().contains(name)) << "struct " << name << " has no checks in this test";
   }
-
   std::printf("%zu documents:\n", records.size());
   for (const auto& [verdict, n] : counts.by_verdict) std::printf("  %5zu %s\n", n, verdict.c_str());
   std::printf("by category:\n");
@@ -449,14 +460,31 @@ TEST(enum_differential, generated_decoder_agrees_with_the_generic_path_and_the_s
       "%zu accepted values compared between a new and a reused struct, %zu documents decoded "
       "right after a failed decode, %zu round trips\n",
       counts.fresh_vs_reused, counts.after_failure_checks, counts.round_trips);
-  // Every kind of verdict occurs, or a check of it never ran.
+  EXPECT_GT(counts.after_failure_checks, 0U);
   EXPECT_GT(counts.by_verdict["accepted"], records.size() / 4);
+  return counts;
+}
+
+TEST(enum_differential, generated_decoder_agrees_with_the_generic_path_and_the_schema) {
+  ASSERT_FALSE(all_records().empty()) << "no documents in " << BSONGEN_ENUM_DIFFERENTIAL_DOCUMENTS;
+  tally counts = run_all({});
+  // Every kind of verdict occurs, or a check of it never ran.
   EXPECT_GT(counts.by_verdict["refused by the schema: invalid_value"], 0U);
   EXPECT_GT(counts.by_verdict["refused by the schema: type_mismatch"], 0U);
   EXPECT_GT(counts.by_verdict["refused by the schema: invalid_length"], 0U);
   EXPECT_GT(counts.by_verdict["refused by the schema: duplicate_field"], 0U);
   EXPECT_GT(counts.by_verdict["refused by the schema: missing_field"], 0U);
-  EXPECT_GT(counts.after_failure_checks, 0U);
+}
+
+// decode_options::duplicate_keys = reject: the generic path then refuses a repeated key at any
+// level (in maps, nested structs and skipped unknown values too), and the generated decoder, under
+// the same options, must refuse at least as much; the rest as above.
+TEST(enum_differential, same_verdicts_when_the_options_reject_repeated_keys) {
+  ASSERT_FALSE(all_records().empty()) << "no documents in " << BSONGEN_ENUM_DIFFERENTIAL_DOCUMENTS;
+  bsongen::decode_options options;
+  options.duplicate_keys = bsongen::duplicate_key_policy::reject;
+  tally counts = run_all(options);
+  EXPECT_GT(counts.by_verdict["refused by BSON: duplicate_field"], 0U);
 }
 
 }  // namespace

@@ -4,10 +4,15 @@ schemas/enum_differential.yaml, random documents (fixed seed) encoded by pymongo
 python3-bson), most of them then changed in one way, named by a category:
 
   valid          every field, in schema order
-  out_of_order   the keys of the struct, and of nested structs, shuffled
+  out_of_order   the keys of the struct, and of nested structs, shuffled: mostly in one order
+                 per struct (the generated decoders learn an order), else at random
   missing_keys   some fields left out (strict's required `_id` among them, at times)
-  unknown_keys   keys the schema does not have, anywhere among the fields
-  duplicate_key  a field's element repeated with another value (spliced in: a dict cannot)
+  unknown_keys   keys the schema does not have, anywhere among the fields (their values at times
+                 repeating a key inside)
+  duplicate_key  a field's element repeated with another value (spliced in: a dict cannot), in
+                 the outer struct or a nested one, the keys at times in the learned order
+  map_duplicate  a key repeated inside a map, with another value
+  array_keys     a vector or fixed array whose elements have keys other than 0, 1, ...
   enum_noise     an enum value replaced by a near miss: the enumerator's C++ name instead of its
                  `bson_name`, another case, another Unicode normalization, a prefix, an int32
                  no enumerator has, an int64 or a double of a valid int32 value
@@ -16,7 +21,8 @@ python3-bson), most of them then changed in one way, named by a category:
   truncated      the bytes of a valid document cut, as is or framed again (length and NUL fixed)
   mutated        bytes of a valid document flipped
 
-The script states no verdict: the test's oracle reads each document the generic path accepts
+A document with nothing of the kind to change is written as it is, as `valid`. The script states
+no verdict: the test's oracle reads each document the generic path accepts
 against the schema's rules. The schema is read from the YAML file itself (the same file the C++ was
 generated from), with write_combination_documents.py's reader.
 
@@ -40,21 +46,27 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from write_combination_documents import Schema  # noqa: E402
 
 SEED = 20261210
-DOCUMENTS_PER_STRUCT = {"fixed_tones": 500, "pair": 400, "mixed": 900, "strict": 700}
+DOCUMENTS_PER_STRUCT = {"fixed_tones": 1500, "pair": 1000, "mixed": 3000, "strict": 2500}
 CATEGORIES = ["valid", "out_of_order", "missing_keys", "unknown_keys", "duplicate_key",
-              "enum_noise", "wrong_type", "wrong_length", "truncated", "mutated"]
+              "map_duplicate", "array_keys", "enum_noise", "wrong_type", "wrong_length",
+              "truncated", "mutated"]
 # How often each category is drawn (valid documents also seed truncated and mutated ones).
-WEIGHTS = [3, 2, 2, 1, 2, 3, 2, 1, 2, 2]
+WEIGHTS = [3, 3, 2, 1, 2, 1, 1, 3, 2, 1, 2, 2]
 MAP_KEYS = ["", "a", "b", "zz", "\u00e9", "\u65e5\u672c", "\U0001F600", "a.b", "0", "_id", "Mon"]
 STRINGS = ["", "x", "h\u00e9llo", "\u65e5\u672c\u8a9e", "nul\x00inside", "\U0001F600"]
 INT32S = [0, -1, 1, 7, 2 ** 31 - 1, -2 ** 31, 42]
 WRONG_VALUES = [None, True, "zz", 1.5, 7, Int64(7), [], {}, [1, "x"], {"a": 1}, b"\x01"]
+# An unknown value that repeats a key inside (decode_options::duplicate_keys = reject refuses it).
+REPEATING = RawBSONDocument(bytes.fromhex("13000000106b000100000010" "6b000200000000"))
 
 
 class Gen:
     def __init__(self, schema: Schema, rng: random.Random):
         self.schema = schema
         self.rng = rng
+        # One order of the keys per struct, for out-of-order documents that repeat it.
+        self.orders = {name: rng.sample([f["key"] for f in fields], len(fields))
+                       for name, fields in schema.structs.items()}
 
     def value(self, t, depth=0):
         """A random valid value of type t."""
@@ -149,15 +161,22 @@ def shuffled(rng, d: dict) -> dict:
     return {k: d[k] for k in keys}
 
 
-def reorder_all(schema, name, doc, rng):
-    """doc with its keys and every nested struct's keys shuffled (maps keep their order)."""
+def reorder_all(schema, name, doc, rng, orders=None):
+    """doc with its keys and every nested struct's keys shuffled (maps keep their order), in
+    orders[struct] (a list of keys) when given, else at random."""
+    def reorder(struct_name, d):
+        if orders is None:
+            return shuffled(rng, d)
+        rank = {k: i for i, k in enumerate(orders[struct_name])}
+        return {k: d[k] for k in sorted(d, key=lambda k: rank.get(k, -1))}
+
     inner = []
     structs_in(schema, ("name", name), doc, inner)
-    for _, d in inner[1:]:
-        items = list(shuffled(rng, d).items())
+    for sub_name, d in inner[1:]:
+        items = list(reorder(sub_name, d).items())
         d.clear()
         d.update(items)
-    return shuffled(rng, doc)
+    return reorder(name, doc)
 
 
 def encode(doc) -> bytes:
@@ -165,24 +184,18 @@ def encode(doc) -> bytes:
 
 
 def splice_repeat(gen: Gen, name: str, doc: dict) -> bytes:
-    """doc's bytes with one field's element repeated (another value, valid or not), inserted
-    after the first or appended at the end."""
+    """doc's bytes with one field's element repeated (another value, valid or not), right after
+    the first occurrence or at the end. Element by element, in doc's order (pymongo would move a
+    top-level `_id` to the front)."""
     rng = gen.rng
+    elements = [encode({k: v})[4:-1] for k, v in doc.items()]
     fields = [f for f in gen.schema.structs[name] if f["key"] in doc]
-    data = encode(doc)
-    if not fields:
-        return data
-    f = rng.choice(fields)
-    again = gen.value(f["type"]) if rng.random() < 0.8 else rng.choice(WRONG_VALUES)
-    element = encode({f["key"]: again})[4:-1]
-    if rng.random() < 0.5:
-        body = data[4:-1] + element
-    else:
-        # Right after the first occurrence: the first element of a document with the same
-        # keys up to it.
-        keys = list(doc)
-        upto = encode({k: doc[k] for k in keys[:keys.index(f["key"]) + 1]})[4:-1]
-        body = upto + element + data[4 + len(upto):-1]
+    if fields:
+        f = rng.choice(fields)
+        again = gen.value(f["type"]) if rng.random() < 0.8 else rng.choice(WRONG_VALUES)
+        at = list(doc).index(f["key"]) + 1 if rng.random() < 0.5 else len(elements)
+        elements.insert(at, encode({f["key"]: again})[4:-1])
+    body = b"".join(elements)
     return struct.pack("<i", len(body) + 5) + body + b"\0"
 
 
@@ -191,7 +204,8 @@ def document(gen: Gen, name: str, category: str) -> bytes:
     schema = gen.schema
     doc = gen.struct(name)
     if category == "out_of_order":
-        return encode(reorder_all(schema, name, doc, rng))
+        return encode(reorder_all(schema, name, doc, rng,
+                                  gen.orders if rng.random() < 0.7 else None))
     if category == "missing_keys":
         inner = []
         structs_in(schema, ("name", name), doc, inner)
@@ -208,11 +222,13 @@ def document(gen: Gen, name: str, category: str) -> bytes:
         for _ in range(rng.randint(1, 3)):
             items.insert(rng.randint(0, len(items)),
                          (rng.choice(["unknown", "T", "d\u00f6\u00f6", "_ID"]),
-                          rng.choice(WRONG_VALUES)))
+                          rng.choice(WRONG_VALUES + [REPEATING])))
         d.clear()
         d.update(items)  # a repeated unknown key keeps its first place, with the last value
         return encode(doc)
     if category == "duplicate_key":
+        if rng.random() < 0.3:
+            doc = reorder_all(schema, name, doc, rng, gen.orders)
         inner = []
         structs_in(schema, ("name", name), doc, inner)
         if rng.random() < 0.6 or len(inner) == 1:
@@ -227,6 +243,39 @@ def document(gen: Gen, name: str, category: str) -> bytes:
         sub_name, parent, key = rng.choice(nested)
         parent[key] = RawBSONDocument(splice_repeat(gen, sub_name, parent[key]))
         return encode(doc)
+    if category in ("map_duplicate", "array_keys"):
+        found = []
+        gen.slots(("name", name), doc, None, None, found)
+        kind = "map" if category == "map_duplicate" else ("vector", "array")
+        found = [s for s in found if s[0][0] in kind and s[1][s[2]]]
+        if not found:
+            gen.unchanged = True
+            return encode(doc)
+        t, parent, key = rng.choice(found)
+        value = parent[key]
+        if category == "map_duplicate":
+            keys = list(value)
+            again = rng.choice(keys)
+            element = encode({again: gen.value(t[1]) if rng.random() < 0.8
+                              else rng.choice(WRONG_VALUES)})[4:-1]
+            at = rng.randint(keys.index(again) + 1, len(keys))
+            elements = [encode({k: value[k]})[4:-1] for k in keys]
+            body = b"".join(elements[:at]) + element + b"".join(elements[at:])
+            parent[key] = RawBSONDocument(struct.pack("<i", len(body) + 5) + body + b"\0")
+            return encode(doc)
+        # The elements under other keys, the first a marker that finds them in the bytes; then
+        # the element's type byte (document) made array's.
+        odd = ["\uE001"] + [rng.choice(["0", "1", "7", "x", "", "00"]) for _ in value[1:]]
+        inner = encode(dict(zip(odd, value)) if len(set(odd)) == len(odd) else
+                       {odd[0]: value[0]})
+        parent[key] = RawBSONDocument(inner)
+        data = bytearray(encode(doc))
+        at = bytes(data).find(inner)
+        label = (str(key) if isinstance(key, int) else key).encode("utf-8") + b"\0"
+        type_at = at - len(label) - 1
+        assert data[type_at] == 0x03 and bytes(data[type_at + 1:at]) == label
+        data[type_at] = 0x04
+        return bytes(data)
     if category in ("enum_noise", "wrong_type", "wrong_length"):
         found = []
         gen.slots(("name", name), doc, None, None, found)
@@ -243,6 +292,8 @@ def document(gen: Gen, name: str, category: str) -> bytes:
                 parent[key] = [gen.value(t[1]) for _ in range(n)]
             else:
                 parent[key] = rng.choice(WRONG_VALUES)
+        else:
+            gen.unchanged = True
         return encode(doc)
     data = encode(reorder_all(schema, name, doc, rng) if rng.random() < 0.3 else doc)
     if category == "truncated":
@@ -282,7 +333,10 @@ def main() -> None:
     for name in schema.structs:
         for _ in range(DOCUMENTS_PER_STRUCT[name]):
             category = rng.choices(CATEGORIES, WEIGHTS)[0]
+            gen.unchanged = False
             data = document(gen, name, category)
+            if gen.unchanged:
+                category = "valid"  # nothing of that kind to change
             out.extend(text(name) + text(category) + struct.pack("<I", len(data)) + data)
     with open(sys.argv[1], "wb") as f:
         f.write(out)
