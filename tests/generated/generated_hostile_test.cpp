@@ -450,6 +450,27 @@ TEST(generated_codec_hostile, repeated_unknown_keys_are_refused_under_reject) {
   expect_same_verdict<hostile_test::pair>(apart, reject);
 }
 
+// Issue 34 item 10 (enum_differential_test found it): inside a skipped unknown value, a repeated
+// key passed under reject, which the generic decoder refuses; in a skipped array it is no repeat.
+TEST(generated_codec_hostile, repeated_keys_inside_skipped_values_are_refused_under_reject) {
+  const bytes inside = document_of(builder().element(0x10, "a").i32(1).element(0x03, "u").doc(
+      builder().element(0x10, "k").i32(1).element(0x10, "k").i32(2)));
+  EXPECT_TRUE(bsongen::decode<hostile_test::pair>(inside));  // last wins by default
+  bsongen::decode_options reject;
+  reject.duplicate_keys = bsongen::duplicate_key_policy::reject;
+  const bsongen::error e = decode_error<hostile_test::pair>(inside, reject);
+  EXPECT_EQ(e.code, bsongen::error_code::duplicate_field) << e.to_string();
+  EXPECT_EQ(e.path, "u.k");
+  EXPECT_EQ(e.offset, 4u + 7u + 3u + 4u + 7u);  // the second "k"'s type byte
+  expect_same_verdict<hostile_test::pair>(inside, reject);
+  expect_same_verdict<hostile_test::fixed_capture>(inside, reject);
+
+  const bytes in_array = document_of(builder().element(0x10, "a").i32(1).element(0x04, "u").doc(
+      builder().element(0x10, "0").i32(1).element(0x10, "0").i32(2)));
+  expect_same_verdict<hostile_test::pair>(in_array, reject);
+  EXPECT_TRUE(bsongen::decode<hostile_test::pair>(std::span<const std::uint8_t>(in_array), reject));
+}
+
 // --- Issue 11 item 14: error offsets at the element's type byte (decision 1). ---
 
 TEST(generated_codec_hostile, errors_point_at_the_elements_type_byte_as_the_generic_decoder_says) {

@@ -164,18 +164,28 @@ void fail_encode(encode_state& es, error_code code, std::string message) {
 namespace {
 
 // On failure inside the document st.depth stays at its level (one above the caller's): skip_value
-// tells errors about a value from errors inside its nested elements that way.
-const std::uint8_t* skip_document(decode_state& st, const std::uint8_t* p,
-                                  const std::uint8_t* end) {
+// tells errors about a value from errors inside its nested elements that way. Under
+// duplicate_keys: reject a key repeated in the document (an array's keys are not checked) fails
+// at the repeating element, as the generic decoder fails: a skipped unknown value, a raw_document
+// member or a javascript_with_scope's scope is refused as decode_document refuses it.
+const std::uint8_t* skip_document(decode_state& st, const std::uint8_t* p, const std::uint8_t* end,
+                                  bool is_array) {
   const std::uint8_t* body;
   const std::uint8_t* doc_end;
   if (!open_document(st, p, end, body, doc_end)) return nullptr;
   ++st.depth;
+  const bool rejects_repeats = !is_array && st.duplicate_keys == duplicate_key_policy::reject;
   while (body < doc_end) {
     std::uint8_t type = 0;
     std::string_view key;
     const std::uint8_t* const element = body;
     if (!read_element_header(st, body, doc_end, type, key)) return nullptr;
+    // Each skipped document is walked once per decode, so its end names it in the set.
+    if (rejects_repeats && !note_unknown_key(st, doc_end, key)) [[unlikely]] {
+      fail(st, error_code::duplicate_field, element, std::string(messages::repeated_key));
+      st.err.prepend_path(key);
+      return nullptr;
+    }
     body = skip_value(st, type, body, doc_end, element);
     if (body == nullptr) {
       st.err.prepend_path(key);
@@ -209,7 +219,7 @@ const std::uint8_t* read_code_with_scope(decode_state& st, const std::uint8_t* p
   scope = read_string(st, p + 4, stop, code);
   if (scope == nullptr) return nullptr;
   // The scope must fill the rest exactly: open_document checks it fits before `stop`.
-  const std::uint8_t* next = skip_document(st, scope, stop);
+  const std::uint8_t* next = skip_document(st, scope, stop, false);
   if (next == nullptr) return nullptr;
   if (next != stop) {
     return fail(st, error_code::invalid_length, p,
@@ -233,7 +243,7 @@ const std::uint8_t* skip_value_at(decode_state& st, std::uint8_t type, const std
     case value_layout::string:
       return read_string(st, p, end, text);
     case value_layout::document:
-      return skip_document(st, p, end);
+      return skip_document(st, p, end, type == static_cast<std::uint8_t>(bson_type::array));
     case value_layout::binary: {
       if (end - p < rule.width) return fail_truncated(st, p, "binary");
       const std::int32_t length = load_i32_le(p);
