@@ -54,10 +54,14 @@ class ScalarKind:
     # string's are views, which hold no allocator (a static std::pmr::string would keep whatever
     # resource was the default when it was first built).
     default_constant_type: Optional[str] = None
+    # BSON_TYPES names the decoder also accepts, converting them (widening); encode writes only
+    # bson_type.
+    also_reads: tuple[str, ...] = ()
 
 
 SCALARS: dict[str, ScalarKind] = {k.kind: k for k in [
-    ScalarKind("double", "double_", "double", "::bsongen::detail::double_codec", 8),
+    ScalarKind("double", "double_", "double", "::bsongen::detail::double_codec", 8,
+               also_reads=("int32",)),
     ScalarKind("string", "string", "std::string", "::bsongen::detail::string_codec", None,
                emptiable=True, headers=("<string>",), pmr_cpp_type="std::pmr::string",
                default_constant_type="std::string_view"),
@@ -67,7 +71,7 @@ SCALARS: dict[str, ScalarKind] = {k.kind: k for k in [
     ScalarKind("int32", "int32", "std::int32_t", "::bsongen::detail::int32_codec", 4,
                headers=("<cstdint>",)),
     ScalarKind("int64", "int64", "std::int64_t", "::bsongen::detail::int64_codec", 8,
-               headers=("<cstdint>",)),
+               headers=("<cstdint>",), also_reads=("int32",)),
     ScalarKind("bool", "boolean", "bool", "::bsongen::detail::bool_codec", 1),
     ScalarKind("datetime", "datetime", "::bsongen::datetime", "::bsongen::detail::datetime_codec",
                8, headers=("bsongen/types.hpp",)),

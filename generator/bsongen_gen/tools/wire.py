@@ -2,8 +2,9 @@
 
 catalog.py says how the generator *generates* each kind. This module says which BSON types a
 generated decoder of a kind accepts and which its encoder writes, under the names MongoDB's
-`$jsonSchema` uses (`bsonType`). tests/tools/tools_unit_test.py checks that every kind in the
-catalog has an entry here, so a new kind cannot be forgotten.
+`$jsonSchema` uses (`bsonType`). The scalar kinds' tags are derived from the catalogue (each
+kind's BSON type, what it also reads, its constant bytes), so a new kind needs no entry here;
+tests/tools/wire_test.py checks that every kind of the catalogue has tags.
 
 Types are *tags*: a `$jsonSchema` alias, or `alias/detail` where the tools must tell more apart
 than bsonType can (`binData/uuid`: binary subtype 4 of 16 bytes, what the `uuid` kind reads and
@@ -27,8 +28,18 @@ BSON_ALIASES: dict[int, str] = {
     0x0C: "dbPointer", 0x0D: "javascript", 0x0E: "symbol", 0x0F: "javascriptWithScope",
     0x10: "int", 0x11: "timestamp", 0x12: "long", 0x13: "decimal", 0xFF: "minKey", 0x7F: "maxKey",
 }
-ALL_TAGS = frozenset(BSON_ALIASES.values()) | {"binData/uuid"}
-UUID_TAG = "binData/uuid"
+
+
+def _alias(bson_type: str) -> str:
+    return BSON_ALIASES[catalog.BSON_TYPES[bson_type]]
+
+
+# A kind whose fixed shape has constant bytes (uuid: binary subtype 4 of 16 bytes) reads and writes
+# only values of that shape: a tag of its own, `alias/kind`.
+_SHAPED_TAGS = {s.kind: f"{_alias(s.bson_type)}/{s.kind}" for s in catalog.SCALARS.values()
+                if s.bson_type is not None and s.constant_bytes}
+ALL_TAGS = frozenset(BSON_ALIASES.values()) | frozenset(_SHAPED_TAGS.values())
+UUID_TAG = _SHAPED_TAGS["uuid"]
 
 # The schema forms infer emits for mixed data (issue 13): `nullable<T>` (a T or null, null kept)
 # and `number<int64>` / `number<double>` (a widened number that writes back the BSON type it was
@@ -49,29 +60,26 @@ def _leaf(reads, writes=None) -> LeafWire:
     return LeafWire(reads, frozenset(writes) if writes is not None else reads)
 
 
-# Scalar kinds (catalog.SCALARS) on the wire. `double` and `int64` decode an int32 too (widening)
-# but always encode their own type; `binary` reads and writes every subtype, uuid among them.
-LEAVES: dict[str, LeafWire] = {
-    "double": _leaf({"double", "int"}, {"double"}),
-    "string": _leaf({"string"}),
-    "javascript": _leaf({"javascript"}),
-    "int32": _leaf({"int"}),
-    "int64": _leaf({"long", "int"}, {"long"}),
-    "bool": _leaf({"bool"}),
-    "datetime": _leaf({"date"}),
-    "object_id": _leaf({"objectId"}),
-    "decimal128": _leaf({"decimal"}),
-    "binary": _leaf({"binData", UUID_TAG}),
-    "uuid": _leaf({UUID_TAG}),
-    "timestamp": _leaf({"timestamp"}),
-    "regex": _leaf({"regex"}),
-    "null": _leaf({"null"}),
-    "min_key": _leaf({"minKey"}),
-    "max_key": _leaf({"maxKey"}),
-    "javascript_with_scope": _leaf({"javascriptWithScope"}),
-    "raw_document": _leaf({"object"}),
-    "any": _leaf(ALL_TAGS),
-}
+def bson_type(tag: str) -> str:
+    """The `$jsonSchema` bsonType of a tag (`binData/uuid` -> `binData`)."""
+    return tag.split("/", 1)[0]
+
+
+def _scalar_wire(s: catalog.ScalarKind) -> LeafWire:
+    """A scalar kind on the wire: its BSON type's tags (only its own shape's when it has constant
+    bytes; every shape of the type otherwise, so `binary` reads and writes uuids too), and what it
+    also reads (`double` and `int64` decode an int32 too, but encode their own type)."""
+    if s.bson_type is None:  # decided by the value: any type
+        return _leaf(ALL_TAGS)
+    if s.kind in _SHAPED_TAGS:
+        own = {_SHAPED_TAGS[s.kind]}
+    else:
+        own = {t for t in ALL_TAGS if bson_type(t) == _alias(s.bson_type)}
+    return _leaf(own | {_alias(t) for t in s.also_reads}, own)
+
+
+# Scalar kinds (catalog.SCALARS) on the wire.
+LEAVES: dict[str, LeafWire] = {kind: _scalar_wire(s) for kind, s in catalog.SCALARS.items()}
 
 # number<int64> reads int32 and int64; number<double> reads int32, int64 and double. Each writes
 # back the type it read, so it may write any of them.
@@ -80,13 +88,11 @@ NUMBER_WIRE: dict[str, LeafWire] = {
     "double": _leaf({"int", "long", "double"}),
 }
 
-ENUM_STORAGE_TAG = {"int32": "int", "string": "string"}
-CONTAINER_TAG = {"vector": "array", "array": "array", "map": "object", "struct": "object"}
-
-
-def bson_type(tag: str) -> str:
-    """The `$jsonSchema` bsonType of a tag (`binData/uuid` -> `binData`)."""
-    return tag.split("/", 1)[0]
+ENUM_STORAGE_TAG = {e.storage: _alias(e.bson_type) for e in catalog.ENUM_STORAGES.values()}
+# The containers that are a BSON array or document themselves, and structs.
+CONTAINER_TAG = {**{c.kind: _alias(c.bson_type) for c in catalog.CONTAINERS.values()
+                    if c.bson_type is not None},
+                 "struct": _alias(catalog.STRUCT_BSON_TYPE)}
 
 
 def value_tags(t: TypeRef, enum_storage: Optional[str] = None) -> tuple[frozenset, frozenset]:
