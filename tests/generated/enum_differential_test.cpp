@@ -107,26 +107,16 @@ concept visitable = requires(T& t) {
   bsongen::codec<T>::visit(t, [](std::string_view, auto&) {});
 };
 
+// Whether T is an instance of Template (std::vector, std::map, std::optional, bsongen::nullable);
+// std::array, whose size is not a type, has its own.
+template <class T, template <class...> class Template>
+constexpr bool is_a = false;
+template <template <class...> class Template, class... Args>
+constexpr bool is_a<Template<Args...>, Template> = true;
 template <class T>
-struct is_vector : std::false_type {};
-template <class T>
-struct is_vector<std::vector<T>> : std::true_type {};
-template <class T>
-struct is_std_array : std::false_type {};
+constexpr bool is_std_array = false;
 template <class T, std::size_t N>
-struct is_std_array<std::array<T, N>> : std::true_type {};
-template <class T>
-struct is_map : std::false_type {};
-template <class T>
-struct is_map<std::map<std::string, T>> : std::true_type {};
-template <class T>
-struct is_nullable : std::false_type {};
-template <class T>
-struct is_nullable<bsongen::nullable<T>> : std::true_type {};
-template <class T>
-struct is_optional : std::false_type {};
-template <class T>
-struct is_optional<std::optional<T>> : std::true_type {};
+constexpr bool is_std_array<std::array<T, N>> = true;
 
 template <visitable T>
 outcome read_struct(document_ref d, T& out);
@@ -166,19 +156,19 @@ outcome read(value_ref v, M& out) {
       }
     }
     return fail(error_code::invalid_value);
-  } else if constexpr (is_nullable<M>::value) {
+  } else if constexpr (is_a<M, bsongen::nullable>) {
     if (v.is_null()) {
       out = nullptr;
       return {};
     }
     return read(v, out.emplace());
-  } else if constexpr (is_vector<M>::value) {
+  } else if constexpr (is_a<M, std::vector>) {
     if (!v.is_array()) return fail(error_code::type_mismatch);
     const array_ref a = v.as_array();
     for (std::size_t i = 0; i < a.size(); ++i) {
       if (outcome o = read(a[i], out.emplace_back())) return within(o, std::to_string(i));
     }
-  } else if constexpr (is_std_array<M>::value) {
+  } else if constexpr (is_std_array<M>) {
     if (!v.is_array()) return fail(error_code::type_mismatch);
     const array_ref a = v.as_array();
     // Elements in order; one beyond N, or too few at the end, is the array's invalid_length.
@@ -187,7 +177,7 @@ outcome read(value_ref v, M& out) {
       if (outcome o = read(a[i], out[i])) return within(o, std::to_string(i));
     }
     if (a.size() != out.size()) return fail(error_code::invalid_length);
-  } else if constexpr (is_map<M>::value) {
+  } else if constexpr (is_a<M, std::map>) {
     if (!v.is_document()) return fail(error_code::type_mismatch);
     for (const bsongen::element e : v.as_document()) {
       typename M::mapped_type value{};  // a repeated key: the last value
@@ -207,9 +197,9 @@ outcome read(value_ref v, M& out) {
 // holds the null.
 template <class M>
 outcome read_field(value_ref v, M& out) {
-  if constexpr (is_optional<M>::value) {
+  if constexpr (is_a<M, std::optional>) {
     using inner = typename M::value_type;
-    if (v.is_null() && !is_nullable<inner>::value) {
+    if (v.is_null() && !is_a<inner, bsongen::nullable>) {
       out.reset();
       return {};
     }
