@@ -1,7 +1,14 @@
 // bsongen-dump: BSON document streams to Extended JSON lines, and back.
 //
 // Exit status: 0 on success, 1 when the input is corrupt or a file cannot be read or written
-// (the documents before a bad one are still output), 2 on a usage error.
+// (the documents before a bad one are still output) or --canonical refused a document, 2 on a
+// usage error.
+//
+// Extended JSON cannot represent a document holding a type wrapper's key ({"$oid": "zz"} as a
+// sub-document): the specification has no escape for a leading '$', so its text would read back
+// as another type or fail. --canonical promises a round trip and refuses such a document (stderr
+// names it and the key, the others are printed); the relaxed default, lossy by design, prints it
+// and warns.
 
 #include <cerrno>
 #include <cstdio>
@@ -31,7 +38,9 @@ constexpr std::string_view usage_text =
     "to such a BSON file. FILE '-' reads standard input.\n"
     "\n"
     "  --relaxed      relaxed Extended JSON: plain JSON numbers and ISO dates (the default)\n"
-    "  --canonical    canonical Extended JSON: every BSON type kept\n"
+    "  --canonical    canonical Extended JSON: every BSON type kept; a document Extended JSON\n"
+    "                 cannot represent (a sub-document with a key such as $oid or $numberInt)\n"
+    "                 is refused, not printed\n"
     "  --from-json    read Extended JSON, write BSON; with --relaxed or --canonical, print each\n"
     "                 document as one line of that Extended JSON instead (the types the BSON\n"
     "                 conversion chose, e.g. 1 -> int32, 3000000000 -> int64, 1.0 -> double)\n"
@@ -39,7 +48,7 @@ constexpr std::string_view usage_text =
     "  -h, --help     this text\n"
     "\n"
     "Exit status: 0 success, 1 corrupt input or I/O failure (documents before the bad one are\n"
-    "still written), 2 usage error.\n";
+    "still written) or a document --canonical refused, 2 usage error.\n";
 
 struct options {
   bsongen::extjson_mode mode = bsongen::extjson_mode::relaxed;
@@ -102,6 +111,8 @@ int dump(const options& opts) {
   bsongen::document_stream_reader reader(in.get());
   bsongen::document_view doc;
   std::string line;
+  std::size_t refused = 0;
+  const bool canonical = opts.mode == bsongen::extjson_mode::canonical;
   for (;;) {
     auto more = reader.next(doc);
     if (!more) {
@@ -112,6 +123,18 @@ int dump(const options& opts) {
       return exit_data_error;
     }
     if (!*more) break;
+    if (auto exact = bsongen::check_extjson_round_trip(doc); !exact) [[unlikely]] {
+      bsongen::error e = std::move(exact).error();
+      e.offset += reader.offset() - doc.bytes().size();
+      e.message = "document " + std::to_string(reader.documents_read() - 1) + ": " + e.message +
+                  (canonical ? "; not printed" : "; printed as it is (relaxed)");
+      std::fflush(stdout);
+      report(opts.input, e);
+      if (canonical) {
+        ++refused;
+        continue;
+      }
+    }
     line.clear();
     bsongen::append_extjson(doc, line, opts.mode);
     line += '\n';
@@ -124,6 +147,13 @@ int dump(const options& opts) {
   if (std::fflush(stdout) != 0) {
     std::fprintf(stderr, "bsongen-dump: writing standard output failed: %s\n",
                  std::strerror(errno));
+    return exit_data_error;
+  }
+  if (refused != 0) {
+    std::fprintf(stderr,
+                 "bsongen-dump: %zu document(s) not printed: canonical Extended JSON cannot "
+                 "represent them\n",
+                 refused);
     return exit_data_error;
   }
   return exit_ok;

@@ -9,9 +9,13 @@ usage: bsongen_dump_test.py BSONGEN_DUMP BENCH_DATA_DIR
    from the original; the default (relaxed) dump must round-trip through --from-json too.
    --from-json with --canonical prints the canonical lines straight from the JSON; a JSON array of
    documents (mongoexport --jsonArray) reads like the same documents one per line.
-2. A corrupt document in the middle: the documents before it are printed, stderr names its index
+2. Sub-documents whose keys Extended JSON reads as a type wrapper ({"$oid": "zz"}, a legacy
+   {"$regex": "x", "$options": ""}): --canonical refuses them by index and key path (exit 1) and
+   prints every other document, which still round-trips; relaxed prints them and warns. A real
+   regex still dumps and reads back as a regex, and $ref/$id, query operators stay documents.
+3. A corrupt document in the middle: the documents before it are printed, stderr names its index
    and byte offset, the exit status is 1. A truncated file likewise. Usage errors exit 2.
-3. Interop on the driver benchmark documents: pymongo decodes our --from-json BSON of each file
+4. Interop on the driver benchmark documents: pymongo decodes our --from-json BSON of each file
    to exactly what json_util.loads reads from the same text (types and key order included), and
    our canonical and relaxed dumps load in json_util to values equal to those.
 
@@ -184,6 +188,42 @@ def json_to_json_lines_and_arrays(tmp):
               "bad array %r explained with index and offset: %s" % (text, err))
 
 
+def wrapper_lookalike_keys(tmp):
+    docs = [
+        SON([("n", 0)]),
+        SON([("n", 1), ("a", SON([("$oid", "zz")]))]),
+        SON([("n", 2), ("re", Regex("x", "i")),
+             ("query", SON([("$regex", Regex("p", "")), ("$options", "i")])),
+             ("ref", SON([("$ref", "c"), ("$id", 1)])), ("op", SON([("$type", "string")]))]),
+        SON([("n", 3), ("list", [SON([("$regex", "x"), ("$options", "")])])]),
+        SON([("n", 4), ("d", SON([("$numberInt", "5")]))]),
+    ]
+    path = os.path.join(tmp, "lookalike.bson")
+    with open(path, "wb") as f:
+        f.write(b"".join(bson.encode(d, codec_options=CODEC) for d in docs))
+    r = run("--canonical", path)
+    err = r.stderr.decode()
+    check(r.returncode == 1, "--canonical exits 1 when it refused a document: %d" % r.returncode)
+    lines = r.stdout.decode().splitlines()
+    check([json_util.loads(line, json_options=JSON_OPTIONS)["n"] for line in lines] == [0, 2],
+          "--canonical prints the documents Extended JSON can represent: %r" % lines)
+    for index, key_path in ((1, "a.$oid"), (3, "list.0.$regex"), (4, "d.$numberInt")):
+        check("document %d" % index in err and key_path in err,
+              "stderr names document %d and %s: %s" % (index, key_path, err))
+    check("3 document(s) not printed" in err, "stderr counts the refused documents: " + err)
+    printed = os.path.join(tmp, "printed.json")
+    with open(printed, "wb") as f:
+        f.write(r.stdout)
+    back = run("--from-json", printed)
+    expected = bson.encode(docs[0], codec_options=CODEC) + bson.encode(docs[2], codec_options=CODEC)
+    check(back.returncode == 0 and back.stdout == expected,
+          "what --canonical printed converts back to the same bytes (a regex stays a regex)")
+    relaxed = run(path)
+    check(relaxed.returncode == 0 and len(relaxed.stdout.decode().splitlines()) == 5,
+          "relaxed prints every document")
+    check("printed as it is (relaxed)" in relaxed.stderr.decode(), "and warns about the three")
+
+
 def corrupt_and_truncated(tmp):
     docs = [bson.encode({"n": i}) for i in range(4)]
     corrupt = bytearray(docs[2])
@@ -292,6 +332,7 @@ if __name__ == "__main__":
     with tempfile.TemporaryDirectory() as tmp:
         round_trip_pymongo_file(tmp)
         json_to_json_lines_and_arrays(tmp)
+        wrapper_lookalike_keys(tmp)
         corrupt_and_truncated(tmp)
         if os.path.isdir(BENCH_DATA):
             bench_data_interop(tmp)

@@ -107,6 +107,89 @@ TEST(extjson_writer, view_and_document_write_the_same_text) {
             R"j("s":{"$symbol":"sym"},"js":{"$code":"g()"}})j");
 }
 
+// A BSON document holding a type wrapper's key cannot be written as Extended JSON that reads back
+// as it (the specification has no escape for a leading '$'). check_extjson_round_trip says which,
+// and the rule is checked against the parser: what it flags does not read back, what it passes
+// does, in both modes.
+TEST(extjson_round_trip_check, flags_exactly_the_documents_that_do_not_read_back) {
+  const object_id oid = object_id::from_hex("56e1fc72e0c917e9c4714161").value();
+  struct lookalike {
+    document doc;
+    const char* path;
+  };
+  const std::vector<lookalike> flagged = {
+      {document{{"a", document{{"$regex", "x"}, {"$options", ""}}}}, "a.$regex"},
+      {document{{"a", document{{"$regex", "x"}}}}, "a.$regex"},
+      {document{{"a", document{{"$oid", "zz"}}}}, "a.$oid"},
+      {document{{"a", document{{"$oid", "56e1fc72e0c917e9c4714161"}}}}, "a.$oid"},
+      {document{{"a", document{{"$numberInt", "5"}}}}, "a.$numberInt"},
+      {document{{"a", document{{"$numberLong", "5"}}}}, "a.$numberLong"},
+      {document{{"a", document{{"$date", document{{"$numberLong", "5"}}}}}}, "a.$date"},
+      {document{{"a", document{{"x", 1}, {"$date", 5}}}}, "a.$date"},  // not first
+      {document{
+           {"a", document{{"$regularExpression", document{{"pattern", "x"}, {"options", ""}}}}}},
+       "a.$regularExpression"},
+      {document{{"a", document{{"$code", "f()"}, {"$scope", document{}}}}}, "a.$code"},
+      {document{{"a", document{{"$scope", document{}}}}}, "a.$scope"},
+      {document{{"a", document{{"$binary", "AAE="}, {"$type", "00"}}}}, "a.$binary"},
+      {document{{"a", document{{"$uuid", "c8edabc3-f738-4ca3-b68d-ab92a91478a3"}}}}, "a.$uuid"},
+      {document{{"a", document{{"$minKey", 1}}}}, "a.$minKey"},
+      {document{{"a", document{{"$undefined", true}}}}, "a.$undefined"},
+      {document{{"a", document{{"$timestamp", document{{"t", 1}, {"i", 1}}}}}}, "a.$timestamp"},
+      {document{{"a", document{{"$dbPointer", document{{"$ref", "c"}, {"$id", oid}}}}}},
+       "a.$dbPointer"},
+      {document{{"$oid", "zz"}}, "$oid"},  // the top level
+      {document{{"a", array{1, document{{"$symbol", "s"}}}}}, "a.1.$symbol"},
+      {document{{"a", javascript_with_scope{"f()", to_raw_document(document{{"$maxKey", 1}})}}},
+       "a.$maxKey"},
+      {document{{"a", document{{"b", document{{"$numberDouble", "1"}}}}}}, "a.b.$numberDouble"},
+  };
+  const std::vector<document> passed = {
+      document{{"dbref", document{{"$ref", "c"}, {"$id", 1}, {"$db", "d"}}}},
+      document{{"query", document{{"$type", "string"}}}},
+      document{{"operator", document{{"$regex", regex{"p", ""}}, {"$options", "i"}}}},
+      document{{"options", document{{"$options", "i"}}}},
+      document{{"other", document{{"$a", "b"}, {"$", 1}, {"$numberint", "5"}, {"oid", 1}}}},
+      document{{"$key", 42}},
+      document{{"a", array{document{{"$in", array{1, 2}}}}}},
+  };
+  auto reads_back = [](const document& d, extjson_mode mode) {
+    auto back = extjson_to_bson(to_extjson(d.ref(), mode));
+    if (!back) return false;
+    const byte_buffer bytes = encode_document(d.ref());
+    return std::vector<std::uint8_t>(back->span().begin(), back->span().end()) ==
+           std::vector<std::uint8_t>(bytes.span().begin(), bytes.span().end());
+  };
+  for (const lookalike& l : flagged) {
+    SCOPED_TRACE(canonical(l.doc));
+    const auto checked = check_extjson_round_trip(l.doc.ref());
+    ASSERT_FALSE(checked);
+    EXPECT_EQ(checked.error().code, error_code::invalid_value);
+    EXPECT_EQ(checked.error().path, l.path);
+    const byte_buffer bytes = encode_document(l.doc.ref());
+    const auto view = document_view::from_bytes(bytes);
+    ASSERT_TRUE(view);
+    const auto from_view = check_extjson_round_trip(*view);
+    ASSERT_FALSE(from_view);
+    EXPECT_EQ(from_view.error().path, l.path);
+    EXPECT_FALSE(reads_back(l.doc, extjson_mode::canonical)) << "flagged, yet it reads back";
+  }
+  for (const document& d : passed) {
+    SCOPED_TRACE(canonical(d));
+    EXPECT_TRUE(check_extjson_round_trip(d.ref()));
+    const byte_buffer bytes = encode_document(d.ref());
+    EXPECT_TRUE(check_extjson_round_trip(*document_view::from_bytes(bytes)));
+    EXPECT_TRUE(reads_back(d, extjson_mode::canonical));
+    EXPECT_TRUE(reads_back(d, extjson_mode::relaxed));
+  }
+  // The offset is that of the document holding the key, in the bytes checked.
+  const document nested{{"n", 1}, {"a", document{{"$oid", "zz"}}}};
+  const byte_buffer bytes = encode_document(nested.ref());
+  const auto checked = check_extjson_round_trip(*document_view::from_bytes(bytes));
+  ASSERT_FALSE(checked);
+  EXPECT_EQ(checked.error().offset, 4u + 7u + 3u);  // length, "n" int32 element, "a" header
+}
+
 TEST(extjson_doubles, print_shortest_round_trip_in_the_corpus_forms) {
   EXPECT_EQ(format(1.0), "1.0");
   EXPECT_EQ(format(-0.0), "-0.0");

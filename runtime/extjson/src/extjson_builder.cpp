@@ -15,6 +15,7 @@
 #include "bsongen/detail/error_messages.hpp"
 #include "bsongen/document_view.hpp"
 #include "bsongen/object_id.hpp"
+#include "extjson_keys.hpp"
 
 namespace bsongen::detail {
 namespace {
@@ -28,92 +29,7 @@ void sort_ascii_options(std::string& options) {
   }
 }
 
-// The keys that make an object a type wrapper (or, for $type/$regex/$options, may).
-enum class special : std::uint8_t {
-  none,
-  oid,
-  symbol,
-  number_int,
-  number_long,
-  number_double,
-  number_decimal,
-  binary,
-  type,
-  code,
-  scope,
-  timestamp,
-  regular_expression,
-  db_pointer,
-  date,
-  min_key,
-  max_key,
-  undefined,
-  uuid,
-  regex,
-  options,
-  count_
-};
 static_assert(static_cast<unsigned>(special::count_) <= 32, "convert_wrapper keeps a 32-bit mask");
-
-// One length switch and at most four fixed-size compares: runs for every '$' key.
-special classify(std::string_view key) noexcept {
-  if (key.size() < 4 || key[0] != '$') return special::none;
-  auto is = [key](const auto& name) {
-    return key.size() == sizeof name - 1 && std::memcmp(key.data(), name, sizeof name - 1) == 0;
-  };
-  switch (key.size()) {
-    case 4:
-      return is("$oid") ? special::oid : special::none;
-    case 5:
-      return is("$date")   ? special::date
-             : is("$code") ? special::code
-             : is("$type") ? special::type
-             : is("$uuid") ? special::uuid
-                           : special::none;
-    case 6:
-      return is("$scope") ? special::scope : is("$regex") ? special::regex : special::none;
-    case 7:
-      return is("$binary")   ? special::binary
-             : is("$symbol") ? special::symbol
-             : is("$minKey") ? special::min_key
-             : is("$maxKey") ? special::max_key
-                             : special::none;
-    case 8:
-      return is("$options") ? special::options : special::none;
-    case 10:
-      return is("$numberInt")   ? special::number_int
-             : is("$timestamp") ? special::timestamp
-             : is("$undefined") ? special::undefined
-             : is("$dbPointer") ? special::db_pointer
-                                : special::none;
-    case 11:
-      return is("$numberLong") ? special::number_long : special::none;
-    case 13:
-      return is("$numberDouble") ? special::number_double : special::none;
-    case 14:
-      return is("$numberDecimal") ? special::number_decimal : special::none;
-    case 18:
-      return is("$regularExpression") ? special::regular_expression : special::none;
-    default:
-      return special::none;
-  }
-}
-
-// Keys that make their object a type wrapper or an error: every special key but $type, $regex
-// and $options, which are also query operators ({"$type": "string"}, {"$regex": {...}}).
-constexpr bool makes_wrapper(special s) noexcept {
-  return s != special::none && s != special::type && s != special::regex && s != special::options;
-}
-
-// Wrappers that must be the object's only key.
-constexpr std::array<special, 14> single_key_wrappers{
-    special::oid,           special::symbol,
-    special::number_int,    special::number_long,
-    special::number_double, special::number_decimal,
-    special::timestamp,     special::regular_expression,
-    special::db_pointer,    special::date,
-    special::min_key,       special::max_key,
-    special::undefined,     special::uuid};
 
 // Text from the input, quoted for a message; long text is cut (a message stays short whatever
 // the input holds).

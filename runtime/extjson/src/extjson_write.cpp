@@ -4,6 +4,13 @@
 // document's nodes through document_ref): their element types share the accessor names, so the
 // walker is a template over the source. Nesting lives in an explicit stack, not the C++ stack, so
 // a deeply built document cannot overflow it.
+//
+// A document holding a key that Extended JSON reads as a type wrapper's ({"$oid": "zz"} as a
+// sub-document, or {"$regex": "x", "$options": ""}) is written as it is: its text reads back as
+// that type, or fails. The specification has no escape for a leading '$' ("Restrictions and
+// limitations"), so check_extjson_round_trip finds such documents for callers that must not
+// write them (bsongen-dump --canonical); extjson_keys.hpp decides which keys, for it and the
+// parser alike.
 
 #include <algorithm>
 #include <array>
@@ -15,6 +22,7 @@
 #include <vector>
 
 #include "bsongen/extjson.hpp"
+#include "extjson_keys.hpp"
 
 namespace bsongen {
 
@@ -256,12 +264,17 @@ struct view_source {
   using doc = document_view;
   using iterator = view_iterator;
   static doc array_as_doc(const view_element& e) { return e.as_array().as_document_view(); }
+  // Where `sub` starts in the bytes of `root`, for error offsets.
+  static std::size_t offset_in(doc root, doc sub) {
+    return static_cast<std::size_t>(sub.bytes().data() - root.bytes().data());
+  }
 };
 struct node_source {
   using doc = document_ref;
   using iterator = document_ref::iterator;
   // An array's nodes keep keys, so a document_ref over the same container walks it in order.
   static doc array_as_doc(const element& e) { return document_ref(&e.as_array().root()); }
+  static std::size_t offset_in(doc, doc) { return 0; }  // nodes have no bytes
 };
 
 enum class frame_kind : std::uint8_t { document, array, scope };
@@ -418,7 +431,76 @@ void write_document(typename Source::doc root, std::string& out, extjson_mode mo
   }
 }
 
+template <class Source>
+struct check_frame {
+  typename Source::doc doc;
+  typename Source::iterator next;
+  typename Source::iterator end;
+  std::string segment;  // this container's path segment: its key, or its index in an array
+  bool is_array;
+  std::size_t index = 0;  // arrays: of the next element
+};
+
+// The first document, at any depth (array elements and $scope documents included), that holds a
+// key the parser would read as a type wrapper's. An explicit stack, as the writer keeps.
+template <class Source>
+result<void> check_document(typename Source::doc root) {
+  std::vector<check_frame<Source>> stack;
+  stack.push_back({root, root.begin(), root.end(), {}, false});
+  while (!stack.empty()) {
+    check_frame<Source>& top = stack.back();
+    if (top.next == top.end) {
+      stack.pop_back();
+      continue;
+    }
+    const auto& e = *top.next;
+    ++top.next;
+    // Array elements are named by index (a document's array nodes have no keys of their own).
+    const std::string_view key = e.key();
+    const bool in_array = top.is_array;
+    const std::size_t index = in_array ? top.index++ : 0;
+    auto segment = [&] { return in_array ? std::to_string(index) : std::string(key); };
+    if (!in_array && !key.empty() && key[0] == '$' && detail::reads_back_as_other(key, e.type()))
+        [[unlikely]] {
+      error err(error_code::invalid_value,
+                "a '" + std::string(key) +
+                    "' key makes its document read back from Extended JSON as another type or "
+                    "as an error (Extended JSON has no escape for a leading '$')",
+                Source::offset_in(root, top.doc));
+      err.prepend_path(key);
+      for (std::size_t i = stack.size(); i-- > 1;) err.prepend_path(stack[i].segment);
+      return err;
+    }
+    switch (e.type()) {
+      case bson_type::document: {
+        const auto sub = e.as_document();
+        stack.push_back({sub, sub.begin(), sub.end(), segment(), false});
+        break;
+      }
+      case bson_type::array: {
+        const auto sub = Source::array_as_doc(e);
+        stack.push_back({sub, sub.begin(), sub.end(), segment(), true});
+        break;
+      }
+      case bson_type::javascript_with_scope: {
+        const auto scope = e.as_javascript_with_scope_scope();
+        stack.push_back({scope, scope.begin(), scope.end(), segment(), false});
+        break;
+      }
+      default:
+        break;
+    }
+  }
+  return {};
+}
+
 }  // namespace
+
+result<void> check_extjson_round_trip(document_view doc) {
+  return check_document<view_source>(doc);
+}
+
+result<void> check_extjson_round_trip(document_ref doc) { return check_document<node_source>(doc); }
 
 void append_extjson(document_view doc, std::string& out, extjson_mode mode) {
   out.reserve(out.size() + doc.bytes().size() * 2);

@@ -54,6 +54,21 @@ void append_extjson(document_ref doc, std::string& out, extjson_mode mode = extj
 [[nodiscard]] std::string to_extjson(document_view doc, extjson_mode mode = extjson_mode::relaxed);
 [[nodiscard]] std::string to_extjson(document_ref doc, extjson_mode mode = extjson_mode::relaxed);
 
+// Whether the Extended JSON text of `doc` (either mode) reads back as `doc`, as far as its keys
+// decide. Extended JSON has no escape for a key's leading '$' (the specification's "Restrictions
+// and limitations"), so a document, at any depth, holding a type wrapper's key ($oid, $numberInt,
+// $date, $code, $scope, $binary, ... or $regex holding a string) is written as an object that
+// reads back as that type ({"$oid": "56e1fc72e0c917e9c4714161"}), as another document, or as
+// an error ({"$oid": "zz"}). Returns invalid_value with the path of that key and the byte offset
+// of the document holding it (0 for a document_ref); other '$' keys ($ref/$id/$db, the query
+// operators $type and $regex holding a non-string, $options, $anything) read back as written.
+// Relaxed mode loses number and date types by design; this check is about documents only.
+//
+//   if (auto ok = bsongen::check_extjson_round_trip(view); !ok) report(ok.error());
+//   else bsongen::append_extjson(view, out, bsongen::extjson_mode::canonical);
+[[nodiscard]] result<void> check_extjson_round_trip(document_view doc);
+[[nodiscard]] result<void> check_extjson_round_trip(document_ref doc);
+
 // The limits of decode_options, with the same meaning and defaults, so BSON made from text always
 // decodes with the same options (bsongen-dump --from-json output included).
 struct extjson_parse_options {
