@@ -57,24 +57,29 @@ class ScalarKind:
     # BSON_TYPES names the decoder also accepts, converting them (widening); encode writes only
     # bson_type.
     also_reads: tuple[str, ...] = ()
+    # The `cpp:` spellings the codec converts into besides the default (and pmr) one, by family
+    # (spellings.py matches them): "integer" (INTEGER_SPELLING_RANGES), "bool", "floating"
+    # (FLOAT_SPELLING_MAX), "text_view" (std::string_view into the input), "clock" (system_clock
+    # time points, CLOCK_*), "bytes16" (a std::array of 16 unsigned bytes).
+    cpp_families: tuple[str, ...] = ()
 
 
 SCALARS: dict[str, ScalarKind] = {k.kind: k for k in [
     ScalarKind("double", "double_", "double", "::bsongen::detail::double_codec", 8,
-               also_reads=("int32",)),
+               also_reads=("int32",), cpp_families=("integer", "bool", "floating")),
     ScalarKind("string", "string", "std::string", "::bsongen::detail::string_codec", None,
                emptiable=True, headers=("<string>",), pmr_cpp_type="std::pmr::string",
-               default_constant_type="std::string_view"),
+               default_constant_type="std::string_view", cpp_families=("text_view",)),
     ScalarKind("javascript", "javascript", "std::string", "::bsongen::detail::javascript_codec",
                None, emptiable=True, headers=("<string>",), pmr_cpp_type="std::pmr::string",
-               default_constant_type="std::string_view"),
+               default_constant_type="std::string_view", cpp_families=("text_view",)),
     ScalarKind("int32", "int32", "std::int32_t", "::bsongen::detail::int32_codec", 4,
-               headers=("<cstdint>",)),
+               headers=("<cstdint>",), cpp_families=("integer", "bool")),
     ScalarKind("int64", "int64", "std::int64_t", "::bsongen::detail::int64_codec", 8,
-               headers=("<cstdint>",), also_reads=("int32",)),
+               headers=("<cstdint>",), also_reads=("int32",), cpp_families=("integer", "bool")),
     ScalarKind("bool", "boolean", "bool", "::bsongen::detail::bool_codec", 1),
     ScalarKind("datetime", "datetime", "::bsongen::datetime", "::bsongen::detail::datetime_codec",
-               8, headers=("bsongen/types.hpp",)),
+               8, headers=("bsongen/types.hpp",), cpp_families=("clock",)),
     ScalarKind("object_id", "object_id", "::bsongen::object_id",
                "::bsongen::detail::object_id_codec", 12, headers=("bsongen/object_id.hpp",)),
     ScalarKind("decimal128", "decimal128", "::bsongen::decimal128",
@@ -84,7 +89,7 @@ SCALARS: dict[str, ScalarKind] = {k.kind: k for k in [
                pmr_cpp_type="::bsongen::pmr::binary", pmr_headers=(PMR_TYPES_HEADER,)),
     ScalarKind("uuid", "binary", "std::array<std::uint8_t, 16>", "::bsongen::detail::uuid_codec",
                21, constant_bytes=((0, 16), (1, 0), (2, 0), (3, 0), (4, 4)),
-               headers=("<array>", "<cstdint>")),
+               headers=("<array>", "<cstdint>"), cpp_families=("bytes16",)),
     ScalarKind("timestamp", "timestamp", "::bsongen::timestamp",
                "::bsongen::detail::timestamp_codec", 8, headers=("bsongen/types.hpp",)),
     ScalarKind("regex", "regex", "::bsongen::regex", "::bsongen::detail::regex_codec", None,
@@ -131,6 +136,13 @@ class ContainerKind:
     # The template and leading arguments in an `allocator: pmr` schema, where they differ.
     pmr_cpp_template: Optional[str] = None
     pmr_leading_args: tuple[str, ...] = ()
+    # Other templates a `cpp:` spelling may name (the codec is generic over them), and sequences
+    # of (key, value) std::pairs that may spell a map (keeping document order and repeats).
+    cpp_other_templates: tuple[str, ...] = ()
+    pmr_other_templates: tuple[str, ...] = ()
+    cpp_entry_sequences: tuple[str, ...] = ()
+    pmr_entry_sequences: tuple[str, ...] = ()
+    cpp_element_exact: bool = False     # the element must be spelled as its kind's default
 
 
 CONTAINERS: dict[str, ContainerKind] = {k.kind: k for k in [
@@ -140,7 +152,10 @@ CONTAINERS: dict[str, ContainerKind] = {k.kind: k for k in [
                   has_size=True, headers=("<array>",)),
     ContainerKind("map", "document", "std::map", ("std::string",), "::bsongen::detail::map_codec",
                   emptiable=True, headers=("<map>", "<string>"), pmr_cpp_template="std::pmr::map",
-                  pmr_leading_args=("std::pmr::string",)),
+                  pmr_leading_args=("std::pmr::string",),
+                  cpp_other_templates=("std::unordered_map",),
+                  pmr_other_templates=("std::pmr::unordered_map",),
+                  cpp_entry_sequences=("std::vector",), pmr_entry_sequences=("std::pmr::vector",)),
     ContainerKind("optional", None, "std::optional", (), "", headers=("<optional>",)),
     # A T or null (decision 7); its type byte is the value's (null or T's).
     ContainerKind("nullable", None, "::bsongen::nullable", (), "::bsongen::detail::nullable_codec",
@@ -150,7 +165,8 @@ CONTAINERS: dict[str, ContainerKind] = {k.kind: k for k in [
                       ("null", "`null` is only null; use `nullable<T>` for a T or null"))),
     # A widened number that writes back the BSON type it was read as (decision 7).
     ContainerKind("number", None, "::bsongen::number", (), "::bsongen::detail::number_codec",
-                  headers=("bsongen/number.hpp",), element_kinds=("int64", "double")),
+                  headers=("bsongen/number.hpp",), element_kinds=("int64", "double"),
+                  cpp_element_exact=True),
 ]}
 
 
@@ -204,13 +220,11 @@ INTEGER_SPELLING_RANGES: dict[str, tuple[int, int]] = {
     "unsigned int": (0, (1 << 32) - 1), "long long": (-(1 << 63), (1 << 63) - 1),
     "long": (-(1 << 63), (1 << 63) - 1), "unsigned long": (0, (1 << 64) - 1),
     "unsigned long long": (0, (1 << 64) - 1),
+    **{f"{prefix}{name}": bounds for prefix in ("std::", "") for name, bounds in (
+        ("size_t", (0, (1 << 64) - 1)), ("ptrdiff_t", (-(1 << 63), (1 << 63) - 1)),
+        ("intmax_t", (-(1 << 63), (1 << 63) - 1)), ("uintmax_t", (0, (1 << 64) - 1)))},
 }
-
-
-def integer_spelling_range(cpp: Optional[str]) -> Optional[tuple[int, int]]:
-    """The values a member spelled `cpp` holds when that is an integer type of the table above
-    (spaces and a leading `::` aside), else None."""
-    return INTEGER_SPELLING_RANGES.get(" ".join((cpp or "").replace("::std::", "std::").split()))
+INT64_RANGE = INTEGER_SPELLING_RANGES["std::int64_t"]
 
 
 # The largest std::array (`array` kind) size a model may give.

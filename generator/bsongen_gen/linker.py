@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import Optional, Union
 
-from . import catalog, names
+from . import catalog, names, spellings
 from .diagnostics import Location, SchemaError, SchemaErrors, did_you_mean
 from .model import NAMED_KIND, Enum, EnumValue, Field, Model, Struct, TypeRef
 
@@ -21,9 +21,6 @@ ALLOCATORS = ("std", "pmr")
 ALLOCATOR_AWARE_NAMES = ("allocator_type", "get_allocator")  # what such a struct declares
 MAX_ARRAY_SIZE = catalog.MAX_ARRAY_SIZE
 INT32_RANGE = (-(1 << 31), (1 << 31) - 1)
-_CPP_SPELLING = re.compile(r"^[A-Za-z0-9_:<>, *&]+$")
-
-
 def text_problem(text: str) -> str:
     """Why `text` cannot be written as UTF-8 (a lone surrogate such as "\\ud800"), or ""."""
     try:
@@ -155,9 +152,13 @@ class _Linker:
     def link_type(self, t: TypeRef, location: Optional[Location], top_level: bool) -> bool:
         """Resolves and checks t; False when t is unusable (an error was recorded)."""
         location = t.location or location
-        if t.cpp is not None and (not isinstance(t.cpp, str) or not _CPP_SPELLING.match(t.cpp)):
-            self.error(location, f"C++ spelling `{t.cpp}` is not a type name")
-            return False
+        if t.cpp is not None:
+            pmr = self.model.allocator == "pmr" or not self.model.defines_types
+            why = spellings.problem(t, t.cpp, pmr) if isinstance(t.cpp, str) \
+                else f"C++ spelling `{t.cpp}` is not a type name"
+            if why is not None:
+                self.error(location, why, spellings.accepted_text(t, pmr))
+                return False
         if t.kind in catalog.SCALARS:
             return True
         if t.kind == NAMED_KIND or t.kind in catalog.DEFINITION_KINDS:
@@ -297,7 +298,7 @@ class _Linker:
                 self.error(f.location, f"field `{f.name}`: default {d} is not an integer")
             elif numeric != "double" and not _fits(d, _INT_RANGES[numeric]):
                 self.error(f.location, f"field `{f.name}`: default {d} does not fit in {numeric}")
-            elif numeric != "double" and not _fits(d, catalog.integer_spelling_range(vt.cpp)
+            elif numeric != "double" and not _fits(d, spellings.integer_range_of(vt.cpp)
                                                    or _INT_RANGES[numeric]):
                 self.error(f.location, f"field `{f.name}`: default {d} does not fit in "
                            f"`{vt.cpp}`")

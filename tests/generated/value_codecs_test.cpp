@@ -479,6 +479,68 @@ TYPED_TEST(narrowed_members, decode_converts_exact_values) {
             -5);
 }
 
+// Every family of `cpp:` spelling the linker accepts (vc::spelled): it compiles, the values
+// round-trip, and the BSON holds what the kind says (a clock's ticks as milliseconds).
+TEST(value_codecs, accepted_cpp_spellings_compile_and_round_trip) {
+  using namespace std::chrono;
+  vc::spelled v;
+  v.long_int = -5;
+  v.unsigned_long_int = 7;
+  v.size = 9;
+  v.difference = -11;
+  v.flag = true;
+  v.short_int = -300;
+  v.byte = 200;
+  v.real = 65535;
+  v.when_ms = time_point<system_clock, duration<long long, std::milli>>(milliseconds(1500));
+  v.when_us = sys_time<microseconds>(microseconds(-2000));
+  v.when_tenths = sys_time<duration<std::int32_t, std::ratio<1, 10>>>(
+      duration<std::int32_t, std::ratio<1, 10>>(25));
+  v.when_days = sys_days(days(3));
+  v.id[15] = 0xAB;
+  v.name = "ada";
+  const std::string first = "x", second = "y";
+  v.names = {first, second};
+  v.counts = {{"c", short{-2}}};
+  v.entries = {{"e", std::uint16_t{65535}}, {"e", std::uint16_t{1}}};
+  v.ordered = {{"o", 3}};
+  v.maybe = std::int16_t{-7};
+  v.nothing = std::uint8_t{255};
+  v.pair = {0.5F, -1.0F};
+  v.wide = bsongen::number<std::int64_t>(std::int64_t{1} << 40);
+  const bytes encoded = encode_ok(v);
+  const document generic = decode_generic(encoded);
+  EXPECT_EQ(generic["when_tenths"].as_datetime(), bsongen::datetime(milliseconds(2500)));
+  EXPECT_EQ(generic["when_days"].as_datetime(), bsongen::datetime(milliseconds(3 * 86'400'000)));
+  EXPECT_EQ(generic["real"].as_double(), 65535.0);
+  EXPECT_EQ(generic["entries"].as_document().size(), 2U);  // repeated keys kept, in order
+  const vc::spelled back = decode_ok<vc::spelled>(encoded);
+  EXPECT_EQ(back.long_int, v.long_int);
+  EXPECT_EQ(back.unsigned_long_int, v.unsigned_long_int);
+  EXPECT_EQ(back.size, v.size);
+  EXPECT_EQ(back.difference, v.difference);
+  EXPECT_EQ(back.flag, v.flag);
+  EXPECT_EQ(back.short_int, v.short_int);
+  EXPECT_EQ(back.byte, v.byte);
+  EXPECT_EQ(back.real, v.real);
+  EXPECT_EQ(back.when_ms, v.when_ms);
+  EXPECT_EQ(back.when_us, v.when_us);
+  EXPECT_EQ(back.when_tenths, v.when_tenths);
+  EXPECT_EQ(back.when_days, v.when_days);
+  EXPECT_EQ(back.id, v.id);
+  EXPECT_EQ(back.name, v.name);
+  EXPECT_EQ(back.counts, v.counts);
+  EXPECT_EQ(back.ordered, v.ordered);
+  EXPECT_EQ(back.maybe, v.maybe);
+  EXPECT_EQ(back.nothing, v.nothing);
+  EXPECT_EQ(back.pair, v.pair);
+  EXPECT_EQ(back.wide.value(), v.wide.value());
+  // The views point into `encoded`, which outlives them here.
+  ASSERT_EQ(back.names.size(), 2U);
+  EXPECT_EQ(back.names[1], "y");
+  EXPECT_EQ(back.entries, v.entries);
+}
+
 // --- nullable<T> and number<T>. ---
 
 TEST(value_codecs, nullable_members_write_null_and_values) {

@@ -32,6 +32,9 @@ class SchemaCase(unittest.TestCase):
             f.write(textwrap.dedent(text))
         return path
 
+    def link(self, text: str):
+        return linker.link(schema_reader.read_schema(self.write(text), "s.yaml"))
+
     def errors(self, text: str) -> list[str]:
         path = self.write(text)
         try:
@@ -405,6 +408,75 @@ class DiagnosticsTest(SchemaCase):
         self.assertIn("field `b`: default -1 does not fit in `unsigned  short`", text)
         self.assertIn("field `c`: default 4294967296 does not fit in `std::uint32_t`", text)
 
+    def test_cpp_spellings_that_cannot_hold_the_kind_are_refused_where_written(self):
+        # Each compiled to an error or a wrong program before (g++ 12, -fsyntax-only), or names
+        # a resource the struct never passes.
+        refused = {
+            "i_double": ("int32", "double", "cannot hold `int32` values"),
+            "i_float": ("int64", "float", "cannot hold `int64` values"),
+            "i_long_double": ("int32", "long double", "cannot hold `int32` values"),
+            "i_char": ("int32", "char", "cannot hold `int32` values"),
+            "i_optional": ("int32", "std::optional<int>", "cannot hold `int32` values"),
+            "d_long_double": ("double", "long double", "cannot hold `double` values"),
+            "b_int": ("bool", "int", "cannot hold `bool` values"),
+            "s_wide": ("string", "std::wstring", "cannot hold `string` values"),
+            "s_pmr": ("string", "std::pmr::string", "only an `allocator: pmr` schema passes"),
+            "s_pointer": ("string", "const char*", "is a pointer or reference"),
+            "t_double": ("datetime", "std::chrono::time_point<std::chrono::system_clock, "
+                         "std::chrono::duration<double>>", "of an integral count"),
+            "t_steady": ("datetime", "std::chrono::steady_clock::time_point",
+                         "cannot hold `datetime` values"),
+            "t_thirds": ("datetime", "std::chrono::sys_time<std::chrono::duration<long, "
+                         "std::ratio<1, 3>>>", "neither a whole number of milliseconds"),
+            "u_signed": ("uuid", "std::array<std::int8_t, 16>", "cannot hold `uuid` values"),
+            "v_deque": ("vector<int32>", "std::deque<int>", "cannot hold `vector` values"),
+            "v_doubles": ("vector<int32>", "std::vector<double>",
+                          "has the element `double`, which cannot hold `int32` values"),
+            "a_size": ("array<int32, 2>", "std::array<int, 3>", "holds 3 elements; the type says 2"),
+            "m_view_key": ("map<int32>", "std::map<std::string_view, int>",
+                           "has the key type `std::string_view`"),
+            "n_optional": ("nullable<int32>", "std::optional<int>",
+                           "cannot hold `nullable` values"),
+            "w_int": ("number<int64>", "bsongen::number<int>", "a number's element is spelled"),
+            "o_plain": ("int32?", "std::int16_t", "cannot hold `optional` values"),
+        }
+        fields = "\n".join(f'      {name}: {{type: "{kind}", cpp: "{spelling}"}}'
+                           for name, (kind, spelling, _) in refused.items())
+        errs = self.errors("structs:\n  p:\n    fields:\n" + fields + "\n")
+        self.assertEqual(len(errs), len(refused), "\n".join(errs))
+        for line, (name, (kind, spelling, why)) in enumerate(refused.items(), start=4):
+            error = next(e for e in errs if e.startswith(f"s.yaml:{line}:"))
+            self.assertIn(f"`{spelling}` {why}" if why.startswith("cannot") else why, error)
+            self.assertIn(f"`{spelling}`", error)
+            self.assertIn("accepted: ", error)  # the hint says what would work
+        # What is accepted instead, in the hint: the kind's families and an alias of one's own.
+        self.assertIn("an integer type", next(e for e in errs if "C++ spelling `double`" in e))
+        self.assertIn("or a name of your own", errs[0])
+
+    def test_cpp_spellings_of_other_names_and_of_scanned_headers_are_taken_on_trust(self):
+        # A name the generator does not know is the user's alias (checked by the C++ compiler);
+        # std::pmr members are fine in an `allocator: pmr` schema and in scanned headers.
+        self.link("""\
+            structs:
+              p:
+                fields:
+                  id: {type: int32, cpp: "my::id"}
+                  tags: {type: "vector<string>", cpp: "my::small_vector<std::string, 4>"}
+            """)
+        self.link("""\
+            allocator: pmr
+            structs:
+              p:
+                fields:
+                  s: {type: string, cpp: "std::pmr::string"}
+                  v: {type: "map<int32>", cpp: "std::pmr::unordered_map<std::pmr::string, int>"}
+            """)
+        data = schema_reader.read_schema(self.write("""\
+            structs: {p: {fields: {s: {type: string, cpp: "std::pmr::string"}}}}
+            """)).to_json()
+        data["defines_types"] = False  # as bsongen-scan writes it
+        linker.link(model.load_json(json.dumps(data), "m.json"))
+
     def test_enumerator_without_a_value_in_any_null_spelling_counts_on(self):
         path = self.write("""\
             enums:
@@ -428,9 +500,6 @@ class DiagnosticsTest(SchemaCase):
 
 class ValueFormsTest(SchemaCase):
     """nullable<T>, number<T>, the javascript_with_scope kind and narrowed `cpp` members."""
-
-    def link(self, text: str):
-        return linker.link(schema_reader.read_schema(self.write(text), "s.yaml"))
 
     def test_nullable_and_number_are_accepted_where_documented(self):
         m = self.link("""\

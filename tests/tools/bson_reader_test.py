@@ -102,7 +102,8 @@ class VerdictTest(unittest.TestCase):
     @staticmethod
     def decoder_verdict(data: bytes):
         """(code, byte) of the generic decoder's error through bsongen-dump, or None."""
-        r = subprocess.run([DUMP, "--canonical", "-"], input=data, capture_output=True)
+        # Relaxed: --canonical also refuses documents Extended JSON cannot represent ($oid keys).
+        r = subprocess.run([DUMP, "--relaxed", "-"], input=data, capture_output=True)
         if r.returncode == 0:
             return None
         m = re.search(rb"^bsongen-dump: -: (\w+)(?: at .*?)? \(byte (\d+)\)", r.stderr, re.M)

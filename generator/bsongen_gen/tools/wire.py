@@ -13,12 +13,11 @@ writes).
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Optional, Union
 
-from .. import catalog
+from .. import catalog, spellings
 from ..model import TypeRef
 
 # Every BSON type by its type byte: the alias `$jsonSchema`'s bsonType uses.
@@ -129,7 +128,7 @@ def integer_range(t: TypeRef) -> Optional[tuple[int, int]]:
     """The values an int32/int64 member holds: its C++ spelling's range where that is narrower
     than the BSON type's, else the BSON type's. A double held in an integer spelling holds that
     spelling's range, and whole numbers only (see holds_whole_numbers). None for other kinds."""
-    spelled = catalog.integer_spelling_range(t.cpp)
+    spelled = spellings.integer_range_of(t.cpp)
     if t.kind == "double":
         return spelled
     if t.kind not in KIND_RANGES:
@@ -145,46 +144,13 @@ def holds_whole_numbers(t: TypeRef) -> bool:
     return t.kind == "double" and integer_range(t) is not None
 
 
-def _template_arguments(spelling: str) -> Optional[list[str]]:
-    """The top-level template arguments of a spelling (`std::map<std::string, T>` -> [`std::string`,
-    `T`]), or None when it is not a template."""
-    start, end = spelling.find("<"), spelling.rfind(">")
-    if start < 0 or end < start:
-        return None
-    args, depth, begin = [], 0, start + 1
-    for i in range(start + 1, end):
-        c = spelling[i]
-        if c in "<([":
-            depth += 1
-        elif c in ">)]":
-            depth -= 1
-        elif c == "," and depth == 0:
-            args.append(spelling[begin:i].strip())
-            begin = i + 1
-    args.append(spelling[begin:end].strip())
-    return args
-
-
-def element_spelling(t: TypeRef) -> Optional[str]:
-    """How the elements of container `t` are held when `t` has a `cpp:` spelling: its element
-    template argument (a map's value, also in `std::vector<std::pair<std::string, T>>`), or None."""
-    args = _template_arguments(t.cpp or "")
-    if not args:
-        return None
-    if t.kind == "map":
-        if len(args) == 1:  # a sequence of pairs
-            args = _template_arguments(args[0]) or []
-        return args[1] if len(args) >= 2 else None
-    return args[0]
-
-
 def spell_elements(t: TypeRef) -> None:
     """Gives the element types inside `t` the spellings its `cpp:` implies, in place. The decoder
     converts into those (`cpp: std::vector<std::uint8_t>` for a `vector<int32>` refuses 300 in
     an element, as `cpp: std::uint8_t` does for an `int32`), so the tools must see them too."""
     while t.element is not None:
         if t.cpp and not t.element.cpp:
-            t.element.cpp = element_spelling(t)
+            t.element.cpp = spellings.element_spelling(t)
         t = t.element
 
 
@@ -301,22 +267,11 @@ def _clip(lo: int, hi: int, bounds: tuple[int, int]) -> Integers:
     return Integers(max(lo, bounds[0]), min(hi, bounds[1]))
 
 
-def _spelling(cpp: str) -> str:
-    """A spelling without optional spaces or a leading `::` (`::std::chrono::sys_time< T >` ->
-    `std::chrono::sys_time<T>`)."""
-    text = re.sub(r"\s*([<>,:])\s*", r"\1", " ".join(cpp.split()))
-    return text[2:] if text.startswith("::") else text
-
-
 def _integral_range(cpp: Optional[str]) -> Optional[tuple[int, int]]:
-    if cpp is not None and _spelling(cpp) == "bool":
+    s = spellings.parse(cpp) if cpp is not None else None
+    if s == spellings.Spelling("bool"):
         return catalog.BOOL_SPELLING_RANGE
-    return catalog.integer_spelling_range(cpp)
-
-
-_RATIOS = {"std::nano": (1, 10**9), "std::micro": (1, 10**6), "std::milli": (1, 1000),
-           "std::centi": (1, 100), "std::deci": (1, 10), "std::deca": (10, 1),
-           "std::hecto": (100, 1), "std::kilo": (1000, 1)}
+    return spellings.integer_range(s) if s is not None else None
 
 
 def clock(cpp: Optional[str]) -> Optional[tuple[Fraction, tuple[int, int]]]:
@@ -324,37 +279,15 @@ def clock(cpp: Optional[str]) -> Optional[tuple[Fraction, tuple[int, int]]]:
     when `cpp` is not a std::chrono::system_clock time point of an integral count."""
     if cpp is None:
         return Fraction(1), INT64_RANGE
-    text = _spelling(cpp)
-    duration = {_spelling(k): v for k, v in catalog.CLOCK_TIME_POINTS.items()}.get(text)
-    if duration is None:
-        m = re.fullmatch(r"std::chrono::(?:sys_time<(.+)>|time_point<std::chrono::system_clock,"
-                         r"(.+)>)", text)
-        if m is None:
-            return None
-        duration = m.group(1) or m.group(2)
-    if duration in catalog.CLOCK_DURATIONS:
-        return Fraction(*catalog.CLOCK_DURATIONS[duration]), INT64_RANGE
-    m = re.fullmatch(r"std::chrono::duration<([^,<>]+)(?:,(.+))?>", duration)
-    if m is None:
-        return None
-    rep = _integral_range(m.group(1))
-    period = m.group(2) or "std::ratio<1>"
-    ratio = _RATIOS.get(period)
-    if ratio is None:
-        r = re.fullmatch(r"std::ratio<(\d+)(?:,(\d+))?>", period)
-        if r is None:
-            return None
-        ratio = (int(r.group(1)), int(r.group(2) or 1))
-    if rep is None or rep == catalog.BOOL_SPELLING_RANGE:
-        return None
-    return Fraction(ratio[0] * 1000, ratio[1]), rep
+    s = spellings.parse(cpp)
+    return spellings.clock(s) if s is not None else None
 
 
 def _unsupported(t: TypeRef, what: str, compiles: bool = True) -> ValueSet:
     """The set of a spelling the tables above do not describe. Floating-point spellings of an
     integer kind do not compile; of other spellings (an integer type the catalog does not list,
     an alias) the values held are unknown, which diff counts as breaking."""
-    if not compiles or t.kind in ("int32", "int64") and _spelling(t.cpp or "") in (
+    if not compiles or t.kind in ("int32", "int64") and spellings.canonical(t.cpp or "") in (
             "float", "double", "long double"):
         return ValueSet({}, f"{t.kind} held as {t.cpp}: the {t.kind} codec converts only into "
                             f"{what} (the generated code does not compile)")
@@ -381,7 +314,7 @@ def _number_sets(t: TypeRef) -> tuple[ValueSet, ValueSet]:
             doubles = Doubles(spelled[0], spelled[1], whole=True, special=False)
             return ValueSet({"double": doubles, "int": _clip(*spelled, INT32_RANGE)}), \
                 ValueSet({"double": doubles})
-        largest = catalog.FLOAT_SPELLING_MAX.get(_spelling(t.cpp) if t.cpp else "double")
+        largest = catalog.FLOAT_SPELLING_MAX.get(spellings.canonical(t.cpp) if t.cpp else "double")
         if largest is None:
             unknown = _unsupported(t, "integer and floating-point members")
             return unknown, unknown
