@@ -27,6 +27,7 @@
 #include "bsongen/writer.hpp"
 #include "heap_counter.hpp"
 #include "hostile_cases.bsongen.hpp"
+#include "map_spellings.bsongen.hpp"
 #include "orders.bsongen.hpp"
 
 namespace {
@@ -174,6 +175,30 @@ TEST(allocation_failure_hostile, encode_reports_a_buffer_it_cannot_allocate) {
     ADD_FAILURE() << "encode into a writer threw";
   }
   EXPECT_EQ(w.size(), 0U) << "a failed encode leaves the writer as it was";
+}
+
+// Encode records the entries of node-based maps for its write pass (map_codec); when that record
+// cannot allocate, the write pass walks the maps itself: the same bytes, no error.
+TEST(allocation_failure_hostile, encode_writes_maps_without_the_entry_record_it_cannot_allocate) {
+  gen_maps::nested_maps m;
+  for (int i = 0; i < 50; ++i) {
+    m.before[long_text("before", i)] = i;
+    m.tree[long_text("tree", i)][long_text("inner", i)] = i;
+    m.list.emplace_back()[long_text("list", i)] = long_text("value", i);
+  }
+  const std::vector<std::uint8_t> expected = bytes_of(m);
+  for (std::size_t allowed = 0; allowed < 4; ++allowed) {
+    std::vector<std::uint8_t> buffer(expected.size());
+    bsongen::writer w{std::span<std::uint8_t>(buffer)};
+    try {
+      const heap::failing_after failing(allowed);
+      const auto r = bsongen::encode(m, w);
+      ASSERT_TRUE(r) << allowed << ": " << r.error().to_string();
+    } catch (...) {
+      ADD_FAILURE() << "encode threw";
+    }
+    EXPECT_EQ(buffer, expected) << allowed << " allocations allowed";
+  }
 }
 
 TEST(allocation_failure_hostile,

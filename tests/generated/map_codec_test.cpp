@@ -7,6 +7,8 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <map>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -14,6 +16,7 @@
 #include "bson_builder.hpp"
 #include "bsongen/codec.hpp"
 #include "bsongen/document.hpp"
+#include "bsongen/writer.hpp"
 #include "codec_helpers.hpp"
 #include "map_spellings.bsongen.hpp"
 
@@ -182,6 +185,61 @@ TEST(map_codec, keys_that_are_not_utf8_are_refused_both_ways) {
 
 // Every prefix and every single-byte change of a document holding all three spellings decodes or
 // fails cleanly (the sanitizer builds check the "cleanly"), and what decodes encodes again.
+gen_maps::nested_maps some_nested_maps() {
+  gen_maps::nested_maps m;
+  auto key = [](char c, int i) {
+    return std::string(1, c) + "-key-long-enough-to-allocate-" + std::to_string(i);
+  };
+  for (int i = 0; i < 40; ++i) {
+    m.before[key('b', i)] = i;
+    m.after[key('a', i)] = -i;
+    auto& inner = m.tree[key('t', i)];
+    for (int j = 0; j < i % 5; ++j) inner[key('i', j)] = std::int64_t{i} * 1000 + j;
+    m.hashed[key('h', i)][key('x', i)] = i;
+    m.pairs_of_trees.emplace_back(key('p', i % 3), std::map<std::string, int>{{key('y', i), i}});
+  }
+  m.list.resize(3);
+  m.list[1][key('l', 1)] = "one";
+  m.list[2][key('l', 2)] = "two";
+  m.maybe = std::map<std::string, std::int32_t>{{"m", 7}};
+  return m;
+}
+
+// The same entries, in the same order, as a generic document: what encode must write.
+template <class Map, class F>
+bsongen::document as_document(const Map& map, F&& value) {
+  bsongen::document d;
+  for (const auto& [k, v] : map) d.append(k, value(v));
+  return d;
+}
+
+TEST(map_codec, node_based_maps_nested_in_any_container_encode_their_entries_in_order) {
+  const gen_maps::nested_maps m = some_nested_maps();
+  auto plain = [](const auto& v) { return bsongen::value(v); };
+  auto inner = [&](const auto& v) { return bsongen::value(as_document(v, plain)); };
+  bsongen::document expected;
+  expected.append("before", as_document(m.before, plain));
+  expected.append("tree", as_document(m.tree, inner));
+  expected.append("hashed", as_document(m.hashed, inner));
+  expected.append("pairs_of_trees", as_document(m.pairs_of_trees, inner));
+  bsongen::array list;
+  for (const auto& entry : m.list) list.push_back(as_document(entry, plain));
+  expected.append("list", std::move(list));
+  expected.append("maybe", as_document(m.maybe.value(), plain));
+  expected.append("after", as_document(m.after, plain));
+  EXPECT_EQ(encode_ok(m), bsongen::test::generic_encoding(expected.ref()));
+  // And into a caller's buffer, and after the struct changed: each encode records anew.
+  std::vector<std::uint8_t> buffer(encode_ok(m).size());
+  bsongen::writer w{std::span<std::uint8_t>(buffer)};
+  ASSERT_TRUE(bsongen::encode(m, w));
+  EXPECT_EQ(buffer, encode_ok(m));
+  gen_maps::nested_maps changed = m;
+  changed.tree.erase(changed.tree.begin());
+  changed.skipped["now"] = 1;
+  EXPECT_EQ(decode_ok<gen_maps::nested_maps>(encode_ok(changed)).tree, changed.tree);
+  EXPECT_EQ(decode_ok<gen_maps::nested_maps>(encode_ok(changed)).skipped, changed.skipped);
+}
+
 TEST(map_codec_hostile, truncated_and_corrupted_documents_fail_cleanly) {
   gen_maps::maps m;
   m.sorted = {{"a", 1}, {"b", 2}};

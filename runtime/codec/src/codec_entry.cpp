@@ -31,6 +31,11 @@ namespace {
   return !es.failed;
 }
 
+// What the write pass after es's size pass reads the maps' entries from (map_codec), or null.
+const void* const* recorded_map_entries(const encode_state& es) noexcept {
+  return es.map_entries_recorded && !es.map_entries.empty() ? es.map_entries.data() : nullptr;
+}
+
 // The state a decode of `bytes` starts from.
 decode_state initial_state(std::span<const std::uint8_t> bytes, const decode_options& options) {
   decode_state st;
@@ -69,6 +74,7 @@ result<void> encode(const void* obj, writer& out, const document_functions& f) {
   if (p == nullptr) [[unlikely]]
     return buffer_too_small_error(n);
   text_bits text;
+  text.map_entries = recorded_map_entries(es);
   f.write(obj, p, text);
   if (!text.all_ascii() && !text_is_utf8(obj, f, es)) [[unlikely]] {
     out.rewind(before);  // as it was before the call (writer.hpp's contract for failed encodes)
@@ -90,6 +96,7 @@ result<byte_buffer> encode(const void* obj, const document_functions& f) {
     return out_of_memory_error();
   }
   text_bits text;
+  text.map_entries = recorded_map_entries(es);
   f.write(obj, out->data(), text);
   if (!text.all_ascii() && !text_is_utf8(obj, f, es)) [[unlikely]]
     return std::move(es.err);

@@ -58,8 +58,13 @@ struct decode_state;
 // write() when encode_state::text_checked_on_write): the OR of their bytes. When no byte had its
 // high bit set every one was ASCII, hence UTF-8; otherwise encode checks the value again with
 // size(), which names a string that is not UTF-8. So each string is read once per encode.
+//
+// It also carries the one thing the write pass takes from the size pass: where the tree maps'
+// entries size() recorded are (encode_state::map_entries), read in the same order; null when the
+// caller ran no size pass on them (write() then walks the maps itself).
 struct text_bits {
   std::uint64_t ored = 0;
+  const void* const* map_entries = nullptr;
 
   [[nodiscard]] bool all_ascii() const noexcept { return (ored & 0x8080808080808080ULL) == 0; }
 };

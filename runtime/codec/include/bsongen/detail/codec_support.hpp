@@ -1286,6 +1286,21 @@ requires(is_fixed_codec<Elem>()) struct array_codec<Elem, N> {
          (k.find('\0') == std::string_view::npos && is_valid_utf8(p, k.size()));
 }
 
+// Room for `count` entries in es.map_entries; returns where they go. When that cannot allocate,
+// nothing more is recorded and the write pass walks every map itself (never an error: the
+// record only saves work).
+[[nodiscard]] inline std::size_t reserve_entries(encode_state& es, std::size_t count) noexcept {
+  const std::size_t at = es.map_entries.size();
+  if (!es.map_entries_recorded) return at;
+  try {
+    es.map_entries.resize(at + count);
+  } catch (const std::bad_alloc&) {
+    es.map_entries.clear();
+    es.map_entries_recorded = false;
+  }
+  return at;
+}
+
 // A document with dynamic keys. Keys must be UTF-8 without NUL. Two kinds of container:
 // - associative (std::map<std::string, T>, std::unordered_map): a repeated key keeps the last
 //   value; encode writes the container's order;
@@ -1295,17 +1310,36 @@ requires(is_fixed_codec<Elem>()) struct array_codec<Elem, N> {
 template <class Elem>
 struct map_codec {
   static constexpr std::uint8_t type = static_cast<std::uint8_t>(bson_type::document);
+  // Node-based containers (std::map, std::unordered_map) record their entries in the size pass
+  // for the write pass (encode_state::map_entries): walking one is a chain of dependent loads, so
+  // it is walked once. A sequence of pairs is contiguous and is simply read again.
+  template <class V>
+  static constexpr bool records_entries = !requires(const V& v) {
+    v.data();
+  };
+  // Small maps are walked twice: their nodes are few and cached, and recording them would cost
+  // the encode an allocation.
+  static constexpr std::size_t min_recorded_entries = 32;
   // Out of line (one copy per map type, called from each field): a map's loops, node handling
   // and its elements' codecs are too large to repeat in every decoder and encoder that has one.
   template <class V>
   [[gnu::noinline]] static std::size_t size(const V& v, encode_state& es) noexcept {
     std::size_t n = 5;
-    for (const auto& [key, value] : v) {
-      const std::string_view k(key);
+    std::size_t slot = 0;
+    bool record = false;
+    if constexpr (records_entries<V>) {
+      record = v.size() >= min_recorded_entries;
+      if (record) slot = reserve_entries(es, v.size());
+    }
+    for (const auto& entry : v) {
+      if constexpr (records_entries<V>) {
+        if (record && es.map_entries_recorded) es.map_entries[slot++] = &entry;
+      }
+      const std::string_view k(entry.first);
       // Checked by write() as it copies, when es.text_checked_on_write, as strings are.
       if (!es.text_checked_on_write && !valid_map_key(k)) [[unlikely]]
         fail_map_key(es, k);
-      n += 2 + k.size() + Elem::size(value, es);
+      n += 2 + k.size() + Elem::size(entry.second, es);
     }
     if (es.failed) [[unlikely]] {
       for (const auto& [key, value] : v) {
@@ -1330,12 +1364,27 @@ struct map_codec {
                                                text_bits& text) noexcept {
     std::uint8_t* const start = out;
     out += 4;
-    for (const auto& [key, value] : v) {
-      const std::string_view k(key);
-      *out++ = element_type<Elem>(value);
+    const auto write_entry = [&](const auto& entry) {
+      const std::string_view k(entry.first);
+      *out++ = element_type<Elem>(entry.second);
       copy_key(out, k, text);
       out[k.size()] = 0;
-      out = Elem::write(value, out + k.size() + 1, text);
+      out = Elem::write(entry.second, out + k.size() + 1, text);
+    };
+    if constexpr (records_entries<V>) {
+      if (const void* const* entries = text.map_entries;
+          entries != nullptr && v.size() >= min_recorded_entries) {
+        // This map's block, then (inside the loop) the blocks of maps its values hold.
+        const std::size_t count = v.size();
+        text.map_entries += count;
+        for (std::size_t i = 0; i < count; ++i) {
+          write_entry(*static_cast<const typename V::value_type*>(entries[i]));
+        }
+      } else {
+        for (const auto& entry : v) write_entry(entry);
+      }
+    } else {
+      for (const auto& entry : v) write_entry(entry);
     }
     *out++ = 0;
     store_i32_le(start, static_cast<std::int32_t>(out - start));

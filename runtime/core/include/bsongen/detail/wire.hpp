@@ -13,6 +13,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "bsongen/bson_type.hpp"
 #include "bsongen/decode_options.hpp"
@@ -65,6 +66,13 @@ struct encode_state {
   // Set by encode entry points that check strings as write() copies them (text_bits): size()
   // then leaves strings unchecked. encoded_size() and the recheck after a write leave it false.
   bool text_checked_on_write = false;
+  // The entries of the tree-shaped maps (std::map) size() walked, in the order write() meets
+  // them: a block per map, in preorder (map_codec). The write pass reads its entries from here
+  // rather than walking each tree a second time, a chase of dependent node pointers that was
+  // half of a large std::map's encode. Empty for documents without such maps; cleared (and the
+  // write pass walks the trees) when recording them failed to allocate.
+  std::vector<const void*> map_entries;
+  bool map_entries_recorded = true;
   bsongen::error err;
 };
 
