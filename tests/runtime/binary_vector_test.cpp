@@ -63,7 +63,8 @@ TEST(binary_vector_parse, unknown_dtype_is_invalid_value_at_the_dtype_byte) {
     EXPECT_EQ(e.offset, 7U);
   }
   const bsongen::error e = parse_error(bytes{0x04, 0x00, 0x01});
-  EXPECT_EQ(e.message, "binary vector dtype 0x04 is not int8 (0x03), float32 (0x27) or packed_bit (0x10)");
+  EXPECT_EQ(e.message,
+            "binary vector dtype 0x04 is not int8 (0x03), float32 (0x27) or packed_bit (0x10)");
   EXPECT_TRUE(bsongen::is_vector_dtype(0x03));
   EXPECT_TRUE(bsongen::is_vector_dtype(0x27));
   EXPECT_TRUE(bsongen::is_vector_dtype(0x10));
@@ -212,8 +213,14 @@ TEST(binary_vector_view, as_typed_view_throws_type_mismatch_for_another_dtype) {
 
 TEST(binary_vector_view, float32_reads_little_endian_binary32_bit_for_bit) {
   // 127.0, -7.7f, -inf, +inf, -0.0, a quiet NaN with a payload: every bit pattern kept.
-  const bytes payload = from_hex("2700" "0000FE42" "6666F6C0" "000080FF" "0000807F" "00000080"
-                                 "0100C07F");
+  const bytes payload = from_hex(
+      "2700"
+      "0000FE42"
+      "6666F6C0"
+      "000080FF"
+      "0000807F"
+      "00000080"
+      "0100C07F");
   const bsongen::float32_vector_view v = *bsongen::parse_float32_vector(payload);
   ASSERT_EQ(v.size(), 6U);
   EXPECT_EQ(v[0], 127.0F);
@@ -238,7 +245,11 @@ TEST(binary_vector_view, float32_reads_little_endian_binary32_bit_for_bit) {
 
 TEST(binary_vector_view, float32_reads_unaligned_data) {
   // The payload at an odd address: elements are memcpy'd, never dereferenced as float*.
-  bytes storage = from_hex("00" "2700" "0000FE42" "0000E040");
+  bytes storage = from_hex(
+      "00"
+      "2700"
+      "0000FE42"
+      "0000E040");
   const std::span<const std::uint8_t> payload(storage.data() + 1, storage.size() - 1);
   const bsongen::float32_vector_view v = *bsongen::parse_float32_vector(payload);
   EXPECT_EQ(v[0], 127.0F);
@@ -246,7 +257,13 @@ TEST(binary_vector_view, float32_reads_unaligned_data) {
 }
 
 TEST(binary_vector_view, int8_reads_twos_complement) {
-  const bytes payload = from_hex("0300" "7F" "07" "80" "FF" "00");
+  const bytes payload = from_hex(
+      "0300"
+      "7F"
+      "07"
+      "80"
+      "FF"
+      "00");
   const bsongen::int8_vector_view v = *bsongen::parse_int8_vector(payload);
   const std::vector<std::int8_t> want{127, 7, -128, -1, 0};
   EXPECT_EQ(std::vector<std::int8_t>(v.begin(), v.end()), want);
@@ -320,8 +337,7 @@ TEST(binary_vector_decode, errors_leave_the_target_unchanged) {
   std::vector<float> f{1.0F, 2.0F};
   EXPECT_EQ(bsongen::decode_vector(from_hex("27002A2A2A"), f).error().code,
             error_code::invalid_length);
-  EXPECT_EQ(bsongen::decode_vector(from_hex("03007F"), f).error().code,
-            error_code::type_mismatch);
+  EXPECT_EQ(bsongen::decode_vector(from_hex("03007F"), f).error().code, error_code::type_mismatch);
   EXPECT_EQ(f, (std::vector<float>{1.0F, 2.0F}));
 
   std::vector<std::int8_t> i{3};
@@ -347,11 +363,13 @@ TEST(binary_vector_encode, sizes) {
   EXPECT_EQ(vector_payload_size(vector_dtype::packed_bit, 9), 4U);
   EXPECT_EQ(bsongen::vector_value_size(vector_dtype::float32, 2), 15U);
   constexpr std::size_t huge = std::numeric_limits<std::size_t>::max() / 2;
-  EXPECT_EQ(vector_payload_size(vector_dtype::float32, huge), std::numeric_limits<std::size_t>::max());
+  EXPECT_EQ(vector_payload_size(vector_dtype::float32, huge),
+            std::numeric_limits<std::size_t>::max());
   EXPECT_EQ(vector_payload_size(vector_dtype::int8, std::numeric_limits<std::size_t>::max()),
             std::numeric_limits<std::size_t>::max());
-  EXPECT_EQ(bsongen::vector_value_size(vector_dtype::int8, std::numeric_limits<std::size_t>::max() - 4),
-            std::numeric_limits<std::size_t>::max());
+  EXPECT_EQ(
+      bsongen::vector_value_size(vector_dtype::int8, std::numeric_limits<std::size_t>::max() - 4),
+      std::numeric_limits<std::size_t>::max());
   EXPECT_EQ(bsongen::packed_bit_padding(0), 0);
   EXPECT_EQ(bsongen::packed_bit_padding(1), 7);
   EXPECT_EQ(bsongen::packed_bit_padding(12), 4);
@@ -363,20 +381,33 @@ TEST(binary_vector_encode, writes_the_binary_value_as_the_specification_lays_it_
   bsongen::writer out;
   const std::vector<float> f{127.0F, 7.0F};
   ASSERT_TRUE(bsongen::write_vector_value(out, std::span<const float>(f)));
-  EXPECT_EQ(hex(out.bytes()), "0A00000009" "2700" "0000FE42" "0000E040");
+  EXPECT_EQ(hex(out.bytes()),
+            "0A00000009"
+            "2700"
+            "0000FE42"
+            "0000E040");
 
   out.clear();
   const std::vector<std::int8_t> i{127, 7, -128};
   ASSERT_TRUE(bsongen::write_vector_value(out, std::span<const std::int8_t>(i)));
-  EXPECT_EQ(hex(out.bytes()), "0500000009" "0300" "7F0780");
+  EXPECT_EQ(hex(out.bytes()),
+            "0500000009"
+            "0300"
+            "7F0780");
 
   out.clear();
-  ASSERT_TRUE(bsongen::write_vector_value(out, packed_bits(std::vector<std::uint8_t>{0x7F, 0x08}, 3)));
-  EXPECT_EQ(hex(out.bytes()), "0400000009" "1003" "7F08");
+  ASSERT_TRUE(
+      bsongen::write_vector_value(out, packed_bits(std::vector<std::uint8_t>{0x7F, 0x08}, 3)));
+  EXPECT_EQ(hex(out.bytes()),
+            "0400000009"
+            "1003"
+            "7F08");
 
   out.clear();
   ASSERT_TRUE(bsongen::write_vector_value(out, std::span<const float>()));
-  EXPECT_EQ(hex(out.bytes()), "0200000009" "2700");
+  EXPECT_EQ(hex(out.bytes()),
+            "0200000009"
+            "2700");
 }
 
 TEST(binary_vector_encode, refuses_packed_bits_the_decoder_would_refuse) {
@@ -437,7 +468,11 @@ TEST(binary_vector_encode, caller_buffer_too_small_is_buffer_too_small_and_write
   EXPECT_FALSE(out.overflowed());
   const std::vector<std::int8_t> i{1, 2, 3};  // 10 bytes fit
   ASSERT_TRUE(bsongen::write_vector_value(out, std::span<const std::int8_t>(i)));
-  EXPECT_EQ(hex(out.bytes()), "11" "0500000009" "0300" "010203");
+  EXPECT_EQ(hex(out.bytes()),
+            "11"
+            "0500000009"
+            "0300"
+            "010203");
 }
 
 TEST(binary_vector_encode, payloads_beyond_a_document_are_too_large) {
@@ -468,9 +503,9 @@ TEST(binary_vector_encode, store_functions_return_the_end_and_match_the_sizes) {
 
 TEST(binary_vector_encode, round_trips_every_float_bit_pattern_class) {
   std::vector<float> f;
-  for (std::uint32_t bits : {0x00000000U, 0x80000000U, 0x00000001U, 0x007FFFFFU, 0x3F800000U,
-                             0x7F7FFFFFU, 0xFF7FFFFFU, 0x7F800000U, 0xFF800000U, 0x7FC00000U,
-                             0xFFC00001U, 0x7F800001U}) {
+  for (std::uint32_t bits :
+       {0x00000000U, 0x80000000U, 0x00000001U, 0x007FFFFFU, 0x3F800000U, 0x7F7FFFFFU, 0xFF7FFFFFU,
+        0x7F800000U, 0xFF800000U, 0x7FC00000U, 0xFFC00001U, 0x7F800001U}) {
     f.push_back(std::bit_cast<float>(bits));
   }
   const bsongen::binary b = bsongen::to_vector_binary(std::span<const float>(f));
@@ -483,8 +518,8 @@ TEST(binary_vector_encode, round_trips_every_float_bit_pattern_class) {
   }
   const std::vector<std::int8_t> i{-128, -1, 0, 1, 127};
   std::vector<std::int8_t> i_back;
-  ASSERT_TRUE(bsongen::decode_vector(bsongen::to_vector_binary(std::span<const std::int8_t>(i)).bytes,
-                                     i_back));
+  ASSERT_TRUE(bsongen::decode_vector(
+      bsongen::to_vector_binary(std::span<const std::int8_t>(i)).bytes, i_back));
   EXPECT_EQ(i_back, i);
 }
 
@@ -553,8 +588,11 @@ TEST(packed_bits, pmr_spelling_keeps_its_bytes_on_its_resource) {
   EXPECT_EQ(decoded.size(), 12U);
   bsongen::writer out;
   ASSERT_TRUE(bsongen::write_vector_value(out, decoded));
-  EXPECT_EQ(hex(out.bytes()), "0400000009" "1004EEE0");
-  static_assert(std::uses_allocator_v<bsongen::pmr::packed_bits, std::pmr::polymorphic_allocator<>>);
+  EXPECT_EQ(hex(out.bytes()),
+            "0400000009"
+            "1004EEE0");
+  static_assert(
+      std::uses_allocator_v<bsongen::pmr::packed_bits, std::pmr::polymorphic_allocator<>>);
 }
 
 TEST(binary_vector_dtype, names) {
