@@ -12,8 +12,8 @@
 //
 //   // Decode: a view over the payload, no copy.
 //   bsongen::result<bsongen::float32_vector_view> v = bsongen::parse_float32_vector(payload);
-//   if (!v) return v.error();            // "invalid_length ...: float32 vector data of 6 bytes
-//   ..." float first = (*v)[0];
+//   if (!v) return v.error();  // e.g. invalid_length: float32 data not a multiple of 4 bytes
+//   float first = (*v)[0];
 //
 //   // Encode: one binary value (int32 length, subtype 0x09, payload) onto a writer.
 //   std::vector<float> embedding = ...;
