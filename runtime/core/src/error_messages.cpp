@@ -61,4 +61,58 @@ std::string invalid_bool(std::uint8_t byte) {
   return "boolean byte is 0x" + hex_byte(byte) + ", not 0 or 1";
 }
 
+std::string vector_payload_too_short(std::size_t size) {
+  return "binary vector payload of " + std::to_string(size) + (size == 1 ? " byte" : " bytes") +
+         " lacks its 2-byte header (dtype, padding)";
+}
+
+std::string vector_unknown_dtype(std::uint8_t dtype) {
+  return "binary vector dtype 0x" + hex_byte(dtype) +
+         " is not int8 (0x03), float32 (0x27) or packed_bit (0x10)";
+}
+
+std::string vector_padding_not_allowed(std::string_view dtype, std::uint8_t padding) {
+  return std::string(dtype) + " vector padding is " + std::to_string(padding) +
+         "; it must be 0 for " + std::string(dtype);
+}
+
+std::string vector_padding_above_7(std::uint8_t padding) {
+  return "packed_bit vector padding is " + std::to_string(padding) + ", above the maximum of 7";
+}
+
+std::string vector_padding_without_data(std::uint8_t padding) {
+  return "packed_bit vector padding is " + std::to_string(padding) +
+         " but it has no data bytes; an empty vector's padding must be 0";
+}
+
+std::string vector_ignored_bits_set(std::uint8_t last_byte, std::uint8_t padding) {
+  return "packed_bit vector last byte 0x" + hex_byte(last_byte) +
+         " has nonzero ignored bits (its " + std::to_string(padding) + " low " +
+         (padding == 1 ? "bit" : "bits") + ", the padding, must be 0)";
+}
+
+std::string vector_float32_length(std::size_t data_size) {
+  return "float32 vector data of " + std::to_string(data_size) +
+         " bytes is not a multiple of 4 (the element size)";
+}
+
+std::string vector_dtype_mismatch(std::string_view found, std::string_view expected) {
+  return "binary vector dtype is " + std::string(found) + ", expected " + std::string(expected);
+}
+
+std::string vector_dimension_mismatch(std::string_view dtype, std::size_t stored,
+                                      std::size_t expected) {
+  return std::string(dtype) + " vector has " + std::to_string(stored) +
+         " elements, expected dimension " + std::to_string(expected);
+}
+
+std::string vector_too_large(std::size_t payload_size) {
+  return "binary vector payload of " + std::to_string(payload_size) +
+         " bytes exceeds the largest a BSON document can hold";
+}
+
+std::string vector_buffer_too_small(std::size_t value_size) {
+  return "binary vector value needs " + std::to_string(value_size) + " bytes";
+}
+
 }  // namespace bsongen::detail::messages

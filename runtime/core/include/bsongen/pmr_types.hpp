@@ -1,6 +1,6 @@
 #pragma once
 
-// bsongen::binary, regex, raw_document and javascript_with_scope for the structs of
+// bsongen::binary, regex, raw_document, javascript_with_scope and packed_bits for the structs of
 // `allocator: pmr` schemas (docs/schema-format.md, "Allocators"): the same values, their bytes and
 // texts on the struct's std::pmr::memory_resource. Allocator-aware as the std::pmr containers are
 // (an allocator_type, constructors that take one, get_allocator()), so a struct, vector, map or
@@ -21,6 +21,7 @@
 #include <utility>
 #include <vector>
 
+#include "bsongen/binary_vector.hpp"  // basic_packed_bits
 #include "bsongen/bson_type.hpp"
 #include "bsongen/detail/endian.hpp"
 #include "bsongen/raw_document.hpp"  // detail::empty_document_bytes
@@ -168,5 +169,9 @@ struct javascript_with_scope {
 
   friend bool operator==(const javascript_with_scope&, const javascript_with_scope&) = default;
 };
+
+// A packed_bit vector's bits and padding (bsongen/binary_vector.hpp), bytes on the struct's
+// resource.
+using packed_bits = basic_packed_bits<std::pmr::polymorphic_allocator<std::uint8_t>>;
 
 }  // namespace bsongen::pmr

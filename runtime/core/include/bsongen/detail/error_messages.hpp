@@ -45,4 +45,29 @@ std::string invalid_bool(std::uint8_t byte);
 inline constexpr std::string_view repeated_key =
     "key repeats an earlier element's key in its document";
 
+// Binary subtype 9 (bsongen/binary_vector.hpp), decoders and encoders alike.
+// invalid_length: a payload shorter than its dtype and padding bytes.
+std::string vector_payload_too_short(std::size_t size);
+// invalid_value: a dtype byte other than int8 (0x03), float32 (0x27) and packed_bit (0x10).
+std::string vector_unknown_dtype(std::uint8_t dtype);
+// invalid_value: nonzero padding on a dtype (`dtype`: its name) that has none.
+std::string vector_padding_not_allowed(std::string_view dtype, std::uint8_t padding);
+// invalid_value: packed_bit padding above 7.
+std::string vector_padding_above_7(std::uint8_t padding);
+// invalid_value: packed_bit padding 1..7 with no data byte to pad.
+std::string vector_padding_without_data(std::uint8_t padding);
+// invalid_value: a packed_bit vector's last byte with some of its `padding` ignored bits set.
+std::string vector_ignored_bits_set(std::uint8_t last_byte, std::uint8_t padding);
+// invalid_length: float32 data (after the header) that is not a whole number of 4-byte elements.
+std::string vector_float32_length(std::size_t data_size);
+// type_mismatch: a valid vector of one dtype where another is expected.
+std::string vector_dtype_mismatch(std::string_view found, std::string_view expected);
+// invalid_length: a fixed-dimension target (std::array) and a vector of another element count.
+std::string vector_dimension_mismatch(std::string_view dtype, std::size_t stored,
+                                      std::size_t expected);
+// too_large: a payload beyond what a BSON document can hold.
+std::string vector_too_large(std::size_t payload_size);
+// buffer_too_small: a caller buffer without room for the binary value.
+std::string vector_buffer_too_small(std::size_t value_size);
+
 }  // namespace bsongen::detail::messages
