@@ -195,7 +195,7 @@ VECTOR_DTYPES: dict[str, VectorDtype] = {d.dtype: d for d in [
                 "std::int8_t", 1, ("<vector>", "<cstdint>"), ("<vector>", "<cstdint>"),
                 ("<array>", "<cstdint>")),
     VectorDtype("packed_bit", 0x10, "::bsongen::packed_bits", "::bsongen::pmr::packed_bits", None,
-                None, (VECTOR_HEADER,), (VECTOR_HEADER,)),
+                None, (VECTOR_HEADER,), (PMR_TYPES_HEADER,)),
 ]}
 VECTOR_CODEC = "::bsongen::detail::binary_vector_codec<::bsongen::vector_dtype::{dtype}>"
 VECTOR_FIXED_CODEC = \
