@@ -90,8 +90,8 @@ TEST(binary_vector_codec, writes_the_specification_bytes) {
   v.quantized = {-1, 2};
   v.bits = bsongen::packed_bits(std::vector<std::uint8_t>{0xEE, 0xE0}, 4);  // 12 bits
   const bytes encoded = encode_ok(v);
-  const bytes int8 = {0x05, 'q', 'u', 'a', 'n', 't', 'i', 'z', 'e', 'd', 0x00, 4, 0, 0, 0,
-                      0x09, 0x03, 0x00, 0xFF, 0x02};
+  const bytes int8 = {0x05, 'q', 'u', 'a', 'n', 't',  'i',  'z',  'e',  'd',
+                      0x00, 4,   0,   0,   0,   0x09, 0x03, 0x00, 0xFF, 0x02};
   const bytes bits = {0x05, 'b', 'i', 't', 's', 0x00, 4, 0, 0, 0, 0x09, 0x10, 0x04, 0xEE, 0xE0};
   EXPECT_NE(std::search(encoded.begin(), encoded.end(), int8.begin(), int8.end()), encoded.end());
   EXPECT_NE(std::search(encoded.begin(), encoded.end(), bits.begin(), bits.end()), encoded.end());
@@ -150,13 +150,17 @@ TEST(binary_vector_codec_hostile, payloads_the_specification_refuses) {
       {"empty payload", 0x09, {}, error_code::invalid_length},
       {"dtype only", 0x09, {0x27}, error_code::invalid_length},
       {"unknown dtype", 0x09, {0x42, 0x00}, error_code::invalid_value},
-      {"int8 where float32 belongs", 0x09, {0x03, 0x00, 1, 2, 3, 4, 5, 6, 7, 8},
+      {"int8 where float32 belongs",
+       0x09,
+       {0x03, 0x00, 1, 2, 3, 4, 5, 6, 7, 8},
        error_code::type_mismatch},
-      {"float32 padding", 0x09, [] {
+      {"float32 padding", 0x09,
+       [] {
          bytes p = float32_payload({1, 2, 3, 4, 5, 6, 7, 8});
          p[1] = 1;
          return p;
-       }(), error_code::invalid_value},
+       }(),
+       error_code::invalid_value},
       {"float32 data not a multiple of 4", 0x09, {0x27, 0x00, 1, 2, 3}, error_code::invalid_length},
   };
   for (const hostile_case& c : cases) {
