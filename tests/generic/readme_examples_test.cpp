@@ -4,6 +4,7 @@
 
 #include <iostream>
 #include <sstream>
+#include <vector>
 
 #include "bsongen/document.hpp"
 #include "bsongen/document_view.hpp"
@@ -24,6 +25,21 @@ int dynamic_documents_example() {
   return x == 2.5 && *r == d ? 0 : 1;
 }
 
+int vectors_example() {
+  std::vector<float> embedding{0.25F, -1.5F, 3.0F};
+  bsongen::document d{
+      {"embedding", bsongen::value::from_vector(std::span<const float>(embedding))}};
+  auto v = d["embedding"].as_vector();  // a view over the payload; an error when it is no vector
+  if (!v) {
+    std::cerr << v.error().to_string() << '\n';
+    return 1;
+  }
+  float second = v->as_float32()[1];  // -1.5
+  auto bits =
+      bsongen::vector_from_array(bsongen::array{127, 8}, bsongen::vector_dtype::packed_bit, 3);
+  return second == -1.5F && bits && bits->as_vector()->size() == 13 ? 0 : 1;
+}
+
 int extended_json_example(std::ostream& out) {
   auto bytes = bsongen::extjson_to_bson(R"({"_id": {"$oid": "56e1fc72e0c917e9c4714161"}, "n": 1})");
   if (!bytes) {
@@ -38,6 +54,8 @@ int extended_json_example(std::ostream& out) {
 }
 
 TEST(ReadmeExamples, DynamicDocuments) { EXPECT_EQ(dynamic_documents_example(), 0); }
+
+TEST(ReadmeExamples, Vectors) { EXPECT_EQ(vectors_example(), 0); }
 
 TEST(ReadmeExamples, ExtendedJson) {
   std::ostringstream out;

@@ -1,5 +1,7 @@
 #include "bsongen/detail/error_messages.hpp"
 
+#include <cstdio>
+
 namespace bsongen::detail::messages {
 namespace {
 
@@ -113,6 +115,32 @@ std::string vector_too_large(std::size_t payload_size) {
 
 std::string vector_buffer_too_small(std::size_t value_size) {
   return "binary vector value needs " + std::to_string(value_size) + " bytes";
+}
+
+std::string vector_not_binary(std::string_view found) {
+  return "expected binary subtype 0x09 (vector), found " + std::string(found);
+}
+
+std::string vector_wrong_subtype(std::uint8_t subtype) {
+  return "expected binary subtype 0x09 (vector), found binary subtype 0x" + hex_byte(subtype);
+}
+
+std::string vector_element_type(std::string_view dtype, std::string_view found,
+                                std::string_view expected) {
+  return std::string(dtype) + " vector element is " + std::string(found) + "; " +
+         std::string(dtype) + " takes " + std::string(expected);
+}
+
+std::string vector_element_out_of_range(std::string_view dtype, std::int64_t value,
+                                        std::int64_t low, std::int64_t high) {
+  return std::string(dtype) + " vector element " + std::to_string(value) + " is outside [" +
+         std::to_string(low) + ", " + std::to_string(high) + "]";
+}
+
+std::string vector_element_beyond_float32(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.17g", value);
+  return std::string("float32 vector element ") + text + " is beyond float32's range";
 }
 
 }  // namespace bsongen::detail::messages

@@ -12,7 +12,7 @@
 //
 //   // Decode: a view over the payload, no copy.
 //   bsongen::result<bsongen::float32_vector_view> v = bsongen::parse_float32_vector(payload);
-//   if (!v) return v.error();            // "invalid_length ...: float32 vector data of 6 bytes ..."
+//   if (!v) return v.error();  // e.g. invalid_length: float32 data not a multiple of 4 bytes
 //   float first = (*v)[0];
 //
 //   // Encode: one binary value (int32 length, subtype 0x09, payload) onto a writer.
@@ -225,9 +225,9 @@ class vector_iterator {
 };
 
 [[noreturn]] inline void throw_vector_dtype_mismatch(vector_dtype found, vector_dtype expected) {
-  throw exception(bsongen::error(
-      error_code::type_mismatch,
-      detail::messages::vector_dtype_mismatch(vector_dtype_name(found), vector_dtype_name(expected))));
+  throw exception(bsongen::error(error_code::type_mismatch,
+                                 detail::messages::vector_dtype_mismatch(
+                                     vector_dtype_name(found), vector_dtype_name(expected))));
 }
 
 }  // namespace detail
@@ -500,7 +500,8 @@ namespace detail {
 [[nodiscard]] inline result<void> check_packed_bit_data(std::span<const std::uint8_t> data,
                                                         std::uint8_t padding, std::size_t at) {
   if (padding > 7) [[unlikely]] {
-    return bsongen::error(error_code::invalid_value, detail::messages::vector_padding_above_7(padding), at);
+    return bsongen::error(error_code::invalid_value,
+                          detail::messages::vector_padding_above_7(padding), at);
   }
   if (data.empty()) {
     if (padding != 0) [[unlikely]] {
@@ -525,8 +526,8 @@ namespace detail {
 [[nodiscard]] inline result<vector_view> parse_vector(std::span<const std::uint8_t> payload,
                                                       std::size_t payload_offset = 0) {
   if (payload.size() < vector_header_size) [[unlikely]] {
-    return error(error_code::invalid_length, detail::messages::vector_payload_too_short(payload.size()),
-                 payload_offset);
+    return error(error_code::invalid_length,
+                 detail::messages::vector_payload_too_short(payload.size()), payload_offset);
   }
   const std::uint8_t dtype = payload[0];
   const std::uint8_t padding = payload[1];
@@ -535,7 +536,8 @@ namespace detail {
     case static_cast<std::uint8_t>(vector_dtype::float32):
       if (data.size() % 4 != 0) [[unlikely]] {
         if (padding != 0) break;  // the padding error first, as for int8
-        return error(error_code::invalid_length, detail::messages::vector_float32_length(data.size()),
+        return error(error_code::invalid_length,
+                     detail::messages::vector_float32_length(data.size()),
                      payload_offset + vector_header_size);
       }
       [[fallthrough]];
@@ -566,10 +568,10 @@ namespace detail {
                                                          std::size_t payload_offset) {
   result<vector_view> v = parse_vector(payload, payload_offset);
   if (v && v->dtype() != expected) [[unlikely]] {
-    return bsongen::error(
-        error_code::type_mismatch,
-        detail::messages::vector_dtype_mismatch(vector_dtype_name(v->dtype()), vector_dtype_name(expected)),
-        payload_offset);
+    return bsongen::error(error_code::type_mismatch,
+                          detail::messages::vector_dtype_mismatch(vector_dtype_name(v->dtype()),
+                                                                  vector_dtype_name(expected)),
+                          payload_offset);
   }
   return v;
 }
@@ -686,7 +688,8 @@ template <class Allocator>
 // Writes the payload (header and elements) at `out` and returns the byte after it.
 // Precondition: vector_payload_size(dtype, count) bytes writable at `out`; for packed bits,
 // check_packed_bits passed.
-inline std::uint8_t* store_vector_payload(std::uint8_t* out, std::span<const float> values) noexcept {
+inline std::uint8_t* store_vector_payload(std::uint8_t* out,
+                                          std::span<const float> values) noexcept {
   out[0] = static_cast<std::uint8_t>(vector_dtype::float32);
   out[1] = 0;
   out += vector_header_size;

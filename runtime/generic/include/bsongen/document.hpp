@@ -29,6 +29,7 @@
 #include <string_view>
 #include <utility>
 
+#include "bsongen/binary_vector.hpp"
 #include "bsongen/byte_buffer.hpp"
 #include "bsongen/decode_options.hpp"
 #include "bsongen/error.hpp"
@@ -145,6 +146,26 @@ class array : public detail::array_access<array> {
 // The canonical encoding of `doc` as a raw_document, e.g. for a javascript_with_scope's scope
 // (bsongen/raw_document.hpp, the one type both paths use for that BSON value).
 [[nodiscard]] raw_document to_raw_document(document_ref doc);
+
+// BSON Binary Vector (binary subtype 0x09, bsongen/binary_vector.hpp) to and from a plain BSON
+// array, under the specification's conversion rules:
+//  * int8: every element an int32 or int64 in [-128, 127];
+//  * float32: every element a double, int32 or int64, rounded to the nearest float32; infinities
+//    and NaN are kept, a finite value beyond float32's range is refused;
+//  * packed_bit: every element an int32 or int64 in [0, 255], one packed byte each (the
+//    specification's "list of integers in [0, 255]"), with `padding` the ignored low bits of the
+//    last byte (0..7, 0 for no bytes, those bits 0).
+// Errors: type_mismatch for an element of another BSON type (a double for int8 or packed_bit,
+// even 1.0), invalid_value for one out of range and for padding against the rules; the path is
+// the element's index and the offset 0 (the array may not come from bytes).
+//
+//   bsongen::result<bsongen::value> v =
+//       bsongen::vector_from_array(bsongen::array{1, 2, 3}, bsongen::vector_dtype::int8);
+[[nodiscard]] result<value> vector_from_array(array_ref elements, vector_dtype dtype,
+                                              std::uint8_t padding = 0);
+// The elements as an array: int32 for int8, double for float32 (exact), int32 bytes 0..255 for
+// packed_bit (the padding is the view's padding()).
+[[nodiscard]] array vector_to_array(const vector_view& vector);
 
 // Decodes and validates one BSON document that spans all of `bytes` (see decode_options for the
 // limits). Errors carry the code, the element path ("a.b.3.c") and the byte offset in `bytes`.

@@ -21,6 +21,7 @@
 #include <span>
 #include <string_view>
 
+#include "bsongen/binary_vector.hpp"
 #include "bsongen/bson_type.hpp"
 #include "bsongen/decimal128.hpp"
 #include "bsongen/decode_options.hpp"
@@ -93,6 +94,9 @@ class view_element {
     return {detail::load_u32_le(v + 4), detail::load_u32_le(v)};
   }
   [[nodiscard]] binary_view as_binary() const;
+  // The vector a binary of subtype 0x09 holds, as value_ref::as_vector (bsongen/value.hpp): never
+  // throws; offsets are within the payload.
+  [[nodiscard]] result<vector_view> as_vector() const;
   [[nodiscard]] regex_view as_regex() const;
   [[nodiscard]] db_pointer_view as_db_pointer() const;
   [[nodiscard]] std::string_view as_javascript_with_scope_code() const {
@@ -216,6 +220,10 @@ class array_view {
  private:
   document_view doc_;
 };
+
+// vector_from_array (bsongen/document.hpp) over an array read in place.
+[[nodiscard]] result<value> vector_from_array(const array_view& elements, vector_dtype dtype,
+                                              std::uint8_t padding = 0);
 
 inline document_view view_element::as_document() const {
   const std::uint8_t* v = expect(bson_type::document);

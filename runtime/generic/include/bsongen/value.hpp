@@ -36,6 +36,7 @@
 #include <string_view>
 #include <type_traits>
 
+#include "bsongen/binary_vector.hpp"
 #include "bsongen/bson_type.hpp"
 #include "bsongen/decimal128.hpp"
 #include "bsongen/detail/arena.hpp"
@@ -92,6 +93,9 @@ inline constexpr std::size_t max_part_size =
 namespace detail {
 
 [[noreturn]] void throw_type_mismatch(bson_type expected, const node* actual);
+// Why `actual` (nullptr: missing) holds no vector: missing_field, or type_mismatch for another type
+// or binary subtype, with its key as the path.
+[[nodiscard]] bsongen::error not_a_vector(const node* actual);
 [[nodiscard]] bool nodes_equal(const node& a, const node& b);
 [[nodiscard]] bool containers_equal(const container& a, const container& b, bool compare_keys);
 
@@ -207,6 +211,21 @@ class value_access {
     const node* v = expect(bson_type::binary);
     return {{reinterpret_cast<const std::uint8_t*>(v->as.text.data), v->as.text.size},
             static_cast<binary_subtype>(v->subtype)};
+  }
+  // The vector a binary of subtype 0x09 holds (bsongen/binary_vector.hpp), viewed in place: never
+  // throws; missing_field on a missing value, type_mismatch for another type or subtype, and the
+  // specification's verdict (invalid_value, invalid_length; offset within the payload) for a
+  // payload that breaks its rules.
+  //
+  //   bsongen::result<bsongen::vector_view> v = doc["embedding"].as_vector();
+  //   if (v && v->is(bsongen::vector_dtype::float32)) use(v->as_float32());
+  [[nodiscard]] result<vector_view> as_vector() const {
+    const node* v = n();
+    if (v == nullptr || v->type != bson_type::binary ||
+        v->subtype != static_cast<std::uint8_t>(binary_subtype::vector)) [[unlikely]] {
+      return not_a_vector(v);
+    }
+    return parse_vector({reinterpret_cast<const std::uint8_t*>(v->as.text.data), v->as.text.size});
   }
   [[nodiscard]] regex_view as_regex() const {
     const node* v = expect(bson_type::regex);
@@ -499,6 +518,17 @@ class value : public detail::value_access<value> {
   value(array&& a) noexcept;                                     // NOLINT
   value(value_ref v);                                            // NOLINT: a deep copy
   value(const element& e) : value(static_cast<value_ref>(e)) {}  // NOLINT
+
+  // A binary of subtype 0x09 (bsongen/binary_vector.hpp) holding these elements:
+  //
+  //   bsongen::document d{{"embedding", bsongen::value::from_vector(std::span<const float>(v))}};
+  //
+  // Packed bits that break the specification's rules (padding above 7, padding with no bytes,
+  // nonzero ignored bits) throw bsongen::exception (invalid_value). vector_from_array
+  // (bsongen/document.hpp) builds one from a BSON array.
+  [[nodiscard]] static value from_vector(std::span<const float> elements);
+  [[nodiscard]] static value from_vector(std::span<const std::int8_t> elements);
+  [[nodiscard]] static value from_vector(const packed_bits& bits);
 
   value(const value& other) : value(value_ref(&other.node_)) {}
   value& operator=(const value& other) {

@@ -69,5 +69,18 @@ std::string vector_dimension_mismatch(std::string_view dtype, std::size_t stored
 std::string vector_too_large(std::size_t payload_size);
 // buffer_too_small: a caller buffer without room for the binary value.
 std::string vector_buffer_too_small(std::size_t value_size);
+// type_mismatch: a vector asked of a value of another BSON type (`found`: its name) or of a binary
+// of another subtype.
+std::string vector_not_binary(std::string_view found);
+std::string vector_wrong_subtype(std::uint8_t subtype);
+// type_mismatch: an array element of a BSON type (`found`) the vector's dtype cannot take
+// (`expected` says what it takes, e.g. "an int32 or int64").
+std::string vector_element_type(std::string_view dtype, std::string_view found,
+                                std::string_view expected);
+// invalid_value: an integer array element outside the dtype's range [low, high].
+std::string vector_element_out_of_range(std::string_view dtype, std::int64_t value,
+                                        std::int64_t low, std::int64_t high);
+// invalid_value: a finite number that float32 cannot hold (it would round to infinity).
+std::string vector_element_beyond_float32(double value);
 
 }  // namespace bsongen::detail::messages
