@@ -62,6 +62,9 @@ class ScalarKind:
     # (FLOAT_SPELLING_MAX), "text_view" (std::string_view into the input), "clock" (system_clock
     # time points, CLOCK_*), "bytes16" (a std::array of 16 unsigned bytes).
     cpp_families: tuple[str, ...] = ()
+    # What the generated source includes for `codec`, beyond SUPPORT_HEADER (which has the leaf
+    # codecs every schema uses).
+    codec_headers: tuple[str, ...] = ()
 
 
 SCALARS: dict[str, ScalarKind] = {k.kind: k for k in [
@@ -170,6 +173,84 @@ CONTAINERS: dict[str, ContainerKind] = {k.kind: k for k in [
 ]}
 
 
+# --- BSON Binary Vector (binary subtype 9, the spec "BSON Binary Subtype 9 - Vector"). ---
+#
+# The schema spelling `binary_vector<dtype>` (`binary_vector<dtype, N>`: a fixed dimension) is the
+# model kind VECTOR_KIND with `dtype` (and `size`). The payload is [dtype byte][padding byte]
+# [elements]; the runtime's bsongen/binary_vector.hpp holds the types and the spec's rules, the
+# codecs (VECTOR_CODEC_HEADER) build on them. vector_scalar() turns one such reference into the
+# ScalarKind every other stage reads, so no stage branches on the dtype.
+VECTOR_KIND = "binary_vector"
+VECTOR_SPELLINGS = ("binary_vector", "bsongen::binary_vector")
+VECTOR_SUBTYPE = 0x09
+VECTOR_HEADER = "bsongen/binary_vector.hpp"
+VECTOR_CODEC_HEADER = "bsongen/detail/vector_codecs.hpp"
+VECTOR_HEADER_BYTES = 2  # the dtype and padding bytes before the elements
+
+
+@dataclass(frozen=True)
+class VectorDtype:
+    dtype: str                     # schema and model spelling; `bsongen::vector_dtype` enumerator
+    byte: int                      # the dtype byte the payload starts with
+    cpp_type: str                  # variable dimension: the member's default C++ spelling
+    pmr_cpp_type: str              # ... in an `allocator: pmr` schema
+    # Fixed dimension N (`binary_vector<dtype, N>`): the element type of std::array<element, N>,
+    # and each element's bytes on the wire; None: no fixed form (packed_bit counts bits, and its
+    # last byte's padding is part of the value).
+    fixed_element: Optional[str]
+    element_width: Optional[int]
+    headers: tuple[str, ...]
+    pmr_headers: tuple[str, ...]
+    fixed_headers: tuple[str, ...] = ("<array>",)
+
+
+VECTOR_DTYPES: dict[str, VectorDtype] = {d.dtype: d for d in [
+    VectorDtype("float32", 0x27, "std::vector<float>", "std::pmr::vector<float>", "float", 4,
+                ("<vector>",), ("<vector>",)),
+    VectorDtype("int8", 0x03, "std::vector<std::int8_t>", "std::pmr::vector<std::int8_t>",
+                "std::int8_t", 1, ("<vector>", "<cstdint>"), ("<vector>", "<cstdint>"),
+                ("<array>", "<cstdint>")),
+    VectorDtype("packed_bit", 0x10, "::bsongen::packed_bits", "::bsongen::pmr::packed_bits", None,
+                None, (VECTOR_HEADER,), (PMR_TYPES_HEADER,)),
+]}
+VECTOR_CODEC = "::bsongen::detail::binary_vector_codec<::bsongen::vector_dtype::{dtype}>"
+VECTOR_FIXED_CODEC = \
+    "::bsongen::detail::fixed_binary_vector_codec<::bsongen::vector_dtype::{dtype}, {size}>"
+# The largest fixed dimension: a std::array member of this many elements.
+MAX_VECTOR_DIMENSION = 1 << 16
+
+
+def vector_fixed_width(dtype: VectorDtype, size: int) -> int:
+    """Bytes of a fixed-dimension vector's value: binary length, subtype, dtype, padding, elements."""
+    assert dtype.element_width is not None
+    return 5 + VECTOR_HEADER_BYTES + dtype.element_width * size
+
+
+def vector_scalar(dtype_name: str, size: Optional[int]) -> ScalarKind:
+    """The facts of `binary_vector<dtype_name[, size]>` (a linked reference: the dtype is known,
+    and a size only where the dtype has a fixed form)."""
+    d = VECTOR_DTYPES[dtype_name]
+    if size is None:
+        return ScalarKind(VECTOR_KIND, "binary", d.cpp_type, VECTOR_CODEC.format(dtype=d.dtype),
+                          None, emptiable=True, headers=d.headers, pmr_cpp_type=d.pmr_cpp_type,
+                          pmr_headers=d.pmr_headers, codec_headers=(VECTOR_CODEC_HEADER,))
+    width = vector_fixed_width(d, size)
+    length = (width - 5).to_bytes(4, "little")
+    constant = (*((i, b) for i, b in enumerate(length)), (4, VECTOR_SUBTYPE), (5, d.byte), (6, 0))
+    return ScalarKind(VECTOR_KIND, "binary", f"std::array<{d.fixed_element}, {size}>",
+                      VECTOR_FIXED_CODEC.format(dtype=d.dtype, size=size), width,
+                      constant_bytes=constant, headers=d.fixed_headers,
+                      codec_headers=(VECTOR_CODEC_HEADER,))
+
+
+def scalar_of(t) -> Optional[ScalarKind]:
+    """The ScalarKind of a linked type reference that is a leaf value (a scalar kind or a binary
+    vector), else None."""
+    if t.kind == VECTOR_KIND:
+        return vector_scalar(t.dtype, t.size)
+    return SCALARS.get(t.kind)
+
+
 @dataclass(frozen=True)
 class EnumStorage:
     storage: str
@@ -191,7 +272,7 @@ NULL_BSON_TYPE = "null"
 
 DEFINITION_KINDS = ("struct", "enum")
 
-ALL_KINDS = sorted(list(SCALARS) + list(CONTAINERS) + list(DEFINITION_KINDS))
+ALL_KINDS = sorted(list(SCALARS) + list(CONTAINERS) + list(DEFINITION_KINDS) + [VECTOR_KIND])
 
 # Schema-file spellings accepted besides the model's kind names.
 SCHEMA_ALIASES = {

@@ -19,6 +19,8 @@ a message naming it, and tests/scanner/scan_catalog_test.cpp fails):
   scalars[]:    kind, cpp_type, pmr_cpp_type (null where none), emptiable
   containers[]: kind, cpp_template, cpp_leading_args, has_size, emptiable
   definition_kinds, max_array_size
+  vector_kind, max_vector_dimension,
+  vector_dtypes[]: dtype, cpp_type, pmr_cpp_type, fixed_element (null where none)
 """
 
 from __future__ import annotations

@@ -41,7 +41,10 @@ def qualified(model: Model, name: str) -> str:
 
 def scalar_cpp_type(model: Model, kind: str) -> str:
     """The C++ spelling of scalar kind `kind` in the model's allocator."""
-    scalar = catalog.SCALARS[kind]
+    return _leaf_cpp_type(model, catalog.SCALARS[kind])
+
+
+def _leaf_cpp_type(model: Model, scalar: catalog.ScalarKind) -> str:
     return scalar.pmr_cpp_type if model.allocator == "pmr" and scalar.pmr_cpp_type \
         else scalar.cpp_type
 
@@ -51,8 +54,9 @@ def cpp_type(model: Model, t: TypeRef) -> str:
     pmr = model.allocator == "pmr"
     if t.cpp:
         return t.cpp
-    if t.kind in catalog.SCALARS:
-        return scalar_cpp_type(model, t.kind)
+    scalar = catalog.scalar_of(t)
+    if scalar is not None:
+        return _leaf_cpp_type(model, scalar)
     if t.kind in catalog.DEFINITION_KINDS:
         return qualified(model, t.definition.name)
     c = catalog.CONTAINERS[t.kind]
@@ -70,8 +74,9 @@ def allocator_aware(model: Model, t: TypeRef) -> bool:
     schemas): a std::pmr string, vector or map, or a struct that is allocator-aware itself."""
     if model.allocator != "pmr" or t.cpp:
         return False
-    if t.kind in catalog.SCALARS:
-        return catalog.SCALARS[t.kind].pmr_cpp_type is not None
+    scalar = catalog.scalar_of(t)
+    if scalar is not None:
+        return scalar.pmr_cpp_type is not None
     if t.kind == "struct":
         return _capture_takes_allocator(model, t.definition) or \
             any(_allocator_use(model, f.type) in ("member", "array") for f in t.definition.fields)
@@ -87,7 +92,7 @@ def _capture_takes_allocator(model: Model, s: Struct) -> bool:
 
 
 def _default_constant_type(f: Field, view: FieldView) -> str:
-    scalar = catalog.SCALARS.get(f.type.kind)
+    scalar = catalog.scalar_of(f.type)
     if scalar is not None and scalar.default_constant_type and not f.type.cpp:
         return scalar.default_constant_type
     return view.member_type
@@ -129,8 +134,9 @@ def _unused_name(wanted: str, taken: set) -> str:
 
 def codec(model: Model, t: TypeRef) -> str:
     """The codec that encodes and decodes a value of type t (an optional's: its element's)."""
-    if t.kind in catalog.SCALARS:
-        return catalog.SCALARS[t.kind].codec
+    scalar = catalog.scalar_of(t)
+    if scalar is not None:
+        return scalar.codec
     if t.kind in catalog.DEFINITION_KINDS:
         return f"{CODEC_IMPL}<{qualified(model, t.definition.name)}>"
     c = catalog.CONTAINERS[t.kind]
@@ -142,8 +148,9 @@ def codec(model: Model, t: TypeRef) -> str:
 
 def holds_null(t: TypeRef) -> bool:
     """Whether a value of t can be BSON null itself (so an optional keeps a null as a value)."""
-    if t.kind in catalog.SCALARS:
-        return catalog.SCALARS[t.kind].holds_null
+    scalar = catalog.scalar_of(t)
+    if scalar is not None:
+        return scalar.holds_null
     if t.kind in catalog.CONTAINERS:
         return catalog.CONTAINERS[t.kind].holds_null
     return False
@@ -153,13 +160,23 @@ def headers_of(t: TypeRef, out: set, pmr: bool = False) -> None:
     """The headers a member of type t needs (in an `allocator: pmr` schema when pmr)."""
     if t.cpp:
         out.update(h for pattern, h in _STD_NAME_HEADERS if pattern.search(t.cpp))
-    if t.kind in catalog.SCALARS and not t.cpp:
-        scalar = catalog.SCALARS[t.kind]
+    scalar = catalog.scalar_of(t)
+    if scalar is not None and not t.cpp:
         out.update(scalar.pmr_headers if pmr and scalar.pmr_headers else scalar.headers)
     elif t.kind in catalog.CONTAINERS and not t.cpp:
         out.update(catalog.CONTAINERS[t.kind].headers)
     if t.element is not None:
         headers_of(t.element, out, pmr)
+
+
+def codec_headers_of(t: TypeRef, out: set) -> None:
+    """What the generated source includes for the codecs of a member of type t, beyond
+    catalog.SUPPORT_HEADER."""
+    scalar = catalog.scalar_of(t)
+    if scalar is not None:
+        out.update(scalar.codec_headers)
+    if t.element is not None:
+        codec_headers_of(t.element, out)
 
 
 INT64_MIN = -2**63
@@ -299,7 +316,7 @@ class ModelView:
     user_includes: list[str]
     std_headers: list[str]      # <...> the type definitions need
     runtime_headers: list[str]  # "bsongen/..." the light header includes
-    source_headers: list[str]   # what the generated source adds
+    source_headers: list[str]   # what the codec definitions include (source, or header-only)
     enums: list[EnumView]
     structs: list[StructView]
 
@@ -469,9 +486,13 @@ def view(model: Model, header_only: bool = False) -> ModelView:
         # The user's headers define the types (and include what they need); the generated
         # header still spells member types in its tables only in the source.
         std_headers = set()
-    source_headers = [catalog.SUPPORT_HEADER]
-    if header_only:
-        source_headers = []
+    # The codec definitions' headers: the generated source's, or the header's after its
+    # declarations with --header-only.
+    codec_headers: set[str] = set()
+    for s in model.structs:
+        for f in s.fields:
+            codec_headers_of(f.type, codec_headers)
+    source_headers = [catalog.SUPPORT_HEADER, *sorted(codec_headers)]
     return ModelView(
         origin_kind=model.origin_kind, origin_path=model.origin_path,
         output_name=model.output_name, namespace=model.namespace,

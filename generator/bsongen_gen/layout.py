@@ -54,8 +54,8 @@ class Layouts:
         return out
 
     def _fixed(self, t: TypeRef) -> Optional[Fixed]:
-        if t.kind in catalog.SCALARS:
-            k = catalog.SCALARS[t.kind]
+        k = catalog.scalar_of(t)
+        if k is not None:
             if k.fixed_width is None or k.bson_type is None:
                 return None
             skeleton = bytearray(k.fixed_width)
@@ -121,8 +121,9 @@ class Layouts:
 def element_bson_type(t: TypeRef) -> Optional[str]:
     """The BSON type a value of t is written as (a `bson_type` enumerator name), or None when
     the value decides (`any`, `nullable`, `number`). An optional's is its element's."""
-    if t.kind in catalog.SCALARS:
-        return catalog.SCALARS[t.kind].bson_type
+    scalar = catalog.scalar_of(t)
+    if scalar is not None:
+        return scalar.bson_type
     if t.kind == "enum" and isinstance(t.definition, Enum):
         return catalog.ENUM_STORAGES[t.definition.storage].bson_type
     if t.kind == "struct":

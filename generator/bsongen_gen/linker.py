@@ -161,6 +161,8 @@ class _Linker:
                 return False
         if t.kind in catalog.SCALARS:
             return True
+        if t.kind == catalog.VECTOR_KIND:
+            return self.link_vector(t, location)
         if t.kind == NAMED_KIND or t.kind in catalog.DEFINITION_KINDS:
             return self.resolve(t, location)
         if t.kind in catalog.CONTAINERS:
@@ -197,6 +199,32 @@ class _Linker:
         self.error(location, f"unknown type `{t.kind}`",
                    did_you_mean(t.kind, [*catalog.ALL_KINDS, *self.definitions]))
         return False
+
+    def link_vector(self, t: TypeRef, location: Optional[Location]) -> bool:
+        """`binary_vector<dtype[, N]>`: a known dtype, and a dimension only where it has a fixed
+        form (catalog.VECTOR_DTYPES)."""
+        dtypes = catalog.VECTOR_DTYPES
+        dtype = dtypes.get(t.dtype or "")
+        if dtype is None:
+            self.error(location, f"`binary_vector` dtype `{t.dtype}` is not one of "
+                       f"{', '.join(dtypes)}", did_you_mean(t.dtype or "", dtypes))
+            return False
+        if t.element is not None:
+            self.error(location, "`binary_vector` takes a dtype, not an element type")
+            return False
+        if t.size is None:
+            return True
+        if dtype.element_width is None:
+            self.error(location, f"`binary_vector<{t.dtype}>` has no fixed dimension",
+                       f"its value is `{dtype.cpp_type}` (bytes and padding); drop the size")
+            return False
+        if not isinstance(t.size, int) or isinstance(t.size, bool) or \
+                not 0 < t.size <= catalog.MAX_VECTOR_DIMENSION:
+            self.error(location, "`binary_vector` dimension must be an integer in "
+                       f"1..{catalog.MAX_VECTOR_DIMENSION}",
+                       f"`binary_vector<{t.dtype}>` (no size) holds any dimension")
+            return False
+        return True
 
     # --- Structs. ---
 
@@ -276,8 +304,9 @@ class _Linker:
                            "drop `required`: an absent field reads its default, the empty value")
             if f.omit_empty and not _emptiable(f.value_type):
                 self.error(f.location, f"field `{f.name}`: omit_empty needs a type that can be "
-                           f"empty (string, binary, vector, map, raw_document), not "
-                           f"`{f.value_type.kind}`", "use an optional type to leave it out")
+                           f"empty (string, binary, vector, map, raw_document, "
+                           f"binary_vector without a fixed dimension), not "
+                           f"`{_spelled(f.value_type)}`", "use an optional type to leave it out")
             self.link_default(f)
 
     def link_default(self, f: Field) -> None:
@@ -412,9 +441,18 @@ def _exact_double(n: int) -> bool:
 
 
 def _emptiable(t: TypeRef) -> bool:
-    if t.kind in catalog.SCALARS:
-        return catalog.SCALARS[t.kind].emptiable
+    scalar = catalog.scalar_of(t)
+    if scalar is not None:
+        return scalar.emptiable
     return t.kind in catalog.CONTAINERS and catalog.CONTAINERS[t.kind].emptiable
+
+
+def _spelled(t: TypeRef) -> str:
+    """A type reference as a schema spells its kind (a binary vector with its dtype and size)."""
+    if t.kind == catalog.VECTOR_KIND:
+        size = f", {t.size}" if t.size is not None else ""
+        return f"{t.kind}<{t.dtype}{size}>"
+    return t.kind
 
 
 def _collect_struct_refs(t: TypeRef, indirect: bool, by_value: list, any_ref: list) -> None:

@@ -26,8 +26,9 @@ class TypeRef:
     location: Optional[Location] = None
     name: Optional[str] = None          # struct / enum
     element: Optional["TypeRef"] = None  # vector / array / optional / map
-    size: Optional[int] = None          # array
+    size: Optional[int] = None          # array; binary_vector's fixed dimension
     cpp: Optional[str] = None           # the member's C++ spelling where it differs
+    dtype: Optional[str] = None         # binary_vector: float32, int8 or packed_bit
 
     # Set by the linker.
     definition: Any = None              # the Struct or Enum a `struct`/`enum` reference names
@@ -40,6 +41,8 @@ class TypeRef:
             out["element"] = self.element.to_json()
         if self.size is not None:
             out["size"] = self.size
+        if self.dtype is not None:
+            out["dtype"] = self.dtype
         if self.cpp is not None:
             out["cpp"] = self.cpp
         return out
@@ -186,7 +189,7 @@ class _JsonReader:
         return TypeRef(kind=self.require(obj, "kind", str, where), location=where,
                        name=obj.get("name"),
                        element=self.type_ref(element, where) if element is not None else None,
-                       size=obj.get("size"), cpp=obj.get("cpp"))
+                       size=obj.get("size"), cpp=obj.get("cpp"), dtype=obj.get("dtype"))
 
     def field(self, obj: dict, where: Optional[Location]) -> Field:
         loc = self.location(obj, where)

@@ -64,10 +64,11 @@ def render(model: Model, header_only: bool = False, formatter: Optional[str] = N
         -> dict[str, str]:
     """File name -> contents for one linked model. `formatter`: a clang-format to run, or None."""
     env = environment()
+    v = cpp.view(model, header_only)
     context = dict(
-        v=cpp.view(model, header_only),
+        v=v,
         header_only=header_only,
-        support_headers=[catalog.SUPPORT_HEADER],
+        support_headers=v.source_headers,
         generator_version=GENERATOR_VERSION,
         runtime_abi=RUNTIME_ABI,
         struct_bson_type=catalog.STRUCT_BSON_TYPE,

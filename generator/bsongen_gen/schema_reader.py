@@ -278,6 +278,8 @@ class _TypeParser:
             return None
         spelled, column = tok[1], tok[2]
         loc = self.reader.loc(self.node, column)
+        if spelled in catalog.VECTOR_SPELLINGS:
+            return self.binary_vector(loc)
         container = _CONTAINER_SPELLINGS.get(spelled)
         if container is None:
             if self.peek()[1] == "<":
@@ -313,6 +315,25 @@ class _TypeParser:
             cpp = None  # spelled through the field's `cpp` option; the codec accepts any map
         return self.optional_suffix(TypeRef(kind=container, element=element, size=size,
                                             location=loc, cpp=cpp))
+
+    def binary_vector(self, loc: Location) -> Optional[TypeRef]:
+        """`binary_vector<dtype>` or `binary_vector<dtype, N>`; the linker checks the dtype and N."""
+        if self.take("punct", "<") is None:
+            return None
+        dtype = self.take("name")
+        if dtype is None:
+            return None
+        size = None
+        if self.peek()[1] == ",":
+            self.index += 1
+            number = self.take("number")
+            if number is None:
+                return None
+            size = int(number[1])
+        if self.take("punct", ">") is None:
+            return None
+        return self.optional_suffix(TypeRef(kind=catalog.VECTOR_KIND, dtype=dtype[1], size=size,
+                                            location=loc))
 
     def optional_suffix(self, t: TypeRef) -> TypeRef:
         # `T?` is shorthand for optional<T>.

@@ -267,10 +267,21 @@ _FAMILY_TEXT = {
 }
 
 
+def _leaf_kind(t: TypeRef) -> Optional[catalog.ScalarKind]:
+    """The catalogue facts of a leaf reference (a scalar kind, or a binary vector whose dtype and
+    dimension are valid: the linker reports the others), else None."""
+    if t.kind == catalog.VECTOR_KIND:
+        dtype = catalog.VECTOR_DTYPES.get(t.dtype or "")
+        if dtype is None or (t.size is not None and dtype.fixed_element is None):
+            return None
+        return catalog.vector_scalar(dtype.dtype, t.size if isinstance(t.size, int) else None)
+    return catalog.SCALARS.get(t.kind)
+
+
 def accepted_text(t: TypeRef, pmr: bool) -> str:
     """What a spelling of `t`'s kind may be, for a diagnostic's hint."""
-    if t.kind in catalog.SCALARS:
-        kind = catalog.SCALARS[t.kind]
+    kind = _leaf_kind(t)
+    if kind is not None:
         forms = [f"`{n}`" for n in sorted(_default_names(kind, pmr))]
         forms += [_FAMILY_TEXT[f] for f in kind.cpp_families]
     elif t.kind in catalog.CONTAINERS:
@@ -309,8 +320,11 @@ def _mismatch(t: TypeRef, s: Spelling, pmr: bool) -> Optional[str]:
     if _is_pmr(s) and not pmr:
         return "allocates from a std::pmr::memory_resource, which only an `allocator: pmr` " \
                "schema passes to its members (elsewhere it would use the default resource)"
-    if t.kind in catalog.SCALARS:
-        return _scalar_mismatch(t, catalog.SCALARS[t.kind], s, pmr)
+    kind = _leaf_kind(t)
+    if kind is not None:
+        return _scalar_mismatch(t, kind, s, pmr)
+    if t.kind == catalog.VECTOR_KIND:
+        return None  # a dtype or dimension the linker refuses itself
     if t.kind in catalog.CONTAINERS:
         return _container_mismatch(t, catalog.CONTAINERS[t.kind], s, pmr)
     return f"names no {t.kind} (a {t.kind} is spelled by its own name or an alias of it)"
@@ -369,11 +383,12 @@ def _container_mismatch(t: TypeRef, c: catalog.ContainerKind, s: Spelling,
         return f"holds {element.args[leading + 1]} elements; the type says {t.size}"
     if not isinstance(value, Spelling) or t.element is None:
         return f"has the element `{value}`, which is not a type"
-    if c.cpp_element_exact and t.element.kind in catalog.SCALARS:
-        if str(value) not in _default_names(catalog.SCALARS[t.element.kind], pmr):
+    element_kind = _leaf_kind(t.element)
+    if c.cpp_element_exact and element_kind is not None:
+        names = _default_names(element_kind, pmr)
+        if str(value) not in names:
             return f"has the element `{value}`; a {t.kind}'s element is spelled " + \
-                   " or ".join(f"`{n}`" for n in sorted(
-                       _default_names(catalog.SCALARS[t.element.kind], pmr)))
+                   " or ".join(f"`{n}`" for n in sorted(names))
         return None
     why = _mismatch(t.element, value, pmr)
     return None if why is None else f"has the element `{value}`, which {why}"

@@ -208,6 +208,10 @@ nlohmann::ordered_json to_json(const type_ref& type) {
   if (const container_kind* container = catalog.container(type.kind);
       container != nullptr && container->has_size)
     out["size"] = type.size;
+  if (type.kind == catalog.vector_kind()) {
+    out["dtype"] = type.dtype;
+    if (type.size != 0) out["size"] = type.size;
+  }
   if (!type.element.empty()) out["element"] = to_json(type.element.front());
   return out;
 }

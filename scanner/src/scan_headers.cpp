@@ -435,12 +435,13 @@ class model_builder {
           built.omit_empty = true;
         } else if (m.name == "capture_unknown") {
           capture = true;
-        } else if (m.name == "as" && catalog().scalar(m.value) != nullptr) {
+        } else if (m.name == "as" &&
+                   (catalog().scalar(m.value) != nullptr || m.value == catalog().vector_kind())) {
           as_kind = m.value;
         } else if (m.name == "as") {
           error(m.attr->getLocation(),
                 "BSONGEN_AS(%0) on field '%1': '%0' is not a scalar kind of the type catalogue "
-                "(generator/bsongen_gen/catalog.py)")
+                "(generator/bsongen_gen/catalog.py) nor binary_vector")
               << m.value << member_name;
           member_ok = false;
         } else {
@@ -505,7 +506,7 @@ class model_builder {
       const type_ref& value_type = is_optional(member->getType().getCanonicalType())
                                        ? built.type.element.front()
                                        : built.type;
-      if (built.omit_empty && !catalog().emptiable(value_type.kind)) {
+      if (built.omit_empty && !catalog().emptiable(value_type)) {
         error(member->getLocation(),
               "field '%0' of '%1' is BSONGEN_OMIT_EMPTY but its type %2 has no empty value "
               "(%3 have)")
@@ -541,6 +542,7 @@ class model_builder {
     if (type.isVolatileQualified()) return fail("volatile members are not supported");
     type = type.getUnqualifiedType();
 
+    if (as_kind == catalog().vector_kind() && !is_optional(type)) return map_vector(type, fail);
     if (!as_kind.empty() && !is_optional(type)) {
       const scalar_kind* target = catalog().scalar(as_kind);  // checked with the marker
       std::optional<mapping_error> own_failure;
@@ -551,7 +553,7 @@ class model_builder {
         return fail("BSONGEN_AS(" + as_kind + ") needs a " + target->cpp +
                     (target->pmr_cpp.empty() ? "" : " or " + target->pmr_cpp) + " member");
       }
-      return mapped_type{{target->kind, pmr ? own->spelling : "", "", 0, {}},
+      return mapped_type{{target->kind, pmr ? own->spelling : "", "", 0, {}, {}},
                          std::move(own->spelling)};
     }
 
@@ -573,7 +575,7 @@ class model_builder {
       if (named == nullptr)
         return fail("an enum without a name cannot be named in the model; name it");
       if (!add_enum(decl)) return fail("its enum cannot be part of the model (see above)");
-      return mapped_type{{"enum", "", named->getNameAsString(), 0, {}},
+      return mapped_type{{"enum", "", named->getNameAsString(), 0, {}, {}},
                          named->getQualifiedNameAsString()};
     }
 
@@ -600,6 +602,54 @@ class model_builder {
     return map_record(type, record, name, spec, failure);
   }
 
+  // BSONGEN_AS(binary_vector): a std::vector (std::pmr::vector) of float or std::int8_t, or a
+  // std::array of them (a fixed dimension), is a binary vector (BSON binary subtype 9) rather
+  // than a BSON array; bsongen::packed_bits is one without the marker too (map_record).
+  template <class Fail>
+  std::optional<mapped_type> map_vector(clang::QualType type, Fail&& fail) {
+    const std::string& kind = catalog().vector_kind();
+    const auto* spec = specialization_of(type);
+    const std::string name = spec != nullptr ? name_without_inline_namespaces(spec) : "";
+    auto element_spelling = [&](const clang::TemplateArgument& arg) -> std::string {
+      if (arg.getKind() != clang::TemplateArgument::Type) return {};
+      const clang::QualType element = arg.getAsType().getCanonicalType();
+      if (element.hasQualifiers()) return {};
+      if (element->isSpecificBuiltinType(clang::BuiltinType::Float)) return "float";
+      if (element->isSpecificBuiltinType(clang::BuiltinType::SChar)) return "std::int8_t";
+      return {};
+    };
+    if (name == "std::vector") {
+      const auto& args = spec->getTemplateArgs();
+      const allocator_family allocator = allocator_of(args[1]);
+      const std::string element = element_spelling(args[0]);
+      if (!element.empty() && allocator != allocator_family::other) {
+        const std::string spelling = spelled_template(name, allocator) + "<" + element + ">";
+        if (const vector_dtype_entry* d = catalog().vector_for_spelling(spelling)) {
+          type_ref ref{kind, spelling == d->cpp ? "" : spelling, "", 0, {}, d->dtype};
+          return mapped_type{std::move(ref), spelling};
+        }
+      }
+    } else if (name == "std::array") {
+      const auto& args = spec->getTemplateArgs();
+      const std::string element = element_spelling(args[0]);
+      const std::uint64_t size = args[1].getAsIntegral().getZExtValue();
+      if (const vector_dtype_entry* d = catalog().vector_for_fixed_element(element)) {
+        const std::uint64_t most = catalog().max_vector_dimension();
+        if (size == 0 || size > most)
+          return fail("BSONGEN_AS(binary_vector) needs a dimension from 1 to " +
+                      std::to_string(most));
+        return mapped_type{{kind, "", "", size, {}, d->dtype},
+                           "std::array<" + element + ", " + std::to_string(size) + ">"};
+      }
+    } else if (name == "bsongen::basic_packed_bits") {
+      std::optional<mapping_error> own_failure;
+      return map_type(type, "", own_failure, false);
+    }
+    return fail(
+        "BSONGEN_AS(binary_vector) needs a std::vector or std::pmr::vector of float or "
+        "std::int8_t, a std::array of them (a fixed dimension), or bsongen::packed_bits");
+  }
+
   static bool is_optional(clang::QualType type) {
     const auto* spec = specialization_of(type);
     return spec != nullptr && name_without_inline_namespaces(spec) == "std::optional";
@@ -610,7 +660,7 @@ class model_builder {
   std::optional<mapped_type> scalar_spelled(std::string spelling, Fail&& fail) {
     const scalar_kind* kind = catalog().scalar_for_spelling(spelling);
     if (kind == nullptr) return fail("the type catalogue has no kind for " + spelling);
-    return mapped_type{{kind->kind, "", "", 0, {}}, std::move(spelling)};
+    return mapped_type{{kind->kind, "", "", 0, {}, {}}, std::move(spelling)};
   }
 
   template <class Fail>
@@ -667,7 +717,7 @@ class model_builder {
     std::string spelling = type.getAsString(context_.getPrintingPolicy());
     if (context_.hasSameType(type, context_.getIntTypeForBitwidth(bits, is_signed ? 1U : 0U)))
       spelling = std::string(is_signed ? "std::int" : "std::uint") + std::to_string(bits) + "_t";
-    type_ref ref{kind->kind, "", "", 0, {}};
+    type_ref ref{kind->kind, "", "", 0, {}, {}};
     if (spelling != kind->cpp) ref.cpp = spelling;
     return mapped_type{std::move(ref), spelling};
   }
@@ -731,7 +781,7 @@ class model_builder {
   static mapped_type compose(const container_kind& kind, mapped_type element,
                              std::string_view before, std::string_view after,
                              std::uint64_t size = 0) {
-    type_ref ref{kind.kind, "", "", size, {}};
+    type_ref ref{kind.kind, "", "", size, {}, {}};
     std::string spelling = std::string(before) + element.spelling + std::string(after);
     const std::string element_spelling = std::move(element.spelling);
     ref.element.push_back(std::move(element.ref));
@@ -764,9 +814,9 @@ class model_builder {
     // with a std::pmr spelling by that one too (bsongen::pmr::binary), with `cpp` naming it.
     if (spec == nullptr) {
       if (const scalar_kind* kind = catalog().scalar_for_spelling(name))
-        return mapped_type{{kind->kind, "", "", 0, {}}, name};
+        return mapped_type{{kind->kind, "", "", 0, {}, {}}, name};
       if (const scalar_kind* kind = catalog().scalar_for_pmr_spelling(name))
-        return mapped_type{{kind->kind, name, "", 0, {}}, name};
+        return mapped_type{{kind->kind, name, "", 0, {}, {}}, name};
     }
 
     if (spec != nullptr) {
@@ -793,6 +843,21 @@ class model_builder {
         if (text) text->ref.cpp = text->spelling = "std::string_view";
         return text;
       }
+      if (name == "bsongen::basic_packed_bits") {
+        // A packed_bit binary vector (BSON binary subtype 9), std or std::pmr.
+        const allocator_family allocator = allocator_of(args[0]);
+        const std::string spelling = allocator == allocator_family::pmr
+                                         ? "bsongen::pmr::packed_bits"
+                                         : "bsongen::packed_bits";
+        const vector_dtype_entry* d = catalog().vector_for_spelling(spelling);
+        if (allocator == allocator_family::other || d == nullptr)
+          return fail(
+              "bsongen::basic_packed_bits with an allocator other than std::allocator or "
+              "std::pmr::polymorphic_allocator is not supported");
+        return mapped_type{
+            {catalog().vector_kind(), spelling == d->cpp ? "" : spelling, "", 0, {}, d->dtype},
+            spelling};
+      }
       if (name == "bsongen::nullable") {
         const container_kind* nullable = catalog().container_for_template(name);
         if (nullable == nullptr) return fail("the type catalogue has no kind for " + name);
@@ -805,9 +870,9 @@ class model_builder {
         if (number == nullptr) return fail("the type catalogue has no kind for " + name);
         // The runtime admits std::int64_t and double only (a constrained template).
         const clang::QualType arg = args[0].getAsType().getCanonicalType();
-        mapped_type element{{"double", "", "", 0, {}}, "double"};
+        mapped_type element{{"double", "", "", 0, {}, {}}, "double"};
         if (context_.hasSameType(arg, context_.getIntTypeForBitwidth(64, 1))) {
-          element = mapped_type{{"int64", "", "", 0, {}}, "std::int64_t"};
+          element = mapped_type{{"int64", "", "", 0, {}, {}}, "std::int64_t"};
         } else if (!arg->isSpecificBuiltinType(clang::BuiltinType::Double)) {
           return fail("bsongen::number holds std::int64_t or double");
         }
@@ -892,7 +957,7 @@ class model_builder {
       // that the cycle passes through a container that allocates.
       if (document_state_[record->getDefinition()] == state::failed)
         return fail("its BSONGEN_DOCUMENT struct has errors (reported above)");
-      return mapped_type{{"struct", "", record->getNameAsString(), 0, {}},
+      return mapped_type{{"struct", "", record->getNameAsString(), 0, {}, {}},
                          record->getQualifiedNameAsString()};
     }
     if (name.rfind("std::", 0) == 0)
@@ -943,7 +1008,7 @@ class model_builder {
                  rep_spelling + ", std::ratio<" + std::to_string(num) + ", " + std::to_string(den) +
                  ">>>";
     }
-    type_ref ref{datetime->kind, "", "", 0, {}};
+    type_ref ref{datetime->kind, "", "", 0, {}, {}};
     if (spelling != datetime->cpp) ref.cpp = spelling;
     return mapped_type{std::move(ref), spelling};
   }

@@ -24,8 +24,9 @@ struct type_ref {
   // int32, "std::unordered_map<std::string, long>" for a map); empty otherwise.
   std::string cpp;
   std::string name;               // struct and enum: the declaration's name in the model namespace
-  std::uint64_t size = 0;         // array
+  std::uint64_t size = 0;         // array; binary_vector's fixed dimension (0: none)
   std::vector<type_ref> element;  // vector, array, optional, map: exactly one entry
+  std::string dtype;              // binary_vector: float32, int8 or packed_bit
 };
 
 struct field {

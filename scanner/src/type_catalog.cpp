@@ -78,6 +78,21 @@ type_catalog type_catalog::from_json(std::string_view text) {
   out.definition_kinds_ =
       member_as<std::vector<std::string>>(root, "definition_kinds", "the catalogue");
   out.max_array_size_ = member_as<std::uint64_t>(root, "max_array_size", "the catalogue");
+  out.vector_kind_ = member_as<std::string>(root, "vector_kind", "the catalogue");
+  out.max_vector_dimension_ =
+      member_as<std::uint64_t>(root, "max_vector_dimension", "the catalogue");
+  for (const auto& d : member(root, "vector_dtypes", "the catalogue")) {
+    vector_dtype_entry e;
+    e.dtype = member_as<std::string>(d, "dtype", "a vector dtype");
+    e.cpp = without_global_qualifiers(member_as<std::string>(d, "cpp_type", "a vector dtype"));
+    e.pmr_cpp =
+        without_global_qualifiers(member_as<std::string>(d, "pmr_cpp_type", "a vector dtype"));
+    // Present in every dtype, null where it has no fixed dimension.
+    if (const nlohmann::json& fixed = member(d, "fixed_element", "a vector dtype");
+        !fixed.is_null())
+      e.fixed_element = member_as<std::string>(d, "fixed_element", "a vector dtype");
+    out.vector_dtypes_.push_back(std::move(e));
+  }
   if (out.scalars_.empty() || out.containers_.empty())
     throw std::runtime_error("type catalogue: no scalar or no container kinds");
   return out;
@@ -125,10 +140,27 @@ const scalar_kind* type_catalog::scalar_for_pmr_spelling(std::string_view cpp) c
   return nullptr;
 }
 
+const vector_dtype_entry* type_catalog::vector_for_spelling(std::string_view cpp) const {
+  for (const auto& d : vector_dtypes_)
+    if (d.cpp == cpp || d.pmr_cpp == cpp) return &d;
+  return nullptr;
+}
+
+const vector_dtype_entry* type_catalog::vector_for_fixed_element(std::string_view element) const {
+  for (const auto& d : vector_dtypes_)
+    if (!d.fixed_element.empty() && d.fixed_element == element) return &d;
+  return nullptr;
+}
+
 bool type_catalog::emptiable(std::string_view kind) const {
   if (const scalar_kind* s = scalar(kind)) return s->emptiable;
   if (const container_kind* c = container(kind)) return c->emptiable;
   return false;
+}
+
+bool type_catalog::emptiable(const type_ref& ref) const {
+  if (ref.kind == vector_kind_) return ref.size == 0;
+  return emptiable(ref.kind);
 }
 
 std::string type_catalog::emptiable_kinds() const {
@@ -141,6 +173,7 @@ std::string type_catalog::emptiable_kinds() const {
     if (s.emptiable) add(s.kind);
   for (const auto& c : containers_)
     if (c.emptiable) add(c.kind);
+  add(vector_kind_ + " without a fixed dimension");
   return out;
 }
 

@@ -31,6 +31,14 @@ struct container_kind {
   bool emptiable = false;
 };
 
+// A dtype of the binary vector kind (catalog.VECTOR_DTYPES: BSON binary subtype 9).
+struct vector_dtype_entry {
+  std::string dtype;          // float32, int8, packed_bit
+  std::string cpp;            // the variable-dimension spelling (std::vector<float>)
+  std::string pmr_cpp;        // ... with a polymorphic allocator
+  std::string fixed_element;  // the std::array element of a fixed dimension; empty: none
+};
+
 class type_catalog {
  public:
   // The catalogue this scanner was built with. Aborts with a message if the build embedded a
@@ -46,6 +54,16 @@ class type_catalog {
     return definition_kinds_;
   }
   [[nodiscard]] std::uint64_t max_array_size() const { return max_array_size_; }
+  // The binary vector kind ("binary_vector"), its dtypes and its largest fixed dimension.
+  [[nodiscard]] const std::string& vector_kind() const { return vector_kind_; }
+  [[nodiscard]] const std::vector<vector_dtype_entry>& vector_dtypes() const {
+    return vector_dtypes_;
+  }
+  [[nodiscard]] std::uint64_t max_vector_dimension() const { return max_vector_dimension_; }
+  // The dtype whose variable-dimension spelling (or its std::pmr one) is `cpp`; the dtype whose
+  // fixed element is `element`; null when none is.
+  [[nodiscard]] const vector_dtype_entry* vector_for_spelling(std::string_view cpp) const;
+  [[nodiscard]] const vector_dtype_entry* vector_for_fixed_element(std::string_view element) const;
 
   // null when the catalogue has no such kind.
   [[nodiscard]] const scalar_kind* scalar(std::string_view kind) const;
@@ -57,8 +75,10 @@ class type_catalog {
   [[nodiscard]] const scalar_kind* scalar_for_spelling(std::string_view cpp) const;
   // The same for the kinds' std::pmr spellings ("bsongen::pmr::binary").
   [[nodiscard]] const scalar_kind* scalar_for_pmr_spelling(std::string_view cpp) const;
-  // Whether BSONGEN_OMIT_EMPTY applies to a value of this kind.
+  // Whether BSONGEN_OMIT_EMPTY applies to a value of this kind (of this type: a binary vector
+  // without a fixed dimension).
   [[nodiscard]] bool emptiable(std::string_view kind) const;
+  [[nodiscard]] bool emptiable(const type_ref& ref) const;
   // The emptiable kinds, comma separated in the catalogue's order, for messages.
   [[nodiscard]] std::string emptiable_kinds() const;
   // The kind's default C++ spelling for `ref` whose element (if any) is spelled
@@ -71,6 +91,9 @@ class type_catalog {
   std::vector<container_kind> containers_;
   std::vector<std::string> definition_kinds_;
   std::uint64_t max_array_size_ = 0;
+  std::string vector_kind_;
+  std::vector<vector_dtype_entry> vector_dtypes_;
+  std::uint64_t max_vector_dimension_ = 0;
 };
 
 }  // namespace bsongen::scan

@@ -915,6 +915,148 @@ class OutputTest(SchemaCase):
             self.assertNotRegex(text, r"bson_type::(?!{{)[a-z]", name)
 
 
+class BinaryVectorTest(SchemaCase):
+    """`binary_vector<dtype[, N]>` (BSON binary subtype 9): spellings, checks, layouts, C++."""
+
+    def render(self, text: str, **kwargs) -> dict:
+        path = self.write(text)
+        return render.render(linker.link(schema_reader.read_schema(path, "s.yaml")), **kwargs)
+
+    def test_each_dtype_and_dimension_has_its_member_type_and_codec(self):
+        files = self.render("""\
+            structs:
+              p:
+                fields:
+                  f: binary_vector<float32>
+                  i: bsongen::binary_vector<int8>
+                  b: binary_vector<packed_bit>
+                  ff: {type: "binary_vector<float32, 1536>"}
+                  fi: {type: "binary_vector<int8, 3>"}
+                  o: binary_vector<float32>?
+                  n: nullable<binary_vector<packed_bit>>
+                  v: vector<binary_vector<int8>>
+                  m: map<string, binary_vector<float32, 2>>
+            """)
+        header, source = files["s.bsongen.hpp"], files["s.bsongen.cpp"]
+        for member in ("std::vector<float> f{};", "std::vector<std::int8_t> i{};",
+                       "::bsongen::packed_bits b{};", "std::array<float, 1536> ff{};",
+                       "std::array<std::int8_t, 3> fi{};", "std::optional<std::vector<float>> o{};",
+                       "::bsongen::nullable<::bsongen::packed_bits> n{};",
+                       "std::vector<std::vector<std::int8_t>> v{};",
+                       "std::map<std::string, std::array<float, 2>> m{};"):
+            self.assertIn(member, header)
+        self.assertIn('#include "bsongen/binary_vector.hpp"', header)
+        self.assertIn('#include "bsongen/detail/vector_codecs.hpp"', source)
+        flat = " ".join(source.split())
+        self.assertIn("binary_vector_codec<::bsongen::vector_dtype::float32>", flat)
+        self.assertIn("binary_vector_codec<::bsongen::vector_dtype::packed_bit>", flat)
+        self.assertIn("fixed_binary_vector_codec<::bsongen::vector_dtype::float32, 1536>", flat)
+        self.assertIn("element_prefix prefix_f{::bsongen::bson_type::binary, \"f\"}", flat)
+
+    def test_schemas_without_vectors_include_no_vector_header(self):
+        files = self.render("structs: {p: {fields: {x: int32, b: binary}}}\n")
+        self.assertNotIn("vector_codecs.hpp", files["s.bsongen.cpp"])
+        self.assertNotIn("binary_vector.hpp", files["s.bsongen.hpp"])
+
+    def test_pmr_spellings(self):
+        header = self.render("""\
+            allocator: pmr
+            structs:
+              p:
+                fields:
+                  f: binary_vector<float32>
+                  b: binary_vector<packed_bit>
+                  ff: {type: "binary_vector<int8, 4>"}
+            """)["s.bsongen.hpp"]
+        self.assertIn("std::pmr::vector<float> f{};", header)
+        self.assertIn("::bsongen::pmr::packed_bits b{};", header)
+        self.assertIn("std::array<std::int8_t, 4> ff{};", header)
+        self.assertIn("f(memory)", header)
+        self.assertIn("ff(other.ff)", header)
+
+    def test_fixed_dimension_has_a_fixed_layout(self):
+        path = self.write("""\
+            structs:
+              row: {fields: {v: {type: "binary_vector<float32, 2>"}, x: int32}}
+              loose: {fields: {v: binary_vector<float32>}}
+            """)
+        m = linker.link(schema_reader.read_schema(path))
+        layouts = layout.Layouts(m)
+        fixed = layouts.structs["row"].fixed
+        # {v: binary(10 bytes: dtype, padding, 2 floats) subtype 9, x: int32}
+        value = b"\x0a\0\0\0\x09\x27\0" + bytes(8)
+        self.assertEqual(fixed.skeleton, b"\x1e\0\0\0\x05v\0" + value + b"\x10x\0" + bytes(4) + b"\0")
+        self.assertEqual(fixed.value_runs, [(14, 8), (25, 4)])
+        self.assertFalse(fixed.checked)
+        self.assertIsNone(layouts.structs["loose"].fixed)
+
+    def test_misuse_is_diagnosed(self):
+        errs = self.errors("""\
+            structs:
+              p:
+                fields:
+                  a: binary_vector<float>
+                  b: {type: "binary_vector<packed_bit, 8>"}
+                  c: {type: "binary_vector<int8, 0>"}
+                  d: {type: "binary_vector<float32, 70000>"}
+                  e: {type: "binary_vector<int8, 2>", omit_empty: true}
+                  f: {type: binary_vector<float32>, default: 1}
+            """)
+        text = "\n".join(errs)
+        self.assertIn("s.yaml:4:10: error: `binary_vector` dtype `float` is not one of "
+                      "float32, int8, packed_bit", text)
+        self.assertIn("did you mean `float32`?", text)
+        self.assertIn("`binary_vector<packed_bit>` has no fixed dimension", text)
+        self.assertIn("`binary_vector` dimension must be an integer in 1..65536", text)
+        self.assertIn("omit_empty needs a type that can be empty", text)
+        self.assertIn("not `binary_vector<int8, 2>`", text)
+        self.assertIn("field `f`: default 1 does not suit type `binary_vector`", text)
+        self.assertEqual(len(errs), 6, text)
+
+    def test_spelling_errors_name_their_column(self):
+        errs = self.errors("""\
+            structs:
+              p:
+                fields:
+                  g: binary_vector<vector<int8>>
+                  h: binary_vector
+                  i: "binary_vector<int8, x>"
+            """)
+        text = "\n".join(errs)
+        self.assertIn("s.yaml:4:30: error: expected `>` in type `binary_vector<vector<int8>>`, "
+                      "found `<`", text)
+        self.assertIn("s.yaml:5:23: error: expected `<` in type `binary_vector`, found the end", text)
+        self.assertIn("expected number in type `binary_vector<int8, x>`, found `x`", text)
+
+    def test_omit_empty_and_optional_forms_are_accepted(self):
+        path = self.write("""\
+            structs:
+              p:
+                fields:
+                  a: {type: binary_vector<float32>, omit_empty: true}
+                  b: {type: binary_vector<packed_bit>, omit_empty: true}
+                  c: {type: "binary_vector<int8, 2>?"}
+                  d: nullable<binary_vector<int8>>?
+                  e: {type: "array<binary_vector<float32>, 2>"}
+            """)
+        linker.link(schema_reader.read_schema(path))
+
+    def test_model_json_carries_the_dtype(self):
+        path = self.write("structs: {p: {fields: {v: {type: \"binary_vector<int8, 3>\"}}}}\n")
+        direct = linker.link(schema_reader.read_schema(path, "s.yaml"))
+        text = model.dump_json(direct)
+        self.assertEqual(json.loads(text)["structs"][0]["fields"][0]["type"],
+                         {"kind": "binary_vector", "dtype": "int8", "size": 3})
+        again = linker.link(model.load_json(text, "s.json"))
+        self.assertEqual(render.render(direct), render.render(again))
+
+    def test_the_catalog_states_the_dtype_bytes_of_the_spec(self):
+        self.assertEqual({d.dtype: d.byte for d in catalog.VECTOR_DTYPES.values()},
+                         {"float32": 0x27, "int8": 0x03, "packed_bit": 0x10})
+        self.assertEqual(catalog.vector_fixed_width(catalog.VECTOR_DTYPES["float32"], 1536),
+                         5 + 2 + 4 * 1536)
+
+
 class CliTest(SchemaCase):
     def test_exit_codes(self):
         good = self.write("structs: {p: {fields: {x: int32}}}\n", "good.yaml")

@@ -32,6 +32,12 @@ def facts() -> dict:
         "clock_durations": sorted(catalog.CLOCK_DURATIONS.items()),
         "clock_time_points": sorted(catalog.CLOCK_TIME_POINTS.items()),
         "enum_storages": list(catalog.ENUM_STORAGES.values()),
+        "vector_dtypes": list(catalog.VECTOR_DTYPES.values()),
+        # binary_vector<dtype> and, where the dtype has one, a fixed dimension (3), by test name.
+        "vector_scalars": [(d.dtype, catalog.vector_scalar(d.dtype, None))
+                           for d in catalog.VECTOR_DTYPES.values()] +
+                          [(f"{d.dtype}_3", catalog.vector_scalar(d.dtype, 3))
+                           for d in catalog.VECTOR_DTYPES.values() if d.element_width is not None],
     }
 
 

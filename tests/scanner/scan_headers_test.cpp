@@ -127,6 +127,36 @@ TEST_F(fixture_model, scalars_and_runtime_types_map_to_their_kinds) {
   }
 }
 
+TEST_F(fixture_model, binary_vectors_map_with_the_marker_and_packed_bits_without) {
+  EXPECT_EQ(type_of("vectors", "embedding"),
+            json::parse(R"({"kind":"binary_vector","dtype":"float32"})"));
+  EXPECT_EQ(type_of("vectors", "quantized"),
+            json::parse(R"({"kind":"binary_vector","dtype":"int8"})"));
+  EXPECT_EQ(type_of("vectors", "fixed"),
+            json::parse(R"({"kind":"binary_vector","dtype":"float32","size":3})"));
+  EXPECT_EQ(type_of("vectors", "maybe_fixed"),
+            json::parse(R"({"kind":"optional","element":)"
+                        R"({"kind":"binary_vector","dtype":"int8","size":2}})"));
+  EXPECT_EQ(type_of("vectors", "on_resource"),
+            json::parse(R"({"kind":"binary_vector","cpp":"std::pmr::vector<float>",)"
+                        R"("dtype":"float32"})"));
+  EXPECT_TRUE(field("vectors", "on_resource")["omit_empty"]);
+  EXPECT_EQ(type_of("vectors", "bits"),
+            json::parse(R"({"kind":"binary_vector","dtype":"packed_bit"})"));
+  EXPECT_EQ(type_of("vectors", "pmr_bits"),
+            json::parse(R"({"kind":"binary_vector","cpp":"bsongen::pmr::packed_bits",)"
+                        R"("dtype":"packed_bit"})"));
+  EXPECT_EQ(type_of("vectors", "maybe_bits"),
+            json::parse(R"({"kind":"optional","element":)"
+                        R"({"kind":"binary_vector","dtype":"packed_bit"}})"));
+  EXPECT_EQ(type_of("vectors", "many_bits"),
+            json::parse(R"({"kind":"vector","element":)"
+                        R"({"kind":"binary_vector","dtype":"packed_bit"}})"));
+  // Without the marker a std::vector<std::int8_t> stays a BSON array of int32.
+  EXPECT_EQ(type_of("vectors", "small_numbers"),
+            json::parse(R"({"kind":"vector","element":{"kind":"int32","cpp":"std::int8_t"}})"));
+}
+
 TEST_F(fixture_model, system_clock_time_points_are_datetimes_with_their_spelling) {
   // An alias of std::chrono::system_clock::time_point.
   EXPECT_EQ(type_of("scalars", "when_ns"),
@@ -190,7 +220,7 @@ TEST_F(fixture_model, documents_from_included_headers_join_the_model_before_thei
   std::vector<std::string> order;
   for (const auto& s : model_["structs"]) order.push_back(s["name"]);
   EXPECT_EQ(order, (std::vector<std::string>{"scalars", "address", "containers", "options",
-                                             "open_document", "tree"}));
+                                             "open_document", "tree", "vectors"}));
   EXPECT_EQ(structure("address")["doc"], "A postal address.");
   EXPECT_EQ(structure("address")["location"]["file"],
             (data_dir / "scan_fixture" / "address.hpp").string());
@@ -546,6 +576,24 @@ const error_case error_cases[] = {
     {"javascript_on_wrong_type", "struct BSONGEN_DOCUMENT doc { BSONGEN_AS(javascript) int @j; };",
      "field 'j' of 'doc' has unsupported type 'int': BSONGEN_AS(javascript) needs a std::string "
      "or std::pmr::string member"},
+    {"float_vector_without_the_marker", "struct BSONGEN_DOCUMENT doc { std::vector<float> @v; };",
+     "field 'v' of 'doc' has unsupported type 'std::vector<float>': in 'float': float would lose "
+     "digits decoding a BSON double; use double"},
+    {"binary_vector_on_wrong_type",
+     "struct BSONGEN_DOCUMENT doc { BSONGEN_AS(binary_vector) std::vector<double> @v; };",
+     "field 'v' of 'doc' has unsupported type 'std::vector<double>': BSONGEN_AS(binary_vector) "
+     "needs a std::vector or std::pmr::vector of float or std::int8_t, a std::array of them (a "
+     "fixed dimension), or bsongen::packed_bits"},
+    {"binary_vector_on_unsigned_bytes",
+     "struct BSONGEN_DOCUMENT doc { BSONGEN_AS(binary_vector) std::vector<std::uint8_t> @v; };",
+     "field 'v' of 'doc' has unsupported type 'std::vector<std::uint8_t>' (aka "
+     "'vector<unsigned char>'): BSONGEN_AS(binary_vector) needs a std::vector or std::pmr::vector "
+     "of float or std::int8_t"},
+    {"omit_empty_on_a_fixed_dimension",
+     "struct BSONGEN_DOCUMENT doc { BSONGEN_AS(binary_vector) BSONGEN_OMIT_EMPTY "
+     "std::array<float, 2> @v; };",
+     "field 'v' of 'doc' is BSONGEN_OMIT_EMPTY but its type 'std::array<float, 2>' has no empty "
+     "value"},
     {"document_nested_in_a_class", "struct outer { struct BSONGEN_DOCUMENT @inner { int a; }; };",
      "document 'outer::inner' must be declared at namespace scope"},
     {"class_template_document", "template <class T> struct BSONGEN_DOCUMENT @box { T value; };",

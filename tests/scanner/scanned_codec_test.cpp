@@ -6,6 +6,7 @@
 #include <bson/bson.h>
 #include <gtest/gtest.h>
 
+#include <array>
 #include <chrono>
 #include <cstdint>
 #include <string>
@@ -163,6 +164,43 @@ TEST(scanned_codec, runtime_types_and_bson_as_markers_round_trip) {
   EXPECT_EQ(back.code, s.code);
   EXPECT_EQ(back.uuid, s.uuid);
   EXPECT_EQ(back.scoped, s.scoped);
+  EXPECT_EQ(encode_ok(back), encoded);
+}
+
+TEST(scanned_codec, binary_vectors_round_trip_as_subtype_9) {
+  scan_fixture::vectors v;
+  v.embedding = {1.5F, -2.5F};
+  v.quantized = {-7, 7};
+  v.fixed = {1.0F, 2.0F, 3.0F};
+  v.maybe_fixed = std::array<std::int8_t, 2>{4, 5};
+  v.bits.push_back(true);
+  v.pmr_bits.push_back(false);
+  v.maybe_bits = bsongen::packed_bits(std::vector<std::uint8_t>{0xF0}, 4);
+  v.many_bits.resize(2);
+  v.small_numbers = {1, 2};
+  const bytes encoded = encode_ok(v);
+  bson_t view;
+  ASSERT_TRUE(bson_init_static(&view, encoded.data(), encoded.size()));
+  for (const char* key : {"embedding", "quantized", "fixed", "maybe_fixed", "bits", "pmr_bits"}) {
+    bson_iter_t it;
+    ASSERT_TRUE(bson_iter_init_find(&it, &view, key)) << key;
+    bson_subtype_t subtype{};
+    std::uint32_t length = 0;
+    const std::uint8_t* data = nullptr;
+    ASSERT_EQ(bson_iter_type(&it), BSON_TYPE_BINARY) << key;
+    bson_iter_binary(&it, &subtype, &length, &data);
+    EXPECT_EQ(static_cast<int>(subtype), 9) << key;
+  }
+  bson_iter_t it;
+  ASSERT_TRUE(bson_iter_init_find(&it, &view, "small_numbers"));
+  EXPECT_EQ(bson_iter_type(&it), BSON_TYPE_ARRAY);               // no marker: a BSON array
+  EXPECT_FALSE(bson_iter_init_find(&it, &view, "on_resource"));  // omit_empty
+  const scan_fixture::vectors back = decode_ok<scan_fixture::vectors>(encoded);
+  EXPECT_EQ(back.embedding, v.embedding);
+  EXPECT_EQ(back.fixed, v.fixed);
+  EXPECT_EQ(back.maybe_fixed, v.maybe_fixed);
+  EXPECT_EQ(back.bits, v.bits);
+  EXPECT_EQ(back.maybe_bits, v.maybe_bits);
   EXPECT_EQ(encode_ok(back), encoded);
 }
 

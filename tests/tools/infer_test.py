@@ -10,6 +10,7 @@ file checks the schemas themselves.
 import io
 import json
 import os
+import struct
 import subprocess
 import sys
 import tempfile
@@ -204,6 +205,46 @@ class TypesTest(InferCase):
         self.assertEqual(self.type_of(s, "c", "u"), "binary")
         s = self.infer_docs([{"u": Binary(uuid.uuid4().bytes, 4)}, {"u": Binary(b"x" * 15, 4)}])
         self.assertEqual(self.type_of(s, "c", "u"), "binary")
+
+    def test_binary_vectors_of_one_dtype(self):
+        # Subtype 9 payloads, built by hand (python3-bson in Debian predates Binary.from_vector).
+        def f32(*xs):
+            return Binary(b"\x27\x00" + struct.pack(f"<{len(xs)}f", *xs), 9)
+
+        def i8(*xs):
+            return Binary(b"\x03\x00" + struct.pack(f"<{len(xs)}b", *xs), 9)
+
+        bits = Binary(b"\x10\x04\xf0", 9)  # 4 bits: the low 4 of 0xf0 are padding
+        s = self.infer_docs([{"e": f32(1, 2, 3), "q": i8(1, -1), "b": bits, "m": f32(1.0)},
+                             {"e": f32(4, 5, 6), "q": i8(1, 2, 3), "b": bits, "m": i8(1)},
+                             {"e": f32(7, 8, 9), "q": i8(), "b": Binary(b"\x10\x00", 9),
+                              "m": f32(1.0)}])
+        self.assertEqual(self.type_of(s, "c", "e"), "binary_vector<float32, 3>")
+        self.assertEqual(self.type_of(s, "c", "q"), "binary_vector<int8>")
+        self.assertEqual(self.type_of(s, "c", "b"), "binary_vector<packed_bit>")
+        self.assertEqual(self.type_of(s, "c", "m"), "binary")  # two dtypes: no one vector type
+
+    def test_invalid_vector_payloads_stay_binary(self):
+        for payload in (b"\x27\x00abc",       # float32 elements not a multiple of 4
+                        b"\x27\x01" + bytes(4),  # padding on float32
+                        b"\x03\x02\x01",        # padding on int8
+                        b"\x10\x08\x00",        # packed_bit padding above 7
+                        b"\x10\x01",            # padding on an empty packed_bit vector
+                        b"\x10\x04\xff",        # padding bits set
+                        b"\x42\x00",            # an unknown dtype
+                        b"\x27"):               # shorter than dtype and padding
+            s = self.infer_docs([{"v": Binary(payload, 9)}])
+            self.assertEqual(self.type_of(s, "c", "v"), "binary", payload)
+        s = self.infer_docs([{"v": Binary(b"\x27\x00" + bytes(4), 0)}])  # subtype 0
+        self.assertEqual(self.type_of(s, "c", "v"), "binary")
+
+    def test_vector_report_counts_the_dimension(self):
+        path = self.write("v.bson", encode_all(
+            [{"v": Binary(b"\x27\x00" + struct.pack("<2f", i, i), 9)} for i in range(4)]))
+        r = self.run_bsongen("infer", path, "--dump-tool", DUMP, "--report", "--no-progress")
+        self.assertIn(b"# binary vector (float32), dimension 2 in all 4", r.stdout)
+        rows = {line.split()[0]: line for line in r.stderr.decode().splitlines()[2:]}
+        self.assertIn("binary_vector<float32, 2>", rows["v.v"])
 
     def test_deprecated_types_are_any(self):
         path = self.write("old.json", '{"s": {"$symbol": "x"}, "u": {"$undefined": true}, '

@@ -327,6 +327,28 @@ class JsonSchemaTest(unittest.TestCase):
         self.assertEqual(props["a"], {})
         self.assertEqual(self.validator(path, "forms")["$jsonSchema"]["required"], ["d"])
 
+    def test_binary_vectors_are_bindata(self):
+        # $jsonSchema tells no subtypes apart: a vector of any dtype or dimension is binData.
+        path = os.path.join(self.tmp.name, "vectors.yaml")
+        with open(path, "w") as f:
+            f.write(textwrap.dedent("""\
+                structs:
+                  vectors:
+                    fields:
+                      e: {type: "binary_vector<float32, 3>", required: true}
+                      q: binary_vector<int8>?
+                      b: nullable<binary_vector<packed_bit>>
+                      many: vector<binary_vector<float32>>
+                """))
+        schema = self.validator(path, "vectors")["$jsonSchema"]
+        props = schema["properties"]
+        self.assertEqual(props["e"], {"bsonType": "binData", "description":
+                                      "binary vector: binary subtype 9, dtype float32, dimension 3"})
+        self.assertEqual(props["q"]["bsonType"], ["binData", "null"])
+        self.assertEqual(props["b"]["bsonType"], ["binData", "null"])
+        self.assertEqual(props["many"]["items"]["bsonType"], "binData")
+        self.assertEqual(schema["required"], ["e"])
+
     def test_recursive_struct_stops_at_the_repeat(self):
         tree = self.validator(SCHEMA, "node")["$jsonSchema"]
         child = tree["properties"]["children"]["items"]

@@ -27,6 +27,7 @@ import json
 from dataclasses import dataclass
 from typing import Optional
 
+from .. import catalog
 from ..diagnostics import Location
 from ..model import Enum, Field, Model, Struct, TypeRef
 from . import schemas, wire
@@ -107,7 +108,7 @@ def _shown(t: TypeRef) -> str:
 
 
 def _spelled(t: TypeRef) -> list:
-    return [(x.kind, x.name, x.size, x.cpp or "") for x in schemas.walk(t)]
+    return [(x.kind, x.name, x.size, x.dtype, x.cpp or "") for x in schemas.walk(t)]
 
 
 def _value_sets(t: TypeRef, definitions: schemas.Definitions) -> tuple:
@@ -132,13 +133,13 @@ def _values_read(r: TypeRef, w: TypeRef, s: _Schemas) -> Optional[str]:
         return None
     unread = [tag for tag, _, _, read in gaps if not read]
     if unread:
-        shown = ", ".join(sorted({wire.bson_type(t) for t in unread}))
+        shown = ", ".join(sorted({wire.tag_text(t) for t in unread}))
         return f"{_shown(w)} writes {shown}, which {_shown(r)} does not read"
     tag, written_domain, accepted_domain, _ = gaps[0]
-    alias = wire.bson_type(tag)
+    alias = wire.tag_text(tag)
     what = f"any {alias}" if written_domain in (None, wire.FULL.get(tag)) else \
         f"{alias} {written_domain.describe()}"
-    refusal = "`invalid_value`" if isinstance(accepted_domain, wire.Among) else "`inexact`"
+    refusal = f"`{accepted_domain.refusal}`"
     return (f"{_shown(w)} writes {what}, and {_shown(r)} reads only {alias} "
             f"{accepted_domain.describe()} (others fail decode: {refusal})")
 
@@ -255,6 +256,11 @@ def _type_rules(old: Field, new: Field, for_readers: _Schemas, for_writers: _Sch
         if old_value.kind == new_value.kind == "array" and \
                 type_expression(old_value.element) == type_expression(new_value.element):
             rules.append("array_size_changed")
+            parts.append(f"type {old_text} -> {new_text}")
+        elif old_value.kind == new_value.kind == catalog.VECTOR_KIND:
+            # A binary vector's dtype or fixed dimension: each reads only its own (wire.py).
+            rules.append("vector_dtype_changed" if old_value.dtype != new_value.dtype
+                         else "vector_dimension_changed")
             parts.append(f"type {old_text} -> {new_text}")
         else:
             # Widened: the new type reads all the old one wrote, and writes what it could not.

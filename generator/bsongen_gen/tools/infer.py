@@ -152,7 +152,7 @@ class ValueStats:
     """Every value seen at one place: a field's values, or the elements of arrays there."""
 
     __slots__ = ("counts", "document", "elements", "strings", "long_beyond_double",
-                 "binary_uuid_only", "min_length", "max_length")
+                 "binary_uuid_only", "vectors", "min_length", "max_length")
 
     def __init__(self):
         self.counts: dict[str, int] = {}          # BSON type alias -> values seen (null too)
@@ -161,6 +161,9 @@ class ValueStats:
         self.strings: Optional[dict[str, int]] = {}     # distinct strings; None past the cap
         self.long_beyond_double = False           # an int64 of magnitude above 2^53
         self.binary_uuid_only = True              # every binary is subtype 4 of 16 bytes
+        # Every binary a valid binary vector of one dtype: (dtype, fewest and most elements);
+        # False once one is not (wire.vector_value).
+        self.vectors: Optional[tuple[str, int, int]] | bool = None
         self.min_length: Optional[int] = None     # array lengths
         self.max_length = 0
 
@@ -192,8 +195,13 @@ class ValueStats:
         elif tag == "long":
             if abs(value) > DOUBLE_EXACT_LIMIT:
                 self.long_beyond_double = True
-        elif tag == "binData" and self.binary_uuid_only:
-            self.binary_uuid_only = value.subtype == UUID_SUBTYPE and len(value.data) == 16
+        elif tag == "binData":
+            if self.binary_uuid_only:
+                self.binary_uuid_only = value.subtype == UUID_SUBTYPE and len(value.data) == 16
+            if self.vectors is not False:
+                vector = wire.vector_value(value.subtype, value.data)
+                self.vectors = False if vector is None else \
+                    _merge_vectors(self.vectors, (vector[0], vector[1], vector[1]))
 
     def merge(self, other: "ValueStats", limits: Limits) -> None:
         for tag, n in other.counts.items():
@@ -215,6 +223,10 @@ class ValueStats:
             self.strings = None
         self.long_beyond_double |= other.long_beyond_double
         self.binary_uuid_only &= other.binary_uuid_only
+        if other.vectors is False or self.vectors is False:
+            self.vectors = False
+        elif other.vectors is not None:
+            self.vectors = _merge_vectors(self.vectors, other.vectors)
         if other.min_length is not None:
             self.min_length = other.min_length if self.min_length is None \
                 else min(self.min_length, other.min_length)
@@ -222,6 +234,16 @@ class ValueStats:
 
     def non_null(self) -> dict[str, int]:
         return {t: n for t, n in self.counts.items() if t != "null" and n}
+
+
+def _merge_vectors(seen, more: tuple[str, int, int]):
+    """The vectors of `seen` ((dtype, fewest, most) or None) and `more`; False when the dtypes
+    differ (no one binary_vector type reads both)."""
+    if seen is None:
+        return more
+    if seen[0] != more[0]:
+        return False
+    return seen[0], min(seen[1], more[1]), max(seen[2], more[2])
 
 
 class FieldStats:
@@ -494,6 +516,21 @@ def _unique(name: str, taken) -> str:
     return f"{name}_{n}"
 
 
+def _vector_type(vectors: tuple[str, int, int], count: int) -> tuple[TypeRef, str]:
+    """binary_vector<dtype> for binary vectors of one dtype; <dtype, N> when all `count` have
+    dimension N and the dtype has a fixed form."""
+    dtype, fewest, most = vectors
+    fixed = catalog.VECTOR_DTYPES[dtype].element_width is not None and fewest == most and \
+        0 < most <= catalog.MAX_VECTOR_DIMENSION
+    if fixed:
+        return TypeRef(catalog.VECTOR_KIND, dtype=dtype, size=most), \
+            f"binary vector ({dtype}), dimension {most} in all {count:,}"
+    unit = " bits" if catalog.VECTOR_DTYPES[dtype].element_width is None else ""
+    span = f"{fewest}" if fewest == most else f"{fewest}..{most}"
+    return TypeRef(catalog.VECTOR_KIND, dtype=dtype), \
+        f"binary vector ({dtype}), dimension {span}{unit} in {count:,}"
+
+
 def _counts_text(counts: dict[str, int]) -> str:
     return ", ".join(f"{tag} {n:,}" for tag, n in sorted(counts.items(), key=lambda kv: -kv[1]))
 
@@ -546,7 +583,11 @@ class _Builder:
             if tag == "array":
                 return self.array_type(values, hint, path)
             if tag == "binData":
-                return TypeRef("uuid" if values.binary_uuid_only else "binary"), ""
+                if values.binary_uuid_only:
+                    return TypeRef("uuid"), ""
+                if values.vectors:
+                    return _vector_type(values.vectors, values.counts[tag])
+                return TypeRef("binary"), ""
             if tag == "string" and self.options.enums:
                 enum = self.enum_for(values, hint, path)
                 if enum is not None:

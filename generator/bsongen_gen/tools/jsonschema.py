@@ -7,7 +7,8 @@ an enum does not name, arrays of the wrong size, integers outside a narrower C++
 (and fractions, for a double held in an integer).
 
 What `$jsonSchema` cannot say, so the validator accepts although the decoder rejects: a binary
-subtype (`uuid` is any binData here), a repeated key under `duplicate_keys: reject`, nesting
+subtype (`uuid` and `binary_vector` are any binData here, whatever the vector's dtype and
+dimension), a repeated key under `duplicate_keys: reject`, nesting
 deeper than a recursive struct's first level (MongoDB has no $ref; the repeated struct is
 `bsonType: object` without properties), a long beyond 2^53 read into `number<double>` (not
 exact as a double), a double beyond float's range for a `cpp: float` member, and a datetime that
@@ -30,6 +31,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from .. import catalog
 from ..diagnostics import Location, SchemaError, did_you_mean
 from ..model import Field, Model, Struct, TypeRef
 from . import schemas, wire
@@ -133,6 +135,12 @@ class _Writer:
             return {"bsonType": "object", "additionalProperties": self.type(t.element, expanding)}
         if t.kind == "any":
             return {}
+        if t.kind == catalog.VECTOR_KIND:
+            # $jsonSchema tells no binary subtypes apart (nor a vector's dtype or dimension).
+            dimension = f", dimension {t.size}" if t.size is not None else ""
+            return {"bsonType": wire.bson_type(wire.VECTOR_TAGS[t.dtype]),
+                    "description": f"binary vector: binary subtype {catalog.VECTOR_SUBTYPE}, "
+                                   f"dtype {t.dtype}{dimension}"}
         out = {"bsonType": _bson_types(wire.LEAVES[t.kind].reads)}
         if t.kind == "uuid":
             out["description"] = "UUID: binary subtype 4, 16 bytes"

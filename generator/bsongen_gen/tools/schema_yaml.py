@@ -15,6 +15,7 @@ from typing import Any
 
 import yaml
 
+from .. import catalog
 from ..model import Field, Model, TypeRef
 from . import wire
 
@@ -30,6 +31,8 @@ def type_expression(t: TypeRef) -> str:
     `optional<nullable<int32>>`, `array<double, 3>`, `map<string, int64>`."""
     if t.kind in ("struct", "enum", "named"):
         return t.name or t.kind
+    if t.kind == catalog.VECTOR_KIND:
+        return f"{t.kind}<{t.dtype}{'' if t.size is None else f', {t.size}'}>"
     if t.element is None:
         return t.kind
     inner = type_expression(t.element)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Optional, Union
+from typing import ClassVar, Optional, Union
 
 from .. import catalog, spellings
 from ..model import TypeRef
@@ -37,7 +37,11 @@ def _alias(bson_type: str) -> str:
 # only values of that shape: a tag of its own, `alias/kind`.
 _SHAPED_TAGS = {s.kind: f"{_alias(s.bson_type)}/{s.kind}" for s in catalog.SCALARS.values()
                 if s.bson_type is not None and s.constant_bytes}
-ALL_TAGS = frozenset(BSON_ALIASES.values()) | frozenset(_SHAPED_TAGS.values())
+# A binary vector (binary subtype 9) reads and writes only its own dtype: a tag per dtype,
+# `binData/binary_vector<float32>`; its dimensions are the tag's values (Dimensions).
+VECTOR_TAGS = {d: f"{_alias('binary')}/{catalog.VECTOR_KIND}<{d}>" for d in catalog.VECTOR_DTYPES}
+ALL_TAGS = frozenset(BSON_ALIASES.values()) | frozenset(_SHAPED_TAGS.values()) | \
+    frozenset(VECTOR_TAGS.values())
 UUID_TAG = _SHAPED_TAGS["uuid"]
 
 # The schema forms infer emits for mixed data (issue 13): `nullable<T>` (a T or null, null kept)
@@ -62,6 +66,34 @@ def _leaf(reads, writes=None) -> LeafWire:
 def bson_type(tag: str) -> str:
     """The `$jsonSchema` bsonType of a tag (`binData/uuid` -> `binData`)."""
     return tag.split("/", 1)[0]
+
+
+def vector_value(subtype: int, data: bytes) -> Optional[tuple[str, int]]:
+    """(dtype, dimension) of a binary value that a `binary_vector` decoder accepts (the spec's
+    rules, as the runtime checks them: bsongen/binary_vector.hpp), else None. A packed_bit
+    vector's dimension counts its bits."""
+    if subtype != catalog.VECTOR_SUBTYPE or len(data) < catalog.VECTOR_HEADER_BYTES:
+        return None
+    dtype = next((d for d in catalog.VECTOR_DTYPES.values() if d.byte == data[0]), None)
+    if dtype is None:
+        return None
+    padding, elements = data[1], len(data) - catalog.VECTOR_HEADER_BYTES
+    if dtype.element_width is not None:  # padding is packed_bit's alone
+        if padding != 0 or elements % dtype.element_width != 0:
+            return None
+        return dtype.dtype, elements // dtype.element_width
+    if padding > 7 or (elements == 0 and padding != 0) or \
+            (elements and data[-1] & ((1 << padding) - 1)):  # the ignored bits must be zero
+        return None
+    return dtype.dtype, elements * 8 - padding
+
+
+def tag_text(tag: str) -> str:
+    """A tag for messages: its bsonType, and a binary vector's subtype and dtype."""
+    dtype = next((d for d, t in VECTOR_TAGS.items() if t == tag), None)
+    if dtype is not None:
+        return f"{bson_type(tag)} subtype {catalog.VECTOR_SUBTYPE} {dtype}"
+    return bson_type(tag)
 
 
 def _scalar_wire(s: catalog.ScalarKind) -> LeafWire:
@@ -115,6 +147,9 @@ def value_tags(t: TypeRef, enum_storage: Optional[str] = None) -> tuple[frozense
         return frozenset({tag}), frozenset({tag})
     if t.kind in CONTAINER_TAG:
         tag = CONTAINER_TAG[t.kind]
+        return frozenset({tag}), frozenset({tag})
+    if t.kind == catalog.VECTOR_KIND:
+        tag = VECTOR_TAGS[t.dtype or ""]
         return frozenset({tag}), frozenset({tag})
     wire = LEAVES[t.kind]
     return wire.reads, wire.writes
@@ -174,6 +209,7 @@ class Integers:
     lo: int
     hi: int
     step: int = 1
+    refusal: ClassVar[str] = "inexact"  # the error a decoder gives a value outside the set
 
     def within(self, other: "Domain") -> bool:
         if self.lo > self.hi:
@@ -198,6 +234,7 @@ class Doubles:
     hi: float
     whole: bool = False
     special: bool = True
+    refusal: ClassVar[str] = "inexact"
 
     def within(self, other: "Domain") -> bool:
         return isinstance(other, Doubles) and other.lo <= self.lo and self.hi <= other.hi and \
@@ -214,6 +251,7 @@ class Doubles:
 class Among:
     """Exactly these values (an enum's stored values)."""
     values: frozenset
+    refusal: ClassVar[str] = "invalid_value"
 
     def within(self, other: "Domain") -> bool:
         if isinstance(other, Among):
@@ -227,7 +265,20 @@ class Among:
         return ", ".join(f"`{v}`" for v in sorted(self.values, key=lambda v: (str(type(v)), v)))
 
 
-Domain = Union[Integers, Doubles, Among, None]  # None: every value of the BSON type
+@dataclass(frozen=True)
+class Dimensions:
+    """Binary vectors of exactly `size` elements (a fixed dimension, `binary_vector<T, N>`)."""
+    size: int
+    refusal: ClassVar[str] = "invalid_length"
+
+    def within(self, other: "Domain") -> bool:
+        return isinstance(other, Dimensions) and other.size == self.size
+
+    def describe(self) -> str:
+        return f"of dimension {self.size}"
+
+
+Domain = Union[Integers, Doubles, Among, Dimensions, None]  # None: every value of the BSON type
 
 # Every value of the types whose values the sets tell apart.
 FULL: dict[str, Domain] = {
@@ -364,6 +415,9 @@ def value_sets(t: TypeRef, enum_values: Optional[frozenset] = None,
         return both, both
     if t.kind in ("int32", "int64", "double", "datetime"):
         return _number_sets(t)
+    if t.kind == catalog.VECTOR_KIND and t.size is not None:
+        both = ValueSet({VECTOR_TAGS[t.dtype or ""]: Dimensions(t.size)})
+        return both, both
     reads, writes = value_tags(t)
     return ValueSet(_domains(reads)), ValueSet(_domains(writes))
 

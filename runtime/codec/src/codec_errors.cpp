@@ -98,6 +98,12 @@ std::nullptr_t fail_not_uuid(decode_state& st, const std::uint8_t* p) {
                   " of " + std::to_string(load_i32_le(p)) + " bytes");
 }
 
+std::nullptr_t fail_not_vector(decode_state& st, const std::uint8_t* p) {
+  return fail(st, error_code::invalid_value, p,
+              "a binary vector is binary subtype 9; found subtype " + std::to_string(p[4]) +
+                  " of " + std::to_string(load_i32_le(p)) + " bytes");
+}
+
 std::nullptr_t fail_array_length(decode_state& st, const std::uint8_t* p, std::size_t count,
                                  std::size_t expected) {
   if (count > expected) {

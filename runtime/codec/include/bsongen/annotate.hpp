@@ -68,7 +68,10 @@
 #define BSONGEN_CAPTURE_UNKNOWN BSONGEN_DETAIL_ANNOTATE("bsongen:capture_unknown")
 
 // A BSON type the C++ type alone does not tell: `javascript` on a std::string member,
-// `uuid` on a std::array<std::uint8_t, 16> member (binary subtype 4).
+// `uuid` on a std::array<std::uint8_t, 16> member (binary subtype 4), `binary_vector` on a
+// std::vector<float> or std::vector<std::int8_t> (std::pmr::vector too) or a std::array of them
+// (a fixed dimension): a BSON binary vector (subtype 9) instead of an array. (bsongen::packed_bits
+// is a packed_bit binary vector without the marker.)
 #define BSONGEN_AS(kind) BSONGEN_DETAIL_ANNOTATE("bsongen:as=" #kind)
 
 // --- enums -----------------------------------------------------------------------------------

@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <map>
+#include <memory_resource>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -16,11 +17,13 @@
 #include <vector>
 
 #include "bsongen/annotate.hpp"
+#include "bsongen/binary_vector.hpp"
 #include "bsongen/codec.hpp"
 #include "bsongen/decimal128.hpp"
 #include "bsongen/nullable.hpp"
 #include "bsongen/number.hpp"
 #include "bsongen/object_id.hpp"
+#include "bsongen/pmr_types.hpp"
 #include "bsongen/raw_document.hpp"
 #include "bsongen/types.hpp"
 #include "scan_fixture/address.hpp"
@@ -114,6 +117,22 @@ struct BSONGEN_DOCUMENT open_document {
 struct BSONGEN_DOCUMENT tree {
   std::string label;
   std::vector<tree> children;
+};
+
+// Binary vectors (BSON binary subtype 9): BSONGEN_AS(binary_vector) tells a std::vector<float> or
+// std::array<std::int8_t, N> from a BSON array (which a std::vector<float> cannot be: float is
+// refused for a BSON double); bsongen::packed_bits needs no marker.
+struct BSONGEN_DOCUMENT vectors {
+  BSONGEN_AS(binary_vector) std::vector<float> embedding;
+  BSONGEN_AS(binary_vector) std::vector<std::int8_t> quantized;
+  BSONGEN_AS(binary_vector) std::array<float, 3> fixed;
+  BSONGEN_AS(binary_vector) std::optional<std::array<std::int8_t, 2>> maybe_fixed;
+  BSONGEN_AS(binary_vector) BSONGEN_OMIT_EMPTY std::pmr::vector<float> on_resource;
+  bsongen::packed_bits bits;
+  bsongen::pmr::packed_bits pmr_bits;
+  std::optional<bsongen::packed_bits> maybe_bits;
+  std::vector<bsongen::packed_bits> many_bits;
+  std::vector<std::int8_t> small_numbers;  // no marker: a BSON array of int32
 };
 
 }  // namespace scan_fixture

@@ -40,6 +40,8 @@ namespace bsongen::detail {
 // A map key that its decoder would reject (NUL, invalid UTF-8).
 [[gnu::cold]] void fail_map_key(encode_state& es, std::string_view key);
 [[gnu::cold]] std::nullptr_t fail_not_uuid(decode_state& st, const std::uint8_t* p);
+// A binary of another subtype where a binary vector (subtype 9) belongs.
+[[gnu::cold]] std::nullptr_t fail_not_vector(decode_state& st, const std::uint8_t* p);
 // An array of `count` elements (or more, when count > expected) where exactly `expected` belong.
 [[gnu::cold]] std::nullptr_t fail_array_length(decode_state& st, const std::uint8_t* p,
                                                std::size_t count, std::size_t expected);
