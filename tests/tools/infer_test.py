@@ -326,6 +326,78 @@ class NamesTest(InferCase):
                          {"EOF_": {"bson_name": "EOF"}, "linux_": {"bson_name": "linux"},
                           "unix_": {"bson_name": "unix"}})
 
+    def generates(self, schema_path: str) -> None:
+        """`bsongen generate` accepts the schema (the generator's own name rules)."""
+        r = self.run_bsongen("generate", schema_path, "--out", self.path("out"), "--format",
+                             "never")
+        self.assertEqual(r.returncode, 0, r.stderr.decode())
+
+    def test_keys_renamed_apart_never_get_a_reserved_name(self):
+        # `class` becomes `class_`; the key `class_` then needs another name, and `class__2`
+        # (a double underscore) is reserved: it is `class_2`.
+        docs = [SON([("class", 1), ("class_", 2), ("errno", 3), ("errno_", 4), ("new", 5),
+                     ("new_", 6), ("new__", 7)])]
+        path = self.write("k.bson", encode_all(docs))
+        r = self.run_bsongen("infer", path, "--dump-tool", DUMP, "--no-progress", "--report",
+                             "-o", self.path("k.yaml"))
+        err = r.stderr.decode()
+        self.assertEqual(r.returncode, 0, err)
+        self.assertNotIn("internal error", err)
+        with open(self.path("k.yaml")) as f:
+            fields = self.fields(yaml.safe_load(f), "k")
+        by_key = {body["key"] if isinstance(body, dict) and "key" in body else member: member
+                  for member, body in fields.items()}
+        self.assertEqual(by_key, {"class": "class_", "class_": "class_2", "errno": "errno_",
+                                  "errno_": "errno_2", "new": "new_", "new_": "new_2",
+                                  "new__": "new_3"})
+        self.assertIn("renamed: k.class_: member `class_2`: `class_` is taken", err)
+        self.assertIn("renamed: k.errno: member `errno_`: `errno` is a macro", err)
+        self.generates(self.path("k.yaml"))
+
+    def test_enumerators_renamed_apart_never_get_a_reserved_name(self):
+        docs = [{"v": v} for v in ("new", "new_", "x y", "x_y") * 4]
+        path = self.write("e.bson", encode_all(docs))
+        r = self.run_bsongen("infer", path, "--dump-tool", DUMP, "--no-progress", "--enums",
+                             "--report", "-o", self.path("e.yaml"))
+        self.assertEqual(r.returncode, 0, r.stderr.decode())
+        with open(self.path("e.yaml")) as f:
+            values = yaml.safe_load(f)["enums"]["e_v"]["values"]
+        self.assertEqual({v: body["bson_name"] if body else v for v, body in values.items()},
+                         {"new_": "new", "new_2": "new_", "x_y": "x y", "x_y_2": "x_y"})
+        self.generates(self.path("e.yaml"))
+
+    def test_root_named_like_a_c_library_or_reserved_name_is_renamed(self):
+        # The root struct is named after the dump; in the global namespace `log`, `time`, `tm`,
+        # `div`, `size_t` are the C library's, `std` and `bsongen` namespaces the code needs.
+        for stem in ("log", "time", "tm", "div", "size_t", "std", "bsongen"):
+            with self.subTest(stem=stem):
+                path = self.write(f"{stem}.bson", encode_all([{"x": 1, "sub": {"y": 2}}]))
+                schema = self.path(f"{stem}.yaml")
+                r = self.run_bsongen("infer", path, "--dump-tool", DUMP, "--no-progress",
+                                     "--report", "-o", schema)
+                err = r.stderr.decode()
+                self.assertEqual(r.returncode, 0, err)
+                self.assertNotIn("internal error", err)
+                with open(schema) as f:
+                    structs = list(yaml.safe_load(f)["structs"])
+                self.assertEqual(structs, [f"{stem}_", f"{stem}_sub"])
+                self.assertIn(f"renamed: {stem}: struct `{stem}_`: `{stem}` ", err)
+                self.generates(schema)
+        # In a namespace of its own, `log` is free; `std` never is.
+        path = self.write("log.bson", encode_all([{"x": 1}]))
+        s, _ = self.infer_files(path, "--namespace", "app")
+        self.assertEqual(list(s["structs"]), ["log"])
+        s, _ = self.infer_files(path, "--namespace", "app", "--name", "std")
+        self.assertEqual(list(s["structs"]), ["std_"])
+
+    def test_a_namespace_the_generator_refuses_is_a_usage_error(self):
+        path = self.write("g.bson", encode_all([{"x": 1}]))
+        for namespace in ("std", "bsongen::x", "a__b", "class"):
+            r = self.run_bsongen("infer", path, "--namespace", namespace)
+            self.assertEqual(r.returncode, 2, (namespace, r.stderr))
+            self.assertIn(f"bsongen infer: --namespace {namespace}: ".encode(), r.stderr)
+            self.assertNotIn(b"internal error", r.stderr)
+
     def test_empty_key_is_captured_not_lost(self):
         # "" is a valid BSON key but no schema field can have it: the struct captures unknown
         # elements, in a member named apart from its fields, so a round trip keeps the value.

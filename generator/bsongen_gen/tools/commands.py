@@ -183,6 +183,12 @@ def _infer(args: argparse.Namespace) -> int:
         if number < 1:
             print(f"bsongen infer: {what} must be at least 1", file=sys.stderr)
             return EXIT_USAGE
+    from .. import names
+
+    problem = names.namespace_problem(args.namespace)
+    if problem:
+        print(f"bsongen infer: --namespace {args.namespace}: {problem}", file=sys.stderr)
+        return EXIT_USAGE
     if args.inputs.count("-") > 1:
         print("bsongen infer: standard input (-) can be read once", file=sys.stderr)
         return EXIT_USAGE

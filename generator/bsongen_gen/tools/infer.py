@@ -22,6 +22,7 @@ T? when sometimes absent, nullable<T> when sometimes null, optional<nullable<T>>
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -485,13 +486,62 @@ def identifier(text: str, fallback: str) -> str:
     return out
 
 
-def _unique(name: str, taken) -> str:
-    if name not in taken:
-        return name
-    n = 2
-    while f"{name}_{n}" in taken:
-        n += 1
-    return f"{name}_{n}"
+class _Names:
+    """The names taken in one scope (the schema's structs and enums, one struct's members, one
+    enum's enumerators), chosen by the generator's own rules (names.py): a name is usable when
+    `identifier_problem` and, for a definition, `definition_problem` find nothing and the scope
+    does not hold it yet."""
+
+    def __init__(self, namespace: Optional[str] = None, reserved=()):
+        self.namespace = namespace      # a definition scope when not None
+        self.taken: set[str] = set(reserved)
+        self.next_suffix: dict[str, int] = {}   # stem -> the first `_<n>` not yet tried
+
+    def rule_problem(self, name: str) -> str:
+        """Why the generator refuses `name` here, whatever the scope holds ("" when it does not)."""
+        problem = names.identifier_problem(name)
+        if not problem and self.namespace is not None:
+            problem = names.definition_problem(self.namespace, name)
+        return problem
+
+    def why_not(self, name: str) -> str:
+        """Why `name` itself cannot be taken ("" when it can)."""
+        return self.rule_problem(name) or ("is taken" if name in self.taken else "")
+
+    def take(self, name: str) -> tuple[str, str]:
+        """(`name`, or when the rules refuse it `name_`, or when that is refused or taken too the
+        first free `<stem>_<n>` from n = 2, the stem without trailing `_` so never a `__`;
+        why `name` itself was not taken, "" when it was)."""
+        why = self.why_not(name)
+        if not why:
+            self.taken.add(name)
+            return name, ""
+        if name not in self.taken and not self.why_not(name + "_"):  # like class_: log_, std_
+            self.taken.add(name + "_")
+            return name + "_", why
+        stem = name.rstrip("_")
+        n = self.next_suffix.get(stem, 2)
+        while self.why_not(candidate := f"{stem}_{n}" if stem else f"_{n}"):
+            n += 1
+        self.next_suffix[stem] = n + 1
+        self.taken.add(candidate)
+        return candidate, why
+
+    def release(self, name: str) -> None:
+        self.taken.discard(name)
+
+
+def _renamed(path: str, what: str, text: str, base: str, name: str, why: str) -> Optional[str]:
+    """The --report line saying that `text` (a key, a string value, a name) is spelled `name`:
+    `base` is identifier(text), `why` what kept `base` from being taken. None when unchanged."""
+    if name == text:
+        return None
+    reasons = []
+    if base != text:
+        reasons.append(f"`{text}` {names.identifier_problem(text) or 'is not a usable name'}")
+    if name != base:
+        reasons.append(f"`{base}` {why}")
+    return f"{path}: {what} `{name}`: " + "; ".join(reasons)
 
 
 def _counts_text(counts: dict[str, int]) -> str:
@@ -512,6 +562,7 @@ class Inferred:
     rows: list[ReportRow]
     documents: int
     warnings: list[str]
+    renames: list[str] = field(default_factory=list)  # each name infer chose apart from its text
 
 
 class _Builder:
@@ -519,7 +570,8 @@ class _Builder:
         self.options = options
         self.structs: dict[str, Struct] = {}
         self.enums: list[Enum] = []
-        self.taken: set[str] = set()
+        self.definitions = _Names(namespace=options.namespace)  # struct and enum names
+        self.renames: list[str] = []
         self.shapes: dict[tuple, str] = {}        # a struct's rendered fields -> its name
         self.notes = schema_yaml.Notes()
         self.rows: list[ReportRow] = []
@@ -528,10 +580,15 @@ class _Builder:
         # at most catalog.MAX_CONTAINER_NESTING of them in one type; deeper values become `any`.
         self.nesting = 0
 
-    def reserve(self, hint: str) -> str:
+    def reserve(self, hint: str, path: str, what: str, renames: list[str]) -> str:
+        """A struct or enum name from `hint`; a line in `renames` when it is not `hint`."""
         # A hint from a member like `class_` ends in `_`; the type name needs no such suffix.
-        name = _unique(identifier(hint.rstrip("_") or hint, "document"), self.taken)
-        self.taken.add(name)
+        text = hint.rstrip("_") or hint
+        base = identifier(text, "document")
+        name, why = self.definitions.take(base)
+        line = _renamed(path, what, text, base, name, why)
+        if line:
+            renames.append(line)
         return name
 
     # Type of the non-null values at one place; None when there are none.
@@ -633,31 +690,38 @@ class _Builder:
             return None
         if values.counts["string"] < 2 * len(strings):  # values should repeat to be an enum
             return None
-        name = self.reserve(hint)
+        name = self.reserve(hint, path, "enum", self.renames)
         enumerators: list[EnumValue] = []
-        used: set[str] = set()
+        used = _Names()
         # In stored-string order: the same values give the same enum whatever order they came in.
         for number, text in enumerate(sorted(strings)):
-            member = _unique(identifier(text, "empty"), used)
-            used.add(member)
+            base = identifier(text, "empty")
+            member, why = used.take(base)
+            line = _renamed(f"{path}: {json.dumps(text)}", "enumerator", text, base, member, why)
+            if line:
+                self.renames.append(line)
             enumerators.append(EnumValue(member, number, text))
         self.enums.append(Enum(name=name, storage="string", values=enumerators))
         self.notes.enums[name] = [f"{path}: " + _counts_text(strings)]
         return TypeRef("enum", name=name)
 
     def struct(self, document: DocumentStats, hint: str, path: str) -> str:
-        name = self.reserve(hint)
+        renames: list[str] = []  # kept with the struct: a shape met again adds none
+        name = self.reserve(hint, path, "struct", renames)
         fields: list[Field] = []
-        members: set[str] = set()
+        # Not the struct's own name: C++ forbids some members named like their class.
+        members = _Names(reserved={name})
         notes: dict[str, list[str]] = {}
         order = document.field_order()
         for key in order:
             if key == "":
                 continue  # not a field: captured, below
             stats = document.fields[key]
-            # Not the struct's own name: C++ forbids some members named like their class.
-            member = _unique(identifier(key, "field"), members | {name})
-            members.add(member)
+            base = identifier(key, "field")
+            member, why = members.take(base)
+            line = _renamed(f"{path}.{key}", "member", key, base, member, why)
+            if line:
+                renames.append(line)
             f, lines = self.field(name, member, key, stats, document.documents,
                                   f"{path}.{key}")
             fields.append(f)
@@ -667,7 +731,7 @@ class _Builder:
         # elements so that its values survive a round trip (written back after the fields).
         capture_member = None
         if "" in document.fields:
-            capture_member = _unique("extra", members | {name})
+            capture_member, _ = members.take("extra")
             holding = document.fields[""].present
             self.warnings.append(f"{path}: the empty key cannot be a schema field; its values are "
                                  f"kept in the captured member `{capture_member}`")
@@ -689,10 +753,11 @@ class _Builder:
                        for f in fields), capture_member)
         existing = self.shapes.get(shape)
         if existing is not None:
-            self.taken.discard(name)
+            self.definitions.release(name)
             self.notes.structs.setdefault(existing, []).append(f"also the shape of {path}")
             return existing
         self.shapes[shape] = name
+        self.renames.extend(renames)
         self.structs[name] = Struct(name=name, fields=fields, capture_member=capture_member,
                                     unknown_fields="capture" if capture_member else "skip")
         self.notes.structs[name] = [f"{path}: {document.documents:,} document(s)"] + struct_notes
@@ -777,7 +842,7 @@ def build(collector: Collector, options: Options, sources: str) -> Inferred:
         "then why its type was chosen. Review it: rename structs, tighten `any`, add defaults.",
     ]
     return Inferred(model, builder.notes, builder.rows, documents,
-                    builder.warnings)
+                    builder.warnings, builder.renames)
 
 
 def report_text(inferred: Inferred, files: list[tuple[str, int]]) -> str:
@@ -789,6 +854,8 @@ def report_text(inferred: Inferred, files: list[tuple[str, int]]) -> str:
     width_type = max(len(r.type) for r in rows)
     for r in rows:
         lines.append(f"{r.path.ljust(width_path)}  {r.type.ljust(width_type)}  {r.seen}")
+    # Names the generator would refuse, or taken twice, were changed: each change and why.
+    lines.extend(f"renamed: {line}" for line in inferred.renames)
     return "\n".join(lines) + "\n"
 
 
