@@ -317,7 +317,7 @@ class NamesTest(InferCase):
         # A member or enumerator `NULL`, `errno` or `linux` (GNU mode) would be replaced by the
         # preprocessor: the generated code would not compile.
         docs = [SON([("NULL", 1), ("errno", 2), ("os", os_name)])
-                for os_name in ("linux", "linux", "unix", "unix", "EOF", "EOF")]
+                for os_name in ("linux", "unix", "EOF") * 3]
         path = self.write("m.bson", encode_all(docs))
         s, err = self.infer_files(path, "--name", "c", "--enums")
         self.assertEqual(self.fields(s, "c")["NULL_"]["key"], "NULL")
@@ -351,7 +351,7 @@ class NamesTest(InferCase):
                                   "errno_": "errno_2", "new": "new_", "new_": "new_2",
                                   "new__": "new_3"})
         self.assertIn("renamed: k.class_: member `class_2`: `class_` is taken", err)
-        self.assertIn("renamed: k.errno: member `errno_`: `errno` is a macro", err)
+        self.assertIn('renamed: k.errno: member `errno_`: "errno" is a macro', err)
         self.generates(self.path("k.yaml"))
 
     def test_enumerators_renamed_apart_never_get_a_reserved_name(self):
@@ -461,7 +461,13 @@ class OrderTest(InferCase):
 
 class EnumTest(InferCase):
     def docs(self):
-        return [{"status": s} for s in ["open", "in review", "new", "open", "new", "open"]]
+        # 3 distinct values in 9, each seen at least twice: an enum under --enums.
+        return [{"status": s} for s in ["open", "in review", "new", "open", "new", "open",
+                                        "in review", "open", "new"]]
+
+    def infer_report(self, docs, *args) -> tuple[dict, str]:
+        path = self.write("c.bson", encode_all(docs))
+        return self.infer_files(path, "--enums", "--report", *args)
 
     def test_enums_only_when_asked(self):
         s = self.infer_docs(self.docs())
@@ -476,13 +482,75 @@ class EnumTest(InferCase):
         self.assertEqual(values["new_"], {"bson_name": "new"})
 
     def test_no_enum_for_many_or_unrepeated_values(self):
-        s = self.infer_docs(self.docs(), "--enums", "--enum-max-values", "2")
+        s, err = self.infer_report(self.docs(), "--enum-max-values", "2")
         self.assertEqual(self.type_of(s, "c", "status"), "string")
-        s = self.infer_docs([{"status": "a"}, {"status": "b"}, {"status": "c"}], "--enums")
+        self.assertIn("c.status: left a string: 3 distinct values, more than --enum-max-values "
+                      "(2)\n", err)
+        s, err = self.infer_report([{"status": "x" * 80}] * 4)
         self.assertEqual(self.type_of(s, "c", "status"), "string")
-        long_values = [{"status": "x" * 80}] * 4
-        s = self.infer_docs(long_values, "--enums")
-        self.assertEqual(self.type_of(s, "c", "status"), "string")
+        self.assertIn("c.status: left a string: a value is longer than 64 characters\n", err)
+
+    def test_each_value_must_repeat(self):
+        # Passes the cardinality rule (2 distinct in 8) but `b` is seen once: a product name,
+        # not a label.
+        s, err = self.infer_report([{"v": "a"}] * 7 + [{"v": "b"}])
+        self.assertEqual(self.type_of(s, "c", "v"), "string")
+        self.assertIn('c.v: left a string: 1 of 2 distinct values seen only once (such as "b")\n',
+                      err)
+        s, _ = self.infer_report([{"v": "a"}] * 6 + [{"v": "b"}] * 2)
+        self.assertEqual(self.type_of(s, "c", "v"), "c_v")
+
+    def test_cardinality_well_below_the_values_seen(self):
+        # Each value twice, but 4 distinct in 8: the old rule (twice as many values as distinct
+        # ones) made an enum of this; one needs at least 3 values per distinct one.
+        s, err = self.infer_report([{"v": v} for v in "abcd" * 2])
+        self.assertEqual(self.type_of(s, "c", "v"), "string")
+        self.assertIn("c.v: left a string: 4 distinct values in 8: an enum needs at least 3 "
+                      "values seen per distinct one\n", err)
+        s, _ = self.infer_report([{"v": v} for v in "abcd" * 3])
+        self.assertEqual(self.type_of(s, "c", "v"), "c_v")
+
+    def test_values_shaped_like_data_never_make_an_enum(self):
+        # Each shape repeats enough to pass every other rule (2 distinct values, 6 times each).
+        shapes = {
+            "oid": (["5f1d7f3b2c4a9e0012345678", "5F1D7F3B2C4A9E00123456AB"],
+                    "ObjectId hex strings"),
+            "uuid": (["123e4567-e89b-12d3-a456-426614174000", "00000000000000000000000000000007"],
+                     "UUIDs"),
+            "url": (["https://cdn.example.com/a.png", "www.example.com/b"], "URLs"),
+            "email": (["sales@example.com", "a.b@shop.example.org"], "email addresses"),
+            "when": (["2024-05-01T10:00:00Z", "2024-05-02 10:00:00.250+02:00"],
+                     "dates or timestamps"),
+            "day": (["2024-05-01", "12:30"], "dates or timestamps"),
+        }
+        docs = [SON((key, values[i % 2]) for key, (values, _) in shapes.items())
+                for i in range(12)]
+        s, err = self.infer_report(docs)
+        self.assertNotIn("enums", s)
+        for key, (_, shape) in shapes.items():
+            self.assertEqual(self.type_of(s, "c", key), "string", key)
+            self.assertIn(f"c.{key}: left a string: values look like {shape}\n", err)
+
+    def test_shape_is_named_past_the_cap_on_remembered_strings(self):
+        # More distinct values than are remembered (64), or longer ones: still named by shape.
+        docs = [{"oid": f"{i:024x}", "image": f"https://cdn.example.com/{'x' * 60}/{i}.png",
+                 "name": f"product {i}"} for i in range(100)]
+        s, err = self.infer_report(docs)
+        self.assertIn("c.oid: left a string: values look like ObjectId hex strings\n", err)
+        self.assertIn("c.image: left a string: values look like URLs\n", err)
+        self.assertIn("c.name: left a string: more than 64 distinct values\n", err)
+
+    def test_report_lists_each_string_left_a_string_once(self):
+        docs = [SON([("status", s), ("name", f"n{i}"), ("n", i), ("tags", ["x", f"t{i}"])])
+                for i, s in enumerate(["a", "b", "a", "b", "a", "b"])]
+        s, err = self.infer_report(docs)
+        self.assertEqual(self.type_of(s, "c", "status"), "c_status")
+        kept = [line for line in err.splitlines() if ": left a string: " in line]
+        self.assertEqual(kept, [
+            'c.name: left a string: 6 of 6 distinct values seen only once (such as "n0")',
+            'c.tags[]: left a string: 6 of 7 distinct values seen only once (such as "t0")'])
+        _, err = self.infer_files(self.write("d.bson", encode_all(docs)), "--report")
+        self.assertNotIn("left a string", err)  # without --enums every string is a string
 
 
 class MapTest(InferCase):

@@ -25,6 +25,7 @@ from __future__ import annotations
 import heapq
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -57,8 +58,10 @@ class Limits:
 class Options:
     name: str = ""               # the top-level struct; default: the first input's stem
     namespace: str = ""
-    enums: bool = False          # string fields with few distinct values become enums
+    enums: bool = False          # string fields with few distinct, repeating values become enums
     enum_max_values: int = 16
+    enum_min_count: int = 2      # times each value must be seen
+    enum_values_per_name: int = 3  # values seen per distinct one, at least (on average)
     limits: Limits = field(default_factory=Limits)
 
 
@@ -150,10 +153,42 @@ def read_documents(path: str, fmt: str, dump_tool: Optional[str]) \
 
 # --- 2. Collecting bounded statistics. ---
 
+# Strings shaped like data rather than a closed set of labels never become enums, however few
+# distinct values a small dump holds (issue 34 item 3): the shape and how --report names it.
+_DATA_SHAPES = (
+    ("ObjectId hex strings", re.compile(r"[0-9a-fA-F]{24}")),
+    ("UUIDs", re.compile(r"[0-9a-fA-F]{8}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?"
+                         r"[0-9a-fA-F]{12}")),
+    ("URLs", re.compile(r"(?:[A-Za-z][A-Za-z0-9+.-]*://|www\.)\S+")),
+    ("email addresses", re.compile(r"[^@\s]+@[^@\s]+\.[^@\s]+")),
+    ("dates or timestamps", re.compile(
+        r"\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?"
+        r"|\d{4}/\d{2}/\d{2}|\d{1,2}/\d{1,2}/\d{4}|\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?")),
+)
+
+
+def data_shape(values) -> str:
+    """How --report names the data shape most of `values` (strings) have; "" when none has one."""
+    counts: dict[str, int] = {}
+    for value in values:
+        for what, pattern in _DATA_SHAPES:
+            if pattern.fullmatch(value):
+                counts[what] = counts.get(what, 0) + 1
+                break
+    return max(counts, key=counts.__getitem__) if counts else ""
+
+
+def _too_many(strings, limits: Limits, why: str = "") -> str:
+    shape = data_shape(strings)
+    if shape:
+        return f"values look like {shape}"
+    return why or f"more than {limits.max_strings} distinct values"
+
+
 class ValueStats:
     """Every value seen at one place: a field's values, or the elements of arrays there."""
 
-    __slots__ = ("counts", "document", "elements", "strings", "long_beyond_double",
+    __slots__ = ("counts", "document", "elements", "strings", "strings_lost", "long_beyond_double",
                  "binary_uuid_only", "min_length", "max_length")
 
     def __init__(self):
@@ -161,6 +196,7 @@ class ValueStats:
         self.document: Optional[DocumentStats] = None   # the sub-documents
         self.elements: Optional[ValueStats] = None      # the elements of the arrays
         self.strings: Optional[dict[str, int]] = {}     # distinct strings; None past the cap
+        self.strings_lost = ""                    # why `strings` is None (what --report says)
         self.long_beyond_double = False           # an int64 of magnitude above 2^53
         self.binary_uuid_only = True              # every binary is subtype 4 of 16 bytes
         self.min_length: Optional[int] = None     # array lengths
@@ -190,7 +226,7 @@ class ValueStats:
                         len(value) <= limits.max_string_length and "\0" not in value:
                     strings[value] = 1
                 else:
-                    self.strings = None
+                    self._forget_strings(value, limits)
         elif tag == "long":
             if abs(value) > DOUBLE_EXACT_LIMIT:
                 self.long_beyond_double = True
@@ -212,15 +248,28 @@ class ValueStats:
             for s, n in other.strings.items():
                 self.strings[s] = self.strings.get(s, 0) + n
             if len(self.strings) > limits.max_strings:
+                self.strings_lost = _too_many(self.strings, limits)
                 self.strings = None
-        elif other.counts.get("string"):
-            self.strings = None
+        elif self.strings is not None and other.counts.get("string"):
+            self.strings, self.strings_lost = None, other.strings_lost
         self.long_beyond_double |= other.long_beyond_double
         self.binary_uuid_only &= other.binary_uuid_only
         if other.min_length is not None:
             self.min_length = other.min_length if self.min_length is None \
                 else min(self.min_length, other.min_length)
         self.max_length = max(self.max_length, other.max_length)
+
+    def _forget_strings(self, value: str, limits: Limits) -> None:
+        """Past the cap: the strings are no longer kept; say why, naming their shape (looked at
+        once, over the ones kept and this one) when they have one."""
+        if len(value) > limits.max_string_length:
+            why = f"a value is longer than {limits.max_string_length} characters"
+        elif "\0" in value:
+            why = "a value holds NUL"
+        else:
+            why = ""
+        self.strings_lost = _too_many([*self.strings, value], limits, why)
+        self.strings = None
 
     def non_null(self) -> dict[str, int]:
         return {t: n for t, n in self.counts.items() if t != "null" and n}
@@ -555,10 +604,17 @@ def _renamed(path: str, what: str, text: str, base: str, name: str, why: str) ->
         return None
     reasons = []
     if base != text:
-        reasons.append(f"`{text}` {names.identifier_problem(text) or 'is not a usable name'}")
+        problem = names.identifier_problem(text) or "is not a usable name"
+        reasons.append(f"{_quoted(text)} {problem}")
     if name != base:
         reasons.append(f"`{base}` {why}")
     return f"{path}: {what} `{name}`: " + "; ".join(reasons)
+
+
+def _quoted(text: str) -> str:
+    """A string value as comments and --report show it: JSON-quoted, so that an empty string,
+    spaces and ", " inside it cannot run into the text around it."""
+    return json.dumps(text, ensure_ascii=False)
 
 
 def _counts_text(counts: dict[str, int]) -> str:
@@ -580,6 +636,7 @@ class Inferred:
     documents: int
     warnings: list[str]
     renames: list[str] = field(default_factory=list)  # each name infer chose apart from its text
+    strings_kept: list[str] = field(default_factory=list)  # --enums: strings left strings, why
 
 
 class _Builder:
@@ -589,6 +646,7 @@ class _Builder:
         self.enums: list[Enum] = []
         self.definitions = _Names(namespace=options.namespace)  # struct and enum names
         self.renames: list[str] = []
+        self.strings_kept: list[str] = []  # under --enums: each string place left a string, why
         self.shapes: dict[tuple, str] = {}        # a struct's rendered fields -> its name
         self.notes = schema_yaml.Notes()
         self.rows: list[ReportRow] = []
@@ -622,9 +680,11 @@ class _Builder:
             if tag == "binData":
                 return TypeRef("uuid" if values.binary_uuid_only else "binary"), ""
             if tag == "string" and self.options.enums:
-                enum = self.enum_for(values, hint, path)
-                if enum is not None:
-                    return enum, f"enum of {len(values.strings)} value(s)"
+                why_not = self.why_no_enum(values)
+                if not why_not:
+                    return self.enum_for(values, hint, path), \
+                        f"enum of {len(values.strings)} value(s)"
+                self.strings_kept.append(f"{path}: left a string: {why_not}")
             if tag in _KIND_OF_TAG:
                 return TypeRef(_KIND_OF_TAG[tag]), ""
             return TypeRef("any"), f"{tag} is a deprecated type only `any` holds"
@@ -701,12 +761,33 @@ class _Builder:
                                         + (f"; {note}" if note else "")))
         return element, note
 
-    def enum_for(self, values: ValueStats, hint: str, path: str) -> Optional[TypeRef]:
+    def why_no_enum(self, values: ValueStats) -> str:
+        """Why the strings at one place stay a string under --enums; "" when they make an enum.
+        An enum is a closed set of labels: few distinct values, each seen repeatedly, none
+        shaped like data (ids, URLs, emails, dates), which a small dump would otherwise turn
+        into enums of whatever values it happened to hold."""
         strings = values.strings
-        if strings is None or not strings or len(strings) > self.options.enum_max_values:
-            return None
-        if values.counts["string"] < 2 * len(strings):  # values should repeat to be an enum
-            return None
+        if strings is None:
+            return values.strings_lost
+        shape = data_shape(strings)
+        if shape:
+            return f"values look like {shape}"
+        distinct, seen = len(strings), values.counts["string"]
+        o = self.options
+        if distinct > o.enum_max_values:
+            return f"{distinct} distinct values, more than --enum-max-values ({o.enum_max_values})"
+        rare = sorted(text for text, n in strings.items() if n < o.enum_min_count)
+        if rare:
+            times = "only once" if o.enum_min_count == 2 else f"fewer than {o.enum_min_count} times"
+            return f"{len(rare)} of {distinct} distinct values seen {times} (such as " \
+                f"{_quoted(rare[0])})"
+        if distinct * o.enum_values_per_name > seen:
+            return (f"{distinct} distinct values in {seen:,}: an enum needs at least "
+                    f"{o.enum_values_per_name} values seen per distinct one")
+        return ""
+
+    def enum_for(self, values: ValueStats, hint: str, path: str) -> TypeRef:
+        strings = values.strings
         name = self.reserve(hint, path, "enum", self.renames)
         enumerators: list[EnumValue] = []
         used = _Names()
@@ -714,7 +795,7 @@ class _Builder:
         for number, text in enumerate(sorted(strings)):
             base = identifier(text, "empty")
             member, why = used.take(base)
-            line = _renamed(f"{path}: {json.dumps(text)}", "enumerator", text, base, member, why)
+            line = _renamed(f"{path}: {_quoted(text)}", "enumerator", text, base, member, why)
             if line:
                 self.renames.append(line)
             enumerators.append(EnumValue(member, number, text))
@@ -859,7 +940,7 @@ def build(collector: Collector, options: Options, sources: str) -> Inferred:
         "then why its type was chosen. Review it: rename structs, tighten `any`, add defaults.",
     ]
     return Inferred(model, builder.notes, builder.rows, documents,
-                    builder.warnings, builder.renames)
+                    builder.warnings, builder.renames, builder.strings_kept)
 
 
 def report_text(inferred: Inferred, files: list[tuple[str, int]]) -> str:
@@ -873,6 +954,7 @@ def report_text(inferred: Inferred, files: list[tuple[str, int]]) -> str:
         lines.append(f"{r.path.ljust(width_path)}  {r.type.ljust(width_type)}  {r.seen}")
     # Names the generator would refuse, or taken twice, were changed: each change and why.
     lines.extend(f"renamed: {line}" for line in inferred.renames)
+    lines.extend(inferred.strings_kept)
     return "\n".join(lines) + "\n"
 
 
