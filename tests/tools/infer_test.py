@@ -619,6 +619,34 @@ class ReportAndProgressTest(InferCase):
         # The same facts as comments in the schema.
         self.assertIn(b"# in 2 of 3 (absent from 1): int 1, long 1", r.stdout)
 
+    def test_report_first_line_counts_files_only_when_there_are_several(self):
+        one = self.write("one.bson", encode_all([{"a": 1}] * 3))
+        two = self.write("two.bson", encode_all([{"a": 1}] * 2))
+        r = self.run_bsongen("infer", one, "--report", "--no-progress")
+        self.assertEqual(r.stderr.decode().splitlines()[0],
+                         f"bsongen infer: 3 document(s) from {one}")
+        r = self.run_bsongen("infer", one, two, "--report", "--no-progress")
+        self.assertEqual(r.stderr.decode().splitlines()[0],
+                         f"bsongen infer: 5 document(s) from {one} (3), {two} (2)")
+
+    def test_enum_comment_quotes_its_values(self):
+        # The empty string showed as blank (`c.v:  12,000`) and `a, b` ran into the separators
+        # and thousands commas: the values and counts are one JSON object now.
+        values = [""] * 6 + ["a, b"] * 3 + ['say "hi"\\'] * 3 + ["1,000"] * 3
+        path = self.write("c.bson", encode_all([{"v": v} for v in values]))
+        r = self.run_bsongen("infer", path, "--enums", "--no-progress")
+        self.assertEqual(r.returncode, 0, r.stderr.decode())
+        comments = [line.strip() for line in r.stdout.decode().splitlines()
+                    if line.strip().startswith("# c.v:")]
+        self.assertEqual(comments,
+                         ['# c.v: {"": 6, "a, b": 3, "say \\"hi\\"\\\\": 3, "1,000": 3}'])
+        self.assertEqual(json.loads(comments[0].removeprefix("# c.v: ")),
+                         {"": 6, "a, b": 3, 'say "hi"\\': 3, "1,000": 3})
+        # Counts past 999 have no thousands separator inside the object.
+        path = self.write("d.bson", encode_all([{"v": v} for v in ["x"] * 1200 + ["y"] * 5]))
+        r = self.run_bsongen("infer", path, "--enums", "--no-progress")
+        self.assertIn(b'# d.v: {"x": 1200, "y": 5}\n', r.stdout)
+
     def test_progress_lines_when_asked_and_not_otherwise(self):
         path = self.write("p.bson", encode_all([{"a": 1}] * 3))
         r = self.run_bsongen("infer", path, "--dump-tool", DUMP, "--progress")

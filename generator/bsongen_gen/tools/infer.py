@@ -617,6 +617,14 @@ def _quoted(text: str) -> str:
     return json.dumps(text, ensure_ascii=False)
 
 
+def _values_text(strings: dict[str, int]) -> str:
+    """Each string value and its count, most frequent first, as one JSON object: quoted, the
+    empty string shows as "" and a value holding ", " cannot run into the separators (the counts
+    go without thousands separators for the same reason)."""
+    ordered = dict(sorted(strings.items(), key=lambda kv: -kv[1]))
+    return json.dumps(ordered, ensure_ascii=False)
+
+
 def _counts_text(counts: dict[str, int]) -> str:
     return ", ".join(f"{tag} {n:,}" for tag, n in sorted(counts.items(), key=lambda kv: -kv[1]))
 
@@ -800,7 +808,7 @@ class _Builder:
                 self.renames.append(line)
             enumerators.append(EnumValue(member, number, text))
         self.enums.append(Enum(name=name, storage="string", values=enumerators))
-        self.notes.enums[name] = [f"{path}: " + _counts_text(strings)]
+        self.notes.enums[name] = [f"{path}: " + _values_text(strings)]
         return TypeRef("enum", name=name)
 
     def struct(self, document: DocumentStats, hint: str, path: str) -> str:
@@ -945,8 +953,10 @@ def build(collector: Collector, options: Options, sources: str) -> Inferred:
 
 def report_text(inferred: Inferred, files: list[tuple[str, int]]) -> str:
     """The --report table: one row per field and element place."""
+    # Per file counts only where there are several files: one file's count is the total.
     lines = [f"bsongen infer: {inferred.documents:,} document(s) from "
-             + ", ".join(f"{path} ({n:,})" for path, n in files)]
+             + (", ".join(f"{path} ({n:,})" for path, n in files) if len(files) > 1
+                else ", ".join(path for path, _ in files))]
     rows = [ReportRow("path", "type", "seen")] + inferred.rows
     width_path = max(len(r.path) for r in rows)
     width_type = max(len(r.type) for r in rows)
