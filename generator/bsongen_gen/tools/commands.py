@@ -107,7 +107,8 @@ def add_parsers(sub) -> None:
     infer.add_argument("-o", "--output", metavar="SCHEMA.yaml",
                        help="write the schema here (default: standard output)")
     infer.add_argument("--enums", action="store_true",
-                       help="string fields with few distinct, repeating values become enums")
+                       help="string fields with few distinct values, each seen repeatedly and none "
+                       "shaped like an id, URL, email or date, become enums")
     infer.add_argument("--enum-max-values", type=int, default=16, metavar="N",
                        help="most distinct values an inferred enum may have (default 16)")
     infer.add_argument("--max-fields", type=int, default=512, metavar="N",
@@ -183,6 +184,12 @@ def _infer(args: argparse.Namespace) -> int:
         if number < 1:
             print(f"bsongen infer: {what} must be at least 1", file=sys.stderr)
             return EXIT_USAGE
+    from .. import names
+
+    problem = names.namespace_problem(args.namespace)
+    if problem:
+        print(f"bsongen infer: --namespace {args.namespace}: {problem}", file=sys.stderr)
+        return EXIT_USAGE
     if args.inputs.count("-") > 1:
         print("bsongen infer: standard input (-) can be read once", file=sys.stderr)
         return EXIT_USAGE

@@ -22,7 +22,10 @@ T? when sometimes absent, nullable<T> when sometimes null, optional<nullable<T>>
 
 from __future__ import annotations
 
+import heapq
+import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -55,8 +58,10 @@ class Limits:
 class Options:
     name: str = ""               # the top-level struct; default: the first input's stem
     namespace: str = ""
-    enums: bool = False          # string fields with few distinct values become enums
+    enums: bool = False          # string fields with few distinct, repeating values become enums
     enum_max_values: int = 16
+    enum_min_count: int = 2      # times each value must be seen
+    enum_values_per_name: int = 3  # values seen per distinct one, at least (on average)
     limits: Limits = field(default_factory=Limits)
 
 
@@ -148,10 +153,42 @@ def read_documents(path: str, fmt: str, dump_tool: Optional[str]) \
 
 # --- 2. Collecting bounded statistics. ---
 
+# Strings shaped like data rather than a closed set of labels never become enums, however few
+# distinct values a small dump holds (issue 34 item 3): the shape and how --report names it.
+_DATA_SHAPES = (
+    ("ObjectId hex strings", re.compile(r"[0-9a-fA-F]{24}")),
+    ("UUIDs", re.compile(r"[0-9a-fA-F]{8}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?"
+                         r"[0-9a-fA-F]{12}")),
+    ("URLs", re.compile(r"(?:[A-Za-z][A-Za-z0-9+.-]*://|www\.)\S+")),
+    ("email addresses", re.compile(r"[^@\s]+@[^@\s]+\.[^@\s]+")),
+    ("dates or timestamps", re.compile(
+        r"\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?"
+        r"|\d{4}/\d{2}/\d{2}|\d{1,2}/\d{1,2}/\d{4}|\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?")),
+)
+
+
+def data_shape(values) -> str:
+    """How --report names the data shape most of `values` (strings) have; "" when none has one."""
+    counts: dict[str, int] = {}
+    for value in values:
+        for what, pattern in _DATA_SHAPES:
+            if pattern.fullmatch(value):
+                counts[what] = counts.get(what, 0) + 1
+                break
+    return max(counts, key=counts.__getitem__) if counts else ""
+
+
+def _too_many(strings, limits: Limits, why: str = "") -> str:
+    shape = data_shape(strings)
+    if shape:
+        return f"values look like {shape}"
+    return why or f"more than {limits.max_strings} distinct values"
+
+
 class ValueStats:
     """Every value seen at one place: a field's values, or the elements of arrays there."""
 
-    __slots__ = ("counts", "document", "elements", "strings", "long_beyond_double",
+    __slots__ = ("counts", "document", "elements", "strings", "strings_lost", "long_beyond_double",
                  "binary_uuid_only", "vectors", "min_length", "max_length")
 
     def __init__(self):
@@ -159,6 +196,7 @@ class ValueStats:
         self.document: Optional[DocumentStats] = None   # the sub-documents
         self.elements: Optional[ValueStats] = None      # the elements of the arrays
         self.strings: Optional[dict[str, int]] = {}     # distinct strings; None past the cap
+        self.strings_lost = ""                    # why `strings` is None (what --report says)
         self.long_beyond_double = False           # an int64 of magnitude above 2^53
         self.binary_uuid_only = True              # every binary is subtype 4 of 16 bytes
         # Every binary a valid binary vector of one dtype: (dtype, fewest and most elements);
@@ -191,7 +229,7 @@ class ValueStats:
                         len(value) <= limits.max_string_length and "\0" not in value:
                     strings[value] = 1
                 else:
-                    self.strings = None
+                    self._forget_strings(value, limits)
         elif tag == "long":
             if abs(value) > DOUBLE_EXACT_LIMIT:
                 self.long_beyond_double = True
@@ -218,9 +256,10 @@ class ValueStats:
             for s, n in other.strings.items():
                 self.strings[s] = self.strings.get(s, 0) + n
             if len(self.strings) > limits.max_strings:
+                self.strings_lost = _too_many(self.strings, limits)
                 self.strings = None
-        elif other.counts.get("string"):
-            self.strings = None
+        elif self.strings is not None and other.counts.get("string"):
+            self.strings, self.strings_lost = None, other.strings_lost
         self.long_beyond_double |= other.long_beyond_double
         self.binary_uuid_only &= other.binary_uuid_only
         if other.vectors is False or self.vectors is False:
@@ -231,6 +270,18 @@ class ValueStats:
             self.min_length = other.min_length if self.min_length is None \
                 else min(self.min_length, other.min_length)
         self.max_length = max(self.max_length, other.max_length)
+
+    def _forget_strings(self, value: str, limits: Limits) -> None:
+        """Past the cap: the strings are no longer kept; say why, naming their shape (looked at
+        once, over the ones kept and this one) when they have one."""
+        if len(value) > limits.max_string_length:
+            why = f"a value is longer than {limits.max_string_length} characters"
+        elif "\0" in value:
+            why = "a value holds NUL"
+        else:
+            why = ""
+        self.strings_lost = _too_many([*self.strings, value], limits, why)
+        self.strings = None
 
     def non_null(self) -> dict[str, int]:
         return {t: n for t, n in self.counts.items() if t != "null" and n}
@@ -379,17 +430,33 @@ class DocumentStats:
                 rank[key] = (len(sequences), index)
                 if stats.anchor is not None:
                     edge(stats.anchor, key, 1)
-        remaining = set(self.fields)
+        # Kahn's algorithm with two heaps, so each key costs log n rather than a scan of the
+        # keys left (quadratic: issue 35 item 10). `free`: keys nothing left must precede, by
+        # rank. `stuck`: every key left by (incoming weight, rank), for a cycle; entries whose
+        # weight has since dropped are stale and skipped (weights only drop).
+        free = [(rank[key], key) for key in self.fields if incoming[key] == 0]
+        stuck = [(incoming[key], rank[key], key) for key in self.fields if incoming[key]]
+        heapq.heapify(free)
+        heapq.heapify(stuck)
+        placed: set[str] = set()
         order: list[str] = []
-        while remaining:
-            free = [key for key in remaining if incoming[key] == 0]
-            pick = min(free, key=rank.__getitem__) if free else \
-                min(remaining, key=lambda key: (incoming[key], rank[key]))
-            remaining.discard(pick)
+        while len(order) < len(self.fields):
+            if free:
+                _, pick = heapq.heappop(free)
+            else:
+                while True:
+                    weight, _, pick = heapq.heappop(stuck)
+                    if pick not in placed and weight == incoming[pick]:
+                        break
+            placed.add(pick)
             order.append(pick)
             for successor, weight in successors[pick].items():
-                if successor in remaining:
+                if successor not in placed:
                     incoming[successor] -= weight
+                    if incoming[successor] == 0:
+                        heapq.heappush(free, (rank[successor], successor))
+                    else:
+                        heapq.heappush(stuck, (incoming[successor], rank[successor], successor))
         return order
 
     def documents_in_other_orders(self, order: list[str]) -> int:
@@ -507,13 +574,77 @@ def identifier(text: str, fallback: str) -> str:
     return out
 
 
-def _unique(name: str, taken) -> str:
-    if name not in taken:
-        return name
-    n = 2
-    while f"{name}_{n}" in taken:
-        n += 1
-    return f"{name}_{n}"
+class _Names:
+    """The names taken in one scope (the schema's structs and enums, one struct's members, one
+    enum's enumerators), chosen by the generator's own rules (names.py): a name is usable when
+    `identifier_problem` and, for a definition, `definition_problem` find nothing and the scope
+    does not hold it yet."""
+
+    def __init__(self, namespace: Optional[str] = None, reserved=()):
+        self.namespace = namespace      # a definition scope when not None
+        self.taken: set[str] = set(reserved)
+        self.next_suffix: dict[str, int] = {}   # stem -> the first `_<n>` not yet tried
+
+    def rule_problem(self, name: str) -> str:
+        """Why the generator refuses `name` here, whatever the scope holds ("" when it does not)."""
+        problem = names.identifier_problem(name)
+        if not problem and self.namespace is not None:
+            problem = names.definition_problem(self.namespace, name)
+        return problem
+
+    def why_not(self, name: str) -> str:
+        """Why `name` itself cannot be taken ("" when it can)."""
+        return self.rule_problem(name) or ("is taken" if name in self.taken else "")
+
+    def take(self, name: str) -> tuple[str, str]:
+        """(`name`, or when the rules refuse it `name_`, or when that is refused or taken too the
+        first free `<stem>_<n>` from n = 2, the stem without trailing `_` so never a `__`;
+        why `name` itself was not taken, "" when it was)."""
+        why = self.why_not(name)
+        if not why:
+            self.taken.add(name)
+            return name, ""
+        if name not in self.taken and not self.why_not(name + "_"):  # like class_: log_, std_
+            self.taken.add(name + "_")
+            return name + "_", why
+        stem = name.rstrip("_")
+        n = self.next_suffix.get(stem, 2)
+        while self.why_not(candidate := f"{stem}_{n}" if stem else f"_{n}"):
+            n += 1
+        self.next_suffix[stem] = n + 1
+        self.taken.add(candidate)
+        return candidate, why
+
+    def release(self, name: str) -> None:
+        self.taken.discard(name)
+
+
+def _renamed(path: str, what: str, text: str, base: str, name: str, why: str) -> Optional[str]:
+    """The --report line saying that `text` (a key, a string value, a name) is spelled `name`:
+    `base` is identifier(text), `why` what kept `base` from being taken. None when unchanged."""
+    if name == text:
+        return None
+    reasons = []
+    if base != text:
+        problem = names.identifier_problem(text) or "is not a usable name"
+        reasons.append(f"{_quoted(text)} {problem}")
+    if name != base:
+        reasons.append(f"`{base}` {why}")
+    return f"{path}: {what} `{name}`: " + "; ".join(reasons)
+
+
+def _quoted(text: str) -> str:
+    """A string value as comments and --report show it: JSON-quoted, so that an empty string,
+    spaces and ", " inside it cannot run into the text around it."""
+    return json.dumps(text, ensure_ascii=False)
+
+
+def _values_text(strings: dict[str, int]) -> str:
+    """Each string value and its count, most frequent first, as one JSON object: quoted, the
+    empty string shows as "" and a value holding ", " cannot run into the separators (the counts
+    go without thousands separators for the same reason)."""
+    ordered = dict(sorted(strings.items(), key=lambda kv: -kv[1]))
+    return json.dumps(ordered, ensure_ascii=False)
 
 
 def _vector_type(vectors: tuple[str, int, int], count: int) -> tuple[TypeRef, str]:
@@ -549,6 +680,8 @@ class Inferred:
     rows: list[ReportRow]
     documents: int
     warnings: list[str]
+    renames: list[str] = field(default_factory=list)  # each name infer chose apart from its text
+    strings_kept: list[str] = field(default_factory=list)  # --enums: strings left strings, why
 
 
 class _Builder:
@@ -556,7 +689,9 @@ class _Builder:
         self.options = options
         self.structs: dict[str, Struct] = {}
         self.enums: list[Enum] = []
-        self.taken: set[str] = set()
+        self.definitions = _Names(namespace=options.namespace)  # struct and enum names
+        self.renames: list[str] = []
+        self.strings_kept: list[str] = []  # under --enums: each string place left a string, why
         self.shapes: dict[tuple, str] = {}        # a struct's rendered fields -> its name
         self.notes = schema_yaml.Notes()
         self.rows: list[ReportRow] = []
@@ -565,10 +700,15 @@ class _Builder:
         # at most catalog.MAX_CONTAINER_NESTING of them in one type; deeper values become `any`.
         self.nesting = 0
 
-    def reserve(self, hint: str) -> str:
+    def reserve(self, hint: str, path: str, what: str, renames: list[str]) -> str:
+        """A struct or enum name from `hint`; a line in `renames` when it is not `hint`."""
         # A hint from a member like `class_` ends in `_`; the type name needs no such suffix.
-        name = _unique(identifier(hint.rstrip("_") or hint, "document"), self.taken)
-        self.taken.add(name)
+        text = hint.rstrip("_") or hint
+        base = identifier(text, "document")
+        name, why = self.definitions.take(base)
+        line = _renamed(path, what, text, base, name, why)
+        if line:
+            renames.append(line)
         return name
 
     # Type of the non-null values at one place; None when there are none.
@@ -589,9 +729,11 @@ class _Builder:
                     return _vector_type(values.vectors, values.counts[tag])
                 return TypeRef("binary"), ""
             if tag == "string" and self.options.enums:
-                enum = self.enum_for(values, hint, path)
-                if enum is not None:
-                    return enum, f"enum of {len(values.strings)} value(s)"
+                why_not = self.why_no_enum(values)
+                if not why_not:
+                    return self.enum_for(values, hint, path), \
+                        f"enum of {len(values.strings)} value(s)"
+                self.strings_kept.append(f"{path}: left a string: {why_not}")
             if tag in _KIND_OF_TAG:
                 return TypeRef(_KIND_OF_TAG[tag]), ""
             return TypeRef("any"), f"{tag} is a deprecated type only `any` holds"
@@ -668,37 +810,65 @@ class _Builder:
                                         + (f"; {note}" if note else "")))
         return element, note
 
-    def enum_for(self, values: ValueStats, hint: str, path: str) -> Optional[TypeRef]:
+    def why_no_enum(self, values: ValueStats) -> str:
+        """Why the strings at one place stay a string under --enums; "" when they make an enum.
+        An enum is a closed set of labels: few distinct values, each seen repeatedly, none
+        shaped like data (ids, URLs, emails, dates), which a small dump would otherwise turn
+        into enums of whatever values it happened to hold."""
         strings = values.strings
-        if strings is None or not strings or len(strings) > self.options.enum_max_values:
-            return None
-        if values.counts["string"] < 2 * len(strings):  # values should repeat to be an enum
-            return None
-        name = self.reserve(hint)
+        if strings is None:
+            return values.strings_lost
+        shape = data_shape(strings)
+        if shape:
+            return f"values look like {shape}"
+        distinct, seen = len(strings), values.counts["string"]
+        o = self.options
+        if distinct > o.enum_max_values:
+            return f"{distinct} distinct values, more than --enum-max-values ({o.enum_max_values})"
+        rare = sorted(text for text, n in strings.items() if n < o.enum_min_count)
+        if rare:
+            times = "only once" if o.enum_min_count == 2 else f"fewer than {o.enum_min_count} times"
+            return f"{len(rare)} of {distinct} distinct values seen {times} (such as " \
+                f"{_quoted(rare[0])})"
+        if distinct * o.enum_values_per_name > seen:
+            return (f"{distinct} distinct values in {seen:,}: an enum needs at least "
+                    f"{o.enum_values_per_name} values seen per distinct one")
+        return ""
+
+    def enum_for(self, values: ValueStats, hint: str, path: str) -> TypeRef:
+        strings = values.strings
+        name = self.reserve(hint, path, "enum", self.renames)
         enumerators: list[EnumValue] = []
-        used: set[str] = set()
+        used = _Names()
         # In stored-string order: the same values give the same enum whatever order they came in.
         for number, text in enumerate(sorted(strings)):
-            member = _unique(identifier(text, "empty"), used)
-            used.add(member)
+            base = identifier(text, "empty")
+            member, why = used.take(base)
+            line = _renamed(f"{path}: {_quoted(text)}", "enumerator", text, base, member, why)
+            if line:
+                self.renames.append(line)
             enumerators.append(EnumValue(member, number, text))
         self.enums.append(Enum(name=name, storage="string", values=enumerators))
-        self.notes.enums[name] = [f"{path}: " + _counts_text(strings)]
+        self.notes.enums[name] = [f"{path}: " + _values_text(strings)]
         return TypeRef("enum", name=name)
 
     def struct(self, document: DocumentStats, hint: str, path: str) -> str:
-        name = self.reserve(hint)
+        renames: list[str] = []  # kept with the struct: a shape met again adds none
+        name = self.reserve(hint, path, "struct", renames)
         fields: list[Field] = []
-        members: set[str] = set()
+        # Not the struct's own name: C++ forbids some members named like their class.
+        members = _Names(reserved={name})
         notes: dict[str, list[str]] = {}
         order = document.field_order()
         for key in order:
             if key == "":
                 continue  # not a field: captured, below
             stats = document.fields[key]
-            # Not the struct's own name: C++ forbids some members named like their class.
-            member = _unique(identifier(key, "field"), members | {name})
-            members.add(member)
+            base = identifier(key, "field")
+            member, why = members.take(base)
+            line = _renamed(f"{path}.{key}", "member", key, base, member, why)
+            if line:
+                renames.append(line)
             f, lines = self.field(name, member, key, stats, document.documents,
                                   f"{path}.{key}")
             fields.append(f)
@@ -708,7 +878,7 @@ class _Builder:
         # elements so that its values survive a round trip (written back after the fields).
         capture_member = None
         if "" in document.fields:
-            capture_member = _unique("extra", members | {name})
+            capture_member, _ = members.take("extra")
             holding = document.fields[""].present
             self.warnings.append(f"{path}: the empty key cannot be a schema field; its values are "
                                  f"kept in the captured member `{capture_member}`")
@@ -730,10 +900,11 @@ class _Builder:
                        for f in fields), capture_member)
         existing = self.shapes.get(shape)
         if existing is not None:
-            self.taken.discard(name)
+            self.definitions.release(name)
             self.notes.structs.setdefault(existing, []).append(f"also the shape of {path}")
             return existing
         self.shapes[shape] = name
+        self.renames.extend(renames)
         self.structs[name] = Struct(name=name, fields=fields, capture_member=capture_member,
                                     unknown_fields="capture" if capture_member else "skip")
         self.notes.structs[name] = [f"{path}: {document.documents:,} document(s)"] + struct_notes
@@ -818,18 +989,23 @@ def build(collector: Collector, options: Options, sources: str) -> Inferred:
         "then why its type was chosen. Review it: rename structs, tighten `any`, add defaults.",
     ]
     return Inferred(model, builder.notes, builder.rows, documents,
-                    builder.warnings)
+                    builder.warnings, builder.renames, builder.strings_kept)
 
 
 def report_text(inferred: Inferred, files: list[tuple[str, int]]) -> str:
     """The --report table: one row per field and element place."""
+    # Per file counts only where there are several files: one file's count is the total.
     lines = [f"bsongen infer: {inferred.documents:,} document(s) from "
-             + ", ".join(f"{path} ({n:,})" for path, n in files)]
+             + (", ".join(f"{path} ({n:,})" for path, n in files) if len(files) > 1
+                else ", ".join(path for path, _ in files))]
     rows = [ReportRow("path", "type", "seen")] + inferred.rows
     width_path = max(len(r.path) for r in rows)
     width_type = max(len(r.type) for r in rows)
     for r in rows:
         lines.append(f"{r.path.ljust(width_path)}  {r.type.ljust(width_type)}  {r.seen}")
+    # Names the generator would refuse, or taken twice, were changed: each change and why.
+    lines.extend(f"renamed: {line}" for line in inferred.renames)
+    lines.extend(inferred.strings_kept)
     return "\n".join(lines) + "\n"
 
 

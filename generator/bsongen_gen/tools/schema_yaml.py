@@ -4,7 +4,9 @@ may carry comment lines (what infer saw), which PyYAML cannot write.
 
 Every scalar is written plain only when YAML reads it back as the same string, else
 double-quoted with escapes; render() checks its own output by loading it and comparing with the
-structure it meant to write.
+structure it meant to write. Both steps cost the same per field however many fields there are
+(issue 35 item 10): a plain scalar is checked by YAML's resolver alone (PyYAML's own rules for
+which plain words are not strings), and the whole text loaded once, by libyaml when PyYAML has it.
 """
 
 from __future__ import annotations
@@ -21,6 +23,9 @@ from . import wire
 
 _PLAIN = re.compile(r"^[A-Za-z_][A-Za-z0-9_<>?]*$")
 _PLAIN_IN_FLOW = re.compile(r"^[A-Za-z_][A-Za-z0-9_<>]*$")  # `?` is an indicator inside {...}
+_RESOLVER = yaml.resolver.Resolver()  # the safe loader's implicit tags for plain scalars
+_STRING_TAG = "tag:yaml.org,2002:str"
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # the same tags, parsed by libyaml
 # Characters YAML does not allow unescaped in a stream (PyYAML's reader rejects them).
 _NON_PRINTABLE = re.compile("[^\x09\x0A\x0D\x20-\x7E\x85\xA0-\uD7FF\uE000-\uFFFD\U00010000-\U0010FFFF]"
                             "|[\x85\u2028\u2029\uFEFF]")
@@ -64,7 +69,10 @@ def scalar(value: Any, flow: bool = False) -> str:
     if isinstance(value, int):
         return str(value)
     text = str(value)
-    if (_PLAIN_IN_FLOW if flow else _PLAIN).match(text) and yaml.safe_load(text) == text:
+    # One plain scalar (the pattern leaves out every indicator); plain only when it resolves to a
+    # string, not to a bool (`yes`, `off`) or null (`null`, `Null`).
+    if (_PLAIN_IN_FLOW if flow else _PLAIN).match(text) and \
+            _RESOLVER.resolve(yaml.ScalarNode, text, (True, False)) == _STRING_TAG:
         return text
     return '"' + _escape(text, quote=True) + '"'
 
@@ -174,7 +182,7 @@ def render(model: Model, notes: Notes) -> str:
                 body["fields"][f.name] = loaded
             expected["structs"][s.name] = body
     text = "\n".join(out.lines) + "\n"
-    if yaml.safe_load(text) != expected:
+    if yaml.load(text, Loader=_LOADER) != expected:
         raise AssertionError("schema_yaml: the emitted YAML does not load as the model it "
                              "describes (an emitter bug)")
     return text
