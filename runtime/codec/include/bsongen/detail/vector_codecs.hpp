@@ -60,6 +60,20 @@ inline const std::uint8_t* vector_payload_end(decode_state& st, std::uint8_t t,
   return fail(st, e.code, p, std::move(e.message));
 }
 
+// The binary value at p, a vector, into out (any member decode_vector fills); both codecs' decode.
+template <class V>
+const std::uint8_t* decode_vector_value(decode_state& st, std::uint8_t t, const std::uint8_t* p,
+                                        const std::uint8_t* end, V& out) {
+  const std::uint8_t* stop = vector_payload_end(st, t, p, end);
+  if (stop == nullptr) [[unlikely]]
+    return nullptr;
+  const std::span<const std::uint8_t> payload(p + 5, stop);
+  if (result<void> r = decode_vector(payload, out, st.offset(p + 5)); !r) [[unlikely]] {
+    return fail_vector(st, p, std::move(r).error());
+  }
+  return stop;
+}
+
 template <vector_dtype D>
 struct binary_vector_codec {
   static constexpr std::uint8_t type = static_cast<std::uint8_t>(bson_type::binary);
@@ -107,14 +121,7 @@ struct binary_vector_codec {
   template <class V>
   static const std::uint8_t* decode(decode_state& st, std::uint8_t t, const std::uint8_t* p,
                                     const std::uint8_t* end, V& out) {
-    const std::uint8_t* stop = vector_payload_end(st, t, p, end);
-    if (stop == nullptr) [[unlikely]]
-      return nullptr;
-    const std::span<const std::uint8_t> payload(p + 5, stop);
-    if (result<void> r = decode_vector(payload, out, st.offset(p + 5)); !r) [[unlikely]] {
-      return fail_vector(st, p, std::move(r).error());
-    }
-    return stop;
+    return decode_vector_value(st, t, p, end, out);
   }
 };
 
@@ -151,14 +158,7 @@ struct fixed_binary_vector_codec {
   }
   static const std::uint8_t* decode(decode_state& st, std::uint8_t t, const std::uint8_t* p,
                                     const std::uint8_t* end, std::array<element, N>& out) {
-    const std::uint8_t* stop = vector_payload_end(st, t, p, end);
-    if (stop == nullptr) [[unlikely]]
-      return nullptr;
-    const std::span<const std::uint8_t> payload(p + 5, stop);
-    if (result<void> r = decode_vector(payload, out, st.offset(p + 5)); !r) [[unlikely]] {
-      return fail_vector(st, p, std::move(r).error());
-    }
-    return stop;
+    return decode_vector_value(st, t, p, end, out);
   }
 };
 
