@@ -30,6 +30,7 @@
 #include "bsongen/document.hpp"
 #include "bsongen/document_view.hpp"
 #include "bsongen/writer.hpp"
+#include "corpus_summary.hpp"
 #include "hex.hpp"
 
 namespace bsongen::test {
@@ -318,26 +319,6 @@ void check_case(const vector_case& c) {
   }
 }
 
-struct corpus_counter : testing::EmptyTestEventListener {
-  int passed = 0;
-  int failed = 0;
-  void OnTestEnd(const testing::TestInfo& info) override {
-    if (std::string_view(info.test_suite_name()).starts_with("binary_vector_corpus_") &&
-        !info.result()->Skipped()) {
-      (info.result()->Passed() ? passed : failed) += 1;
-    }
-  }
-  void OnTestProgramEnd(const testing::UnitTest&) override {
-    const std::string missing = vector_corpus_missing_message();
-    if (!missing.empty()) {
-      std::cout << missing << std::endl;
-      return;
-    }
-    std::cout << "binary vector corpus: " << passed << " passed, " << failed << " failed"
-              << std::endl;
-  }
-};
-
 void register_corpus_tests() {
   static const std::vector<vector_case> cases = load_vector_corpus();
   for (const vector_case& c : cases) {
@@ -375,6 +356,8 @@ TEST(binary_vector_corpus, present) {
 int main(int argc, char** argv) {
   testing::InitGoogleTest(&argc, argv);
   bsongen::test::register_corpus_tests();
-  testing::UnitTest::GetInstance()->listeners().Append(new bsongen::test::corpus_counter);
+  testing::UnitTest::GetInstance()->listeners().Append(
+      new bsongen::test::corpus_summary("binary_vector_corpus_", "binary vector corpus",
+                                        bsongen::test::vector_corpus_missing_message));
   return RUN_ALL_TESTS();
 }

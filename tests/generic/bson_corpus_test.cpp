@@ -20,6 +20,7 @@
 
 #include "bsongen/document.hpp"
 #include "bsongen/document_view.hpp"
+#include "corpus_summary.hpp"
 #include "extjson_corpus_checks.hpp"
 
 namespace bsongen::test {
@@ -96,25 +97,6 @@ void check_case(const corpus_case& c) {
   }
 }
 
-struct corpus_counter : testing::EmptyTestEventListener {
-  int passed = 0;
-  int failed = 0;
-  void OnTestEnd(const testing::TestInfo& info) override {
-    if (std::string_view(info.test_suite_name()).starts_with("bson_corpus_") &&
-        !info.result()->Skipped()) {
-      (info.result()->Passed() ? passed : failed) += 1;
-    }
-  }
-  void OnTestProgramEnd(const testing::UnitTest&) override {
-    const std::string missing = corpus_missing_message();
-    if (!missing.empty()) {
-      std::cout << missing << std::endl;
-      return;
-    }
-    std::cout << "bson corpus: " << passed << " passed, " << failed << " failed" << std::endl;
-  }
-};
-
 std::string test_name_part(std::string s) {
   for (char& ch : s) {
     if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
@@ -153,6 +135,7 @@ TEST(bson_corpus, present) {
 int main(int argc, char** argv) {
   testing::InitGoogleTest(&argc, argv);
   bsongen::test::register_corpus_tests();
-  testing::UnitTest::GetInstance()->listeners().Append(new bsongen::test::corpus_counter);
+  testing::UnitTest::GetInstance()->listeners().Append(new bsongen::test::corpus_summary(
+      "bson_corpus_", "bson corpus", bsongen::test::corpus_missing_message));
   return RUN_ALL_TESTS();
 }
