@@ -315,22 +315,6 @@ void check_array(std::string_view row, const std::vector<T>& got, const array_ca
   }
 }
 
-void register_copy_row(const std::string& case_name, std::span<const std::uint8_t> bytes) {
-  register_row(case_name, "memcpy", "copy", [case_name, bytes](benchmark::State& state) {
-    const std::size_t n = bytes.size();
-    auto destination = std::make_unique_for_overwrite<std::uint8_t[]>(n);
-    std::memcpy(destination.get(), bytes.data(), n);
-    check_bytes(row_name(case_name, "memcpy", "copy"), {destination.get(), n}, bytes);
-    for (auto _ : state) {
-      benchmark::DoNotOptimize(bytes.data());
-      std::memcpy(destination.get(), bytes.data(), n);
-      benchmark::DoNotOptimize(destination.get());
-      benchmark::ClobberMemory();
-    }
-    set_document_throughput(state, n);
-  });
-}
-
 template <class T>
 void register_libbson_rows(const array_case<T>& c) {
   register_row(c.name, "libbson", "encode", [&c](benchmark::State& state) {

@@ -14,7 +14,6 @@
 #include "seed_cases.hpp"
 
 namespace bsongen::bench {
-namespace {
 
 void register_copy_row(const std::string& case_name, std::span<const std::uint8_t> bytes) {
   register_row(case_name, "memcpy", "copy", [case_name, bytes](benchmark::State& state) {
@@ -32,6 +31,8 @@ void register_copy_row(const std::string& case_name, std::span<const std::uint8_
     set_document_throughput(state, n);
   });
 }
+
+namespace {
 
 const bool registered = [] {
   const seed_cases& cases = get_seed_cases();

@@ -107,6 +107,10 @@ void for_each_uniform_case(const seed_cases& cases, Visitor&& visit) {
 void register_row(std::string_view case_name, std::string_view impl, std::string_view op,
                   std::function<void(benchmark::State&)> body);
 
+// Registers `<case>/memcpy/copy`: a copy of `bytes` (which must outlive the run), the limit a
+// case's encode and decode rows are compared with (memcpy_bench.cpp).
+void register_copy_row(const std::string& case_name, std::span<const std::uint8_t> bytes);
+
 // Prints "bsongen_bench: <row>: <why>" to stderr and aborts the process.
 [[noreturn]] void fail(std::string_view row, std::string_view why);
 

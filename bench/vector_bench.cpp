@@ -338,22 +338,6 @@ void register_libbson(const std::string& case_name, const Struct& value,
   });
 }
 
-void register_copy(const std::string& case_name, std::span<const std::uint8_t> bytes) {
-  register_row(case_name, "memcpy", "copy", [case_name, bytes](benchmark::State& state) {
-    const std::size_t n = bytes.size();
-    auto destination = std::make_unique_for_overwrite<std::uint8_t[]>(n);
-    std::memcpy(destination.get(), bytes.data(), n);
-    check_bytes(row_name(case_name, "memcpy", "copy"), {destination.get(), n}, bytes);
-    for (auto _ : state) {
-      benchmark::DoNotOptimize(bytes.data());
-      std::memcpy(destination.get(), bytes.data(), n);
-      benchmark::DoNotOptimize(destination.get());
-      benchmark::ClobberMemory();
-    }
-    set_document_throughput(state, n);
-  });
-}
-
 const bool registered = [] {
   const vector_cases& c = get_vector_cases();
   const std::string vector_case = "embedding_1536";
@@ -369,7 +353,7 @@ const bool registered = [] {
                      thread_local std::vector<std::uint8_t> payload;
                      return libbson_encode(b, v, payload);
                    });
-  register_copy(vector_case, c.vector_bytes.span());
+  register_copy_row(vector_case, c.vector_bytes.span());
 
   register_generated(array_case, "generated", c.doubles, c.array_bytes.span());
   register_generic(array_case, c.array_bytes.span());
@@ -377,7 +361,7 @@ const bool registered = [] {
                    [](bson_t* b, const bench_vector::embedding_1536_doubles& v) {
                      return libbson_encode(b, v);
                    });
-  register_copy(array_case, c.array_bytes.span());
+  register_copy_row(array_case, c.array_bytes.span());
   return true;
 }();
 
