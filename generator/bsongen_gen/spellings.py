@@ -348,8 +348,7 @@ def _scalar_mismatch(t: TypeRef, kind: catalog.ScalarKind, s: Spelling,
             (Spelling("uint8_t"), 16)):
         return None
     if "clock" in families and _duration_of(s) is not None:
-        clock_why = clock_problem(s)
-        return None if clock_why is None else clock_why
+        return clock_problem(s)
     return f"cannot hold `{t.kind}` values"
 
 

@@ -334,14 +334,10 @@ def clock(cpp: Optional[str]) -> Optional[tuple[Fraction, tuple[int, int]]]:
     return spellings.clock(s) if s is not None else None
 
 
-def _unsupported(t: TypeRef, what: str, compiles: bool = True) -> ValueSet:
-    """The set of a spelling the tables above do not describe. Floating-point spellings of an
-    integer kind do not compile; of other spellings (an integer type the catalog does not list,
-    an alias) the values held are unknown, which diff counts as breaking."""
-    if not compiles or t.kind in ("int32", "int64") and spellings.canonical(t.cpp or "") in (
-            "float", "double", "long double"):
-        return ValueSet({}, f"{t.kind} held as {t.cpp}: the {t.kind} codec converts only into "
-                            f"{what} (the generated code does not compile)")
+def _unsupported(t: TypeRef, what: str) -> ValueSet:
+    """The set of a spelling the tables above do not describe (an alias of the user's, whose
+    values are unknown: diff counts it as breaking). Spellings the codecs cannot convert into at
+    all never get here: the linker refuses them (spellings.py)."""
     return ValueSet({}, f"{t.kind} held as {t.cpp}: not a spelling whose values bsongen knows "
                         f"(the {t.kind} codec converts into {what}; catalog.py lists the "
                         "spellings it knows)")
@@ -384,7 +380,7 @@ def _number_sets(t: TypeRef) -> tuple[ValueSet, ValueSet]:
         return both, both
     if per_tick.numerator != 1:
         unknown = _unsupported(t, "clocks whose period is a whole number of milliseconds or a "
-                               "whole fraction of one", compiles=False)
+                               "whole fraction of one")
         return unknown, unknown
     f = per_tick.denominator  # finer: decode refuses milliseconds beyond the count, encode floors
     count = (max(rep_lo, low), min(rep_hi, high))
