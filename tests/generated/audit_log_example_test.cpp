@@ -52,7 +52,8 @@ audit::event sample() {
   note.after = "refunded in full";
   e.changes = {total, lines, note};
   e.reason = bsongen::nullable<std::string>("customer request");
-  e.context = {{"requestId", "req-7f3a"}, {"retries", 2}, {"client", bsongen::document{{"app", "web"}}}};
+  e.context = {
+      {"requestId", "req-7f3a"}, {"retries", 2}, {"client", bsongen::document{{"app", "web"}}}};
   return e;
 }
 
@@ -100,9 +101,10 @@ TEST(audit_log_example, an_action_no_enumerator_names_is_refused) {
   const bsongen::error e = decode_error<audit::event>(b);
   EXPECT_EQ(e.code, bsongen::error_code::invalid_value);
   EXPECT_EQ(e.path, "action");
-  const std::string element("\x02"
-                            "action",
-                            7);
+  const std::string element(
+      "\x02"
+      "action",
+      7);
   const auto at = std::search(b.begin(), b.end(), element.begin(), element.end());
   EXPECT_EQ(e.offset, static_cast<std::size_t>(at - b.begin()));
 }

@@ -28,8 +28,8 @@ using allocator = std::pmr::polymorphic_allocator<>;
 
 static_assert(std::uses_allocator_v<catalog::product, allocator>);
 static_assert(std::uses_allocator_v<catalog::variant, allocator>);
-static_assert(std::is_same_v<decltype(catalog::product::thumbnail),
-                             std::optional<bsongen::pmr::binary>>);
+static_assert(
+    std::is_same_v<decltype(catalog::product::thumbnail), std::optional<bsongen::pmr::binary>>);
 
 catalog::variant variant_of(const char* sku, const char* size, const char* price, int stock) {
   catalog::variant v;
@@ -85,8 +85,8 @@ TEST(product_catalog_example, a_variant_without_its_sku_is_refused_with_its_path
       {"_id", sample().id},
       {"slug", "s"},
       {"title", "t"},
-      {"variants", bsongen::array{bsongen::document{{"sku", "A-1"}},
-                                  bsongen::document{{"stock", 3}}}},
+      {"variants",
+       bsongen::array{bsongen::document{{"sku", "A-1"}}, bsongen::document{{"stock", 3}}}},
   });
   const bsongen::error e = decode_error<catalog::product>(b);
   EXPECT_EQ(e.code, bsongen::error_code::missing_field);

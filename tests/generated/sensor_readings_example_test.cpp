@@ -66,7 +66,8 @@ TEST(sensor_readings_example, encodes_the_generic_paths_bytes_at_the_fixed_size)
   const bsongen::document expected{
       {"_id", r.id},
       {"station", r.station},
-      {"sensor", bsongen::binary{{r.sensor.begin(), r.sensor.end()}, bsongen::binary_subtype::uuid}},
+      {"sensor",
+       bsongen::binary{{r.sensor.begin(), r.sensor.end()}, bsongen::binary_subtype::uuid}},
       {"takenAt", r.taken_at},
       {"seq", r.sequence},
       {"tempC", r.temperature_c},

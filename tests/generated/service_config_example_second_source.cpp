@@ -2,11 +2,12 @@
 // (schemas/header_only/service_config.yaml): with the codecs defined in every source that
 // includes the header, the program links only when each definition is inline.
 
+#include "service_config_example_second_source.hpp"
+
 #include <cstdint>
 #include <span>
 
 #include "service_config.bsongen.hpp"  // generated with --header-only: types and codecs
-#include "service_config_example_second_source.hpp"
 
 bsongen::result<bsongen::byte_buffer> encode_in_second_source(const config::service_config& c) {
   return bsongen::encode(c);
