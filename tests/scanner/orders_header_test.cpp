@@ -1,6 +1,6 @@
 // The two front ends agree: schemas/orders.hpp (scanned C++ header) and schemas/orders.yaml
 // (schema file) generate code that encodes the same values to byte-identical BSON, and each
-// decodes what the other wrote.
+// decodes what the other wrote; both refuse a malformed order alike.
 
 #include <gtest/gtest.h>
 
@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "bsongen/document.hpp"
 #include "orders.bsongen.hpp"              // from schemas/orders.yaml: namespace shop
 #include "orders_from_header.bsongen.hpp"  // from schemas/orders.hpp: namespace shop_header
 
@@ -111,6 +112,28 @@ TEST(orders_header, unknown_keys_survive_a_round_trip_through_the_header_structs
   const shop_header::order back = decode_ok<shop_header::order>(encoded);
   EXPECT_FALSE(back.extra.empty());
   EXPECT_EQ(encode_ok(back), encoded);
+}
+
+TEST(orders_header, both_sides_refuse_an_unknown_key_in_a_line_item_alike) {
+  // line_item rejects unknown fields (BSONGEN_UNKNOWN_FIELDS(reject), `unknown_fields: reject`).
+  const bsongen::byte_buffer encoded = bsongen::encode_document(bsongen::document{
+      {"_id", *bsongen::object_id::from_hex("65535f00a1b2c3d4e5f60718")},
+      {"number", std::int64_t{7}},
+      {"items",
+       bsongen::array{bsongen::document{{"sku", "A-1"},
+                                        {"qty", 1},
+                                        {"unitPrice", *bsongen::decimal128::from_string("2.50")},
+                                        {"colour", "red"}}}},
+      {"createdAt", bsongen::datetime(std::chrono::milliseconds(1'700'000'000'000))},
+  });
+  const bytes b(encoded.data(), encoded.data() + encoded.size());
+  const auto from_header = bsongen::decode<shop_header::order>(b);
+  ASSERT_FALSE(from_header);
+  EXPECT_EQ(from_header.error().code, bsongen::error_code::unknown_field);
+  EXPECT_EQ(from_header.error().path, "items.0.colour");
+  const auto from_yaml = bsongen::decode<shop::order>(b);
+  ASSERT_FALSE(from_yaml);
+  EXPECT_EQ(from_header.error().to_string(), from_yaml.error().to_string());
 }
 
 }  // namespace
