@@ -179,7 +179,7 @@ def codec_headers_of(t: TypeRef, out: set) -> None:
         codec_headers_of(t.element, out)
 
 
-INT64_MIN = -2**63
+INT64_MIN = catalog.INTEGER_SPELLING_RANGES["std::int64_t"][0]
 
 
 def cpp_number(value) -> str:

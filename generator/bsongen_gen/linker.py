@@ -20,7 +20,10 @@ DUPLICATE_KEY_POLICIES = ("last_wins", "reject")
 ALLOCATORS = ("std", "pmr")
 ALLOCATOR_AWARE_NAMES = ("allocator_type", "get_allocator")  # what such a struct declares
 MAX_ARRAY_SIZE = catalog.MAX_ARRAY_SIZE
-INT32_RANGE = (-(1 << 31), (1 << 31) - 1)
+# An enum's values: int32 when stored as one (and schema mode declares enums over std::int32_t).
+ENUM_VALUE_RANGE = catalog.BSON_TYPES[catalog.ENUM_STORAGES["int32"].bson_type].integer_range
+
+
 def text_problem(text: str) -> str:
     """Why `text` cannot be written as UTF-8 (a lone surrogate such as "\\ud800"), or ""."""
     try:
@@ -114,7 +117,7 @@ class _Linker:
             self.check_doc(v.doc, f"enumerator `{v.name}`", v.location)
             # The value is the element when stored as int32, and schema mode declares the enum
             # over std::int32_t; a scanned enum stored as a name keeps the user's underlying type.
-            in_int32 = INT32_RANGE[0] <= v.value <= INT32_RANGE[1]
+            in_int32 = _fits(v.value, ENUM_VALUE_RANGE)
             if not in_int32 and (enum.storage == "int32" or self.model.defines_types):
                 self.error(v.location, f"enumerator `{v.name}`: {v.value} does not fit in int32")
             for table, key, what in ((seen_names, v.name, "name"), (seen_values, v.value, "value"),
@@ -325,10 +328,10 @@ class _Linker:
             numeric = numeric_kind(vt)
             if numeric != "double" and not isinstance(d, int):
                 self.error(f.location, f"field `{f.name}`: default {d} is not an integer")
-            elif numeric != "double" and not _fits(d, _INT_RANGES[numeric]):
+            elif numeric != "double" and not _fits(d, catalog.INTEGER_KIND_RANGES[numeric]):
                 self.error(f.location, f"field `{f.name}`: default {d} does not fit in {numeric}")
             elif numeric != "double" and not _fits(d, spellings.integer_range_of(vt.cpp)
-                                                   or _INT_RANGES[numeric]):
+                                                   or catalog.INTEGER_KIND_RANGES[numeric]):
                 self.error(f.location, f"field `{f.name}`: default {d} does not fit in "
                            f"`{vt.cpp}`")
             elif numeric == "double" and isinstance(d, int) and not _exact_double(d):
@@ -411,15 +414,12 @@ class _Linker:
         return self.model
 
 
-# What a numeric default must fit: the integer kinds' ranges (a double takes any number it holds
-# exactly).
-_INT_RANGES = {"int32": (-2**31, 2**31 - 1), "int64": (-2**63, 2**63 - 1)}
-
-
 def numeric_kind(t: TypeRef) -> str:
     """"int32", "int64" or "double": the number a value of t holds (`number<T>`: T's), else ""."""
     kind = t.element.kind if t.kind == "number" and t.element is not None else t.kind
-    return kind if kind in (*_INT_RANGES, "double") else ""
+    # A numeric default must fit an integer kind's range; a double takes any number it holds
+    # exactly.
+    return kind if kind in (*catalog.INTEGER_KIND_RANGES, "double") else ""
 
 
 def _fits(n: int, bounds: tuple[int, int]) -> bool:
