@@ -13,11 +13,9 @@ from typing import Optional, Union
 
 from . import catalog, names, spellings
 from .diagnostics import Location, SchemaError, SchemaErrors, did_you_mean
-from .model import NAMED_KIND, Enum, EnumValue, Field, Model, Struct, TypeRef
+from .model import (ALLOCATORS, DEFAULT_ALLOCATOR, DUPLICATE_KEY_POLICIES, NAMED_KIND,
+                    UNKNOWN_FIELD_POLICIES, Enum, EnumValue, Field, Model, Struct, TypeRef)
 
-UNKNOWN_FIELD_POLICIES = ("skip", "reject", "capture")
-DUPLICATE_KEY_POLICIES = ("last_wins", "reject")
-ALLOCATORS = ("std", "pmr")
 ALLOCATOR_AWARE_NAMES = ("allocator_type", "get_allocator")  # what such a struct declares
 MAX_ARRAY_SIZE = catalog.MAX_ARRAY_SIZE
 # An enum's values: int32 when stored as one (and schema mode declares enums over std::int32_t).
@@ -61,7 +59,7 @@ class _Linker:
         if allocator not in ALLOCATORS:
             self.error(None, f"`allocator` is `{allocator}`; expected one of {', '.join(ALLOCATORS)}",
                        did_you_mean(allocator, ALLOCATORS))
-        elif allocator != "std" and not self.model.defines_types:
+        elif allocator != DEFAULT_ALLOCATOR and not self.model.defines_types:
             self.error(None, "`allocator` applies to types a schema defines; a scanned header's "
                              "structs allocate as their members say")
 
