@@ -16,12 +16,16 @@ from typing import Optional
 
 @dataclass(frozen=True)
 class BsonType:
-    """One BSON element type: what the runtime's `bson_type` and `detail::value_rules` say of it
-    (tests/runtime/catalog_facts_test checks each fact against them), and MongoDB's name for it."""
+    """One BSON element type: what the runtime's `bson_type`, `detail::value_rules` and Extended
+    JSON writer say of it (tests/runtime/catalog_facts_test checks each fact against them), and
+    MongoDB's `$jsonSchema` name for it (tests/tools/jsonschema_test checks that one)."""
     name: str                      # the bsongen::bson_type enumerator
     byte: int                      # the type byte
     spec_name: str                 # value_rules' name (bsongen::type_name): "objectId"
     json_schema: str               # the alias `$jsonSchema`'s bsonType and `$type` use: "objectId"
+    # The key of the wrapper canonical Extended JSON writes a value in ({"$oid": ...}); None where
+    # it writes plain JSON (strings, booleans, null, documents, arrays).
+    extjson_key: Optional[str]
     fixed_width: Optional[int] = None  # value bytes when the type fixes them (0 for null)
     # The values of a two's complement integer of fixed_width bytes (int32, int64, datetime's
     # milliseconds), else None.
@@ -34,27 +38,28 @@ def _two_complement(width: int) -> tuple[int, int]:
 
 # The BSON element types (bsonspec.org/spec.html), by their `bsongen::bson_type` enumerator.
 BSON_TYPES: dict[str, BsonType] = {t.name: t for t in [
-    BsonType("double_", 0x01, "double", "double", 8),
-    BsonType("string", 0x02, "string", "string"),
-    BsonType("document", 0x03, "document", "object"),
-    BsonType("array", 0x04, "array", "array"),
-    BsonType("binary", 0x05, "binary", "binData"),
-    BsonType("undefined", 0x06, "undefined", "undefined", 0),
-    BsonType("object_id", 0x07, "objectId", "objectId", 12),
-    BsonType("boolean", 0x08, "bool", "bool", 1),
-    BsonType("datetime", 0x09, "datetime", "date", 8, _two_complement(8)),
-    BsonType("null", 0x0A, "null", "null", 0),
-    BsonType("regex", 0x0B, "regex", "regex"),
-    BsonType("db_pointer", 0x0C, "dbPointer", "dbPointer"),
-    BsonType("javascript", 0x0D, "javascript", "javascript"),
-    BsonType("symbol", 0x0E, "symbol", "symbol"),
-    BsonType("javascript_with_scope", 0x0F, "javascriptWithScope", "javascriptWithScope"),
-    BsonType("int32", 0x10, "int32", "int", 4, _two_complement(4)),
-    BsonType("timestamp", 0x11, "timestamp", "timestamp", 8),
-    BsonType("int64", 0x12, "int64", "long", 8, _two_complement(8)),
-    BsonType("decimal128", 0x13, "decimal128", "decimal", 16),
-    BsonType("min_key", 0xFF, "minKey", "minKey", 0),
-    BsonType("max_key", 0x7F, "maxKey", "maxKey", 0),
+    BsonType("double_", 0x01, "double", "double", "$numberDouble", 8),
+    BsonType("string", 0x02, "string", "string", None),
+    BsonType("document", 0x03, "document", "object", None),
+    BsonType("array", 0x04, "array", "array", None),
+    BsonType("binary", 0x05, "binary", "binData", "$binary"),
+    BsonType("undefined", 0x06, "undefined", "undefined", "$undefined", 0),
+    BsonType("object_id", 0x07, "objectId", "objectId", "$oid", 12),
+    BsonType("boolean", 0x08, "bool", "bool", None, 1),
+    BsonType("datetime", 0x09, "datetime", "date", "$date", 8, _two_complement(8)),
+    BsonType("null", 0x0A, "null", "null", None, 0),
+    BsonType("regex", 0x0B, "regex", "regex", "$regularExpression"),
+    BsonType("db_pointer", 0x0C, "dbPointer", "dbPointer", "$dbPointer"),
+    BsonType("javascript", 0x0D, "javascript", "javascript", "$code"),
+    BsonType("symbol", 0x0E, "symbol", "symbol", "$symbol"),
+    BsonType("javascript_with_scope", 0x0F, "javascriptWithScope", "javascriptWithScope",
+             "$code"),  # then "$scope"
+    BsonType("int32", 0x10, "int32", "int", "$numberInt", 4, _two_complement(4)),
+    BsonType("timestamp", 0x11, "timestamp", "timestamp", "$timestamp", 8),
+    BsonType("int64", 0x12, "int64", "long", "$numberLong", 8, _two_complement(8)),
+    BsonType("decimal128", 0x13, "decimal128", "decimal", "$numberDecimal", 16),
+    BsonType("min_key", 0xFF, "minKey", "minKey", "$minKey", 0),
+    BsonType("max_key", 0x7F, "maxKey", "maxKey", "$maxKey", 0),
 ]}
 
 # Headers every generated header includes, and where the runtime types are declared.
