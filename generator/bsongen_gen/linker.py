@@ -117,7 +117,10 @@ class _Linker:
             # over std::int32_t; a scanned enum stored as a name keeps the user's underlying type.
             in_int32 = _fits(v.value, ENUM_VALUE_RANGE)
             if not in_int32 and (enum.storage == "int32" or self.model.defines_types):
-                self.error(v.location, f"enumerator `{v.name}`: {v.value} does not fit in int32")
+                self.error(v.location, f"enumerator `{v.name}`: {v.value} does not fit in int32",
+                           "use smaller values" if self.model.defines_types else
+                           "store the enum as a string (BSONGEN_ENUM_AS_STRING), or use smaller "
+                           "values")
             for table, key, what in ((seen_names, v.name, "name"), (seen_values, v.value, "value"),
                                      (seen_bson, v.bson_name, "stored name")):
                 if key in table:
@@ -270,16 +273,18 @@ class _Linker:
                            "what an allocator-aware struct declares (`allocator: pmr`: "
                            "constructors, allocator_type, get_allocator)",
                            "rename the member and give it its BSON name with `key:`")
+            key_location = f.key_location or f.location
             if not isinstance(f.key, str) or "\0" in f.key or f.key == "":
-                self.error(f.location, f"field `{f.name}`: key {f.key!r} must be a non-empty "
+                self.error(key_location, f"field `{f.name}`: key {f.key!r} must be a non-empty "
                            "string without NUL")
             elif text_problem(f.key):
-                self.error(f.location, f"field `{f.name}`: key {text_problem(f.key)}",
+                self.error(key_location, f"field `{f.name}`: key {text_problem(f.key)}",
                            "keys are UTF-8 text; write the character itself or a valid escape")
             elif f.key in keys:
                 self.error(f.location, f"struct `{s.name}`: duplicate key `{f.key}`",
                            f"`{keys[f.key].name}` at {keys[f.key].location} already uses it; "
-                           "set a different `key`")
+                           + ("set a different `key`" if self.model.defines_types else
+                              "give one of them a different BSONGEN_KEY"))
             else:
                 keys[f.key] = f
             if not self.link_type(f.type, f.location, top_level=True):
@@ -305,9 +310,8 @@ class _Linker:
                            "drop `required`: an absent field reads its default, the empty value")
             if f.omit_empty and not _emptiable(f.value_type):
                 self.error(f.location, f"field `{f.name}`: omit_empty needs a type that can be "
-                           f"empty (string, binary, vector, map, raw_document, "
-                           f"binary_vector without a fixed dimension), not "
-                           f"`{_spelled(f.value_type)}`", "use an optional type to leave it out")
+                           f"empty ({_EMPTIABLE_KINDS}), not `{_spelled(f.value_type)}`",
+                           "use an optional type to leave it out")
             self.link_default(f)
 
     def link_default(self, f: Field) -> None:
@@ -436,6 +440,13 @@ def _exact_double(n: int) -> bool:
         return float(n) == n
     except OverflowError:
         return False
+
+
+# The kinds omit_empty applies to, for messages (a binary vector's own emptiability depends on
+# whether it has a fixed dimension).
+_EMPTIABLE_KINDS = ", ".join(
+    [k.kind for k in (*catalog.SCALARS.values(), *catalog.CONTAINERS.values()) if k.emptiable] +
+    [f"{catalog.VECTOR_KIND} without a fixed dimension"])
 
 
 def _emptiable(t: TypeRef) -> bool:

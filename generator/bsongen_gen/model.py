@@ -68,6 +68,9 @@ class Field:
     omit_empty: bool = False
     doc: str = ""
     location: Optional[Location] = None
+    # Where the key is spelled when it is not the name (a schema's `key:`, a header's BSONGEN_KEY):
+    # what the key's errors point at; None: at `location`.
+    key_location: Optional[Location] = None
     # Header mode: the user's struct sets the member's initial value (a default member initializer
     # or its own default constructor); an absent field is reset to that member of `T()`.
     struct_default: bool = False
@@ -85,6 +88,8 @@ class Field:
             out["struct_default"] = True
         if self.location:
             out["location"] = self.location.to_json()
+        if self.key_location:
+            out["key_location"] = self.key_location.to_json()
         return out
 
 
@@ -178,8 +183,9 @@ class _JsonReader:
     def __init__(self, path: str):
         self.path = path
 
-    def location(self, obj: dict, fallback: Optional[Location]) -> Optional[Location]:
-        loc = obj.get("location")
+    def location(self, obj: dict, fallback: Optional[Location],
+                 key: str = "location") -> Optional[Location]:
+        loc = obj.get(key)
         if isinstance(loc, dict) and "file" in loc:
             return Location(str(loc["file"]), int(loc.get("line", 0)), int(loc.get("column", 0)))
         return fallback
@@ -208,7 +214,8 @@ class _JsonReader:
                      type=self.type_ref(self.require(obj, "type", dict, loc), loc),
                      required=bool(obj.get("required", False)), default=obj.get("default"),
                      omit_empty=bool(obj.get("omit_empty", False)), doc=obj.get("doc", ""),
-                     location=loc, struct_default=bool(obj.get("struct_default", False)))
+                     location=loc, key_location=self.location(obj, None, "key_location"),
+                     struct_default=bool(obj.get("struct_default", False)))
 
     def struct(self, obj: dict, where: Location) -> Struct:
         loc = self.location(obj, where)

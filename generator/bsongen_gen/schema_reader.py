@@ -240,6 +240,7 @@ class _Reader:
                     f.type = self.type_expr(value, text)
             elif key == "key":
                 f.key = self.stored_name(value, "key", name)
+                f.key_location = self.loc(value)
             elif key == "default":
                 f.default = self.any_scalar(value, "default")
             elif key == "required":
@@ -352,10 +353,19 @@ def read_schema(path: str, display_path: Optional[str] = None) -> Model:
     """Parses one schema file; raises SchemaErrors (every problem found) or SchemaError."""
     display = display_path or path
     try:
-        with open(path, encoding="utf-8") as f:
-            text = f.read()
+        with open(path, "rb") as f:
+            data = f.read()
     except OSError as e:
         raise SchemaError(Location(display), f"cannot read schema: {e.strerror}")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line_start = data.rfind(b"\n", 0, e.start) + 1
+        line = data.count(b"\n", 0, e.start) + 1
+        column = len(data[line_start:e.start].decode("utf-8", "replace")) + 1  # characters
+        raise SchemaError(Location(display, line, column),
+                          f"byte 0x{data[e.start]:02X} is not UTF-8: a schema is UTF-8 text",
+                          "save the file as UTF-8")
     try:
         root = yaml.compose(text, Loader=yaml.SafeLoader)
     except yaml.MarkedYAMLError as e:
