@@ -22,6 +22,13 @@ import json
 import os
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "generator"))
+from bsongen_gen.catalog import BSON_TYPES  # noqa: E402
+
+# The Extended JSON wrappers whose strings the two text parsers' targets read.
+DECIMAL128_KEY = BSON_TYPES["decimal128"].extjson_key
+OBJECT_ID_KEY = BSON_TYPES["object_id"].extjson_key
+
 BSON_TARGETS = ("generic_decode", "document_view", "any_decode")
 # generated_verdict reads one options byte (max_depth in the low four bits, 0x40: decode onto a pmr
 # pool resource) before the document.
@@ -90,9 +97,9 @@ def scalar_seeds(value, seeds):
     """Decimal128 strings and ObjectId hex found anywhere in an Extended JSON value."""
     if isinstance(value, dict):
         for key, inner in value.items():
-            if key == "$numberDecimal" and isinstance(inner, str):
+            if key == DECIMAL128_KEY and isinstance(inner, str):
                 seeds.add("decimal128_from_string", inner)
-            elif key == "$oid" and isinstance(inner, str):
+            elif key == OBJECT_ID_KEY and isinstance(inner, str):
                 seeds.add("object_id_hex", inner)
                 seeds.add("object_id_hex", inner.upper())
             else:

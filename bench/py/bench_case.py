@@ -29,6 +29,10 @@ from bson import json_util
 from bson.binary import UuidRepresentation
 from bson.codec_options import CodecOptions
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
+                                "generator"))
+from bsongen_gen.catalog import BSON_TYPES  # noqa: E402
+
 CODEC_OPTIONS = CodecOptions(uuid_representation=UuidRepresentation.UNSPECIFIED)
 # JSONOptions.with_options returns a plain CodecOptions in pymongo 3.11, so build it directly.
 JSON_OPTIONS = json_util.JSONOptions(json_mode=json_util.JSONMode.CANONICAL,
@@ -48,10 +52,15 @@ def first_difference(a, b):
 
 
 # Bytes after the type byte and key of each element type, as a function of the value's start:
-# fixed sizes, or read from the value's leading int32 (plus a fixed part), or two C strings.
-_FIXED_SIZE = {0x01: 8, 0x06: 0, 0x07: 12, 0x08: 1, 0x09: 8, 0x0A: 0, 0x10: 4, 0x11: 8, 0x12: 8,
-               0x13: 16, 0x7F: 0, 0xFF: 0}
-_LENGTH_PREFIXED = {0x02: 4, 0x03: 0, 0x04: 0, 0x05: 5, 0x0C: 16, 0x0D: 4, 0x0E: 4, 0x0F: 0}
+# fixed sizes (the catalogue's), or read from the value's leading int32 plus the bytes it does not
+# count (a string's length itself, a binary's length and subtype, a dbPointer's length and
+# ObjectId; a document's and code with scope's count themselves), or two C strings (regex).
+_FIXED_SIZE = {t.byte: t.fixed_width for t in BSON_TYPES.values() if t.fixed_width is not None}
+_LENGTH_PREFIXED = {BSON_TYPES[name].byte: uncounted for name, uncounted in (
+    ("string", 4), ("document", 0), ("array", 0), ("binary", 5),
+    ("db_pointer", 4 + BSON_TYPES["object_id"].fixed_width), ("javascript", 4), ("symbol", 4),
+    ("javascript_with_scope", 0))}
+_REGEX = BSON_TYPES["regex"].byte
 
 
 def _top_level_elements(case_name, data):
@@ -67,7 +76,7 @@ def _top_level_elements(case_name, data):
         elif kind in _LENGTH_PREFIXED:
             pos = value + _LENGTH_PREFIXED[kind] + int.from_bytes(data[value:value + 4], "little",
                                                                   signed=True)
-        elif kind == 0x0B:
+        elif kind == _REGEX:
             pos = data.index(b"\0", data.index(b"\0", value) + 1) + 1
         else:
             fail(case_name, f"unknown element type 0x{kind:02x} at byte offset {start}")

@@ -11,10 +11,17 @@ import json
 import os
 import sys
 
-WRAPPED = {"$numberDouble": "double", "$numberInt": "int32", "$numberLong": "int64",
-           "$oid": "object_id", "$binary": "binary", "$date": "datetime",
-           "$timestamp": "timestamp", "$regularExpression": "regex", "$minKey": "min_key",
-           "$maxKey": "max_key", "$numberDecimal": "decimal128", "$code": "javascript"}
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
+                                "generator"))
+from bsongen_gen import catalog  # noqa: E402
+
+# A canonical Extended JSON wrapper's key -> the kind of its BSON type (the first type with that
+# key: $code is javascript's; code with scope is {"$code", "$scope"}, below).
+WRAPPED: dict = {}
+for _t in catalog.BSON_TYPES.values():
+    _kind = catalog.default_kind(_t.name)
+    if _t.extjson_key is not None and _kind is not None:
+        WRAPPED.setdefault(_t.extjson_key, _kind)
 
 
 def kind_of(value) -> str:

@@ -1,9 +1,11 @@
 """bsongen's code generator: schema files or scanned headers -> specialized BSON codecs.
 
-Pipeline, one module per stage:
-  schema_reader (YAML -> model) or model.load_json (model JSON -> model)
-  -> linker (resolve references, validate, compute layouts)
-  -> render (Jinja2 templates in ../templates)
+Pipeline, one module per stage (HACKING.md, "The pipeline"):
+  schema_reader (YAML -> model) or model.load_json (model JSON, e.g. bsongen-scan's -> model)
+  -> linker (resolve references, check every schema rule for both front ends, order the structs)
+  -> layout (fixed-shape skeletons and offsets) and cpp (the C++ view: spellings, tables)
+  -> render (Jinja2 templates in ../templates, then clang-format)
+catalog holds what every stage knows of BSON types and kinds; tools/ the other subcommands.
 """
 
 GENERATOR_VERSION = "0.1.0"

@@ -1,8 +1,11 @@
 """What the generator knows about BSON types and each kind of type reference.
 
-The one place that knows type bytes, value widths, C++ spellings, the headers those spellings need
-and which runtime codec encodes each kind. Everything else (layout, the C++ view, templates) reads
-these tables; templates never name a kind, a type byte or a codec.
+The one place that knows type bytes, value widths, integer ranges, the names of BSON types (the
+spec's and `$jsonSchema`'s), C++ spellings, the headers those spellings need and which runtime
+codec encodes each kind. Everything else (layout, the C++ view, templates, the tools in tools/)
+reads these tables; templates never name a kind, a type byte or a codec. The runtime states the
+same facts in C++ (bson_type.hpp's `value_rules`, the codecs): tests/runtime/catalog_facts_test
+checks every one of them against this file, and catalog_json.py hands the tables to the scanner.
 """
 
 from __future__ import annotations
@@ -10,14 +13,54 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Optional
 
-# The BSON element types, by their `bsongen::bson_type` enumerator name.
-BSON_TYPES: dict[str, int] = {
-    "double_": 0x01, "string": 0x02, "document": 0x03, "array": 0x04, "binary": 0x05,
-    "undefined": 0x06, "object_id": 0x07, "boolean": 0x08, "datetime": 0x09, "null": 0x0A,
-    "regex": 0x0B, "db_pointer": 0x0C, "javascript": 0x0D, "symbol": 0x0E,
-    "javascript_with_scope": 0x0F, "int32": 0x10, "timestamp": 0x11, "int64": 0x12,
-    "decimal128": 0x13, "min_key": 0xFF, "max_key": 0x7F,
-}
+
+@dataclass(frozen=True)
+class BsonType:
+    """One BSON element type: what the runtime's `bson_type`, `detail::value_rules` and Extended
+    JSON writer say of it (tests/runtime/catalog_facts_test checks each fact against them), and
+    MongoDB's `$jsonSchema` name for it (tests/tools/jsonschema_test checks that one)."""
+    name: str                      # the bsongen::bson_type enumerator
+    byte: int                      # the type byte
+    spec_name: str                 # value_rules' name (bsongen::type_name): "objectId"
+    json_schema: str               # the alias `$jsonSchema`'s bsonType and `$type` use: "objectId"
+    # The key of the wrapper canonical Extended JSON writes a value in ({"$oid": ...}); None where
+    # it writes plain JSON (strings, booleans, null, documents, arrays).
+    extjson_key: Optional[str]
+    fixed_width: Optional[int] = None  # value bytes when the type fixes them (0 for null)
+    # The values of a two's complement integer of fixed_width bytes (int32, int64, datetime's
+    # milliseconds), else None.
+    integer_range: Optional[tuple[int, int]] = None
+
+
+def _two_complement(width: int) -> tuple[int, int]:
+    return -(1 << (8 * width - 1)), (1 << (8 * width - 1)) - 1
+
+
+# The BSON element types (bsonspec.org/spec.html), by their `bsongen::bson_type` enumerator.
+BSON_TYPES: dict[str, BsonType] = {t.name: t for t in [
+    BsonType("double_", 0x01, "double", "double", "$numberDouble", 8),
+    BsonType("string", 0x02, "string", "string", None),
+    BsonType("document", 0x03, "document", "object", None),
+    BsonType("array", 0x04, "array", "array", None),
+    BsonType("binary", 0x05, "binary", "binData", "$binary"),
+    BsonType("undefined", 0x06, "undefined", "undefined", "$undefined", 0),
+    BsonType("object_id", 0x07, "objectId", "objectId", "$oid", 12),
+    BsonType("boolean", 0x08, "bool", "bool", None, 1),
+    BsonType("datetime", 0x09, "datetime", "date", "$date", 8, _two_complement(8)),
+    BsonType("null", 0x0A, "null", "null", None, 0),
+    BsonType("regex", 0x0B, "regex", "regex", "$regularExpression"),
+    BsonType("db_pointer", 0x0C, "dbPointer", "dbPointer", "$dbPointer"),
+    BsonType("javascript", 0x0D, "javascript", "javascript", "$code"),
+    BsonType("symbol", 0x0E, "symbol", "symbol", "$symbol"),
+    BsonType("javascript_with_scope", 0x0F, "javascriptWithScope", "javascriptWithScope",
+             "$code"),  # then "$scope"
+    BsonType("int32", 0x10, "int32", "int", "$numberInt", 4, _two_complement(4)),
+    BsonType("timestamp", 0x11, "timestamp", "timestamp", "$timestamp", 8),
+    BsonType("int64", 0x12, "int64", "long", "$numberLong", 8, _two_complement(8)),
+    BsonType("decimal128", 0x13, "decimal128", "decimal", "$numberDecimal", 16),
+    BsonType("min_key", 0xFF, "minKey", "minKey", "$minKey", 0),
+    BsonType("max_key", 0x7F, "maxKey", "maxKey", "$maxKey", 0),
+]}
 
 # Headers every generated header includes, and where the runtime types are declared.
 CODEC_HEADER = "bsongen/codec.hpp"
@@ -31,6 +74,20 @@ ALLOCATOR_AWARE_HEADER = "bsongen/detail/allocator_aware.hpp"  # what their cons
 # What a generated source includes for the codec definitions (containers, fixed shapes, the
 # per-type leaf codecs).
 SUPPORT_HEADER = "bsongen/detail/codec_support.hpp"
+
+
+# A binary value: its int32 length and subtype byte, then the payload.
+BINARY_PREFIX_BYTES = 5
+# Binary subtype 4 (bsongen::binary_subtype::uuid) of 16 bytes: what the `uuid` kind reads and
+# writes.
+UUID_SUBTYPE = 0x04
+UUID_BYTES = 16
+
+
+def binary_prefix(length: int, subtype: int) -> tuple[tuple[int, int], ...]:
+    """The (offset, byte) pairs of a binary value's prefix: the payload `length` (int32, little
+    endian) and the subtype: the constant bytes of a binary of fixed length and subtype."""
+    return (*enumerate(length.to_bytes(4, "little")), (4, subtype))
 
 
 @dataclass(frozen=True)
@@ -90,8 +147,9 @@ SCALARS: dict[str, ScalarKind] = {k.kind: k for k in [
     ScalarKind("binary", "binary", "::bsongen::binary", "::bsongen::detail::binary_codec", None,
                emptiable=True, headers=("bsongen/types.hpp",),
                pmr_cpp_type="::bsongen::pmr::binary", pmr_headers=(PMR_TYPES_HEADER,)),
-    ScalarKind("uuid", "binary", "std::array<std::uint8_t, 16>", "::bsongen::detail::uuid_codec",
-               21, constant_bytes=((0, 16), (1, 0), (2, 0), (3, 0), (4, 4)),
+    ScalarKind("uuid", "binary", f"std::array<std::uint8_t, {UUID_BYTES}>",
+               "::bsongen::detail::uuid_codec", BINARY_PREFIX_BYTES + UUID_BYTES,
+               constant_bytes=binary_prefix(UUID_BYTES, UUID_SUBTYPE),
                headers=("<array>", "<cstdint>"), cpp_families=("bytes16",)),
     ScalarKind("timestamp", "timestamp", "::bsongen::timestamp",
                "::bsongen::detail::timestamp_codec", 8, headers=("bsongen/types.hpp",)),
@@ -223,7 +281,7 @@ MAX_VECTOR_DIMENSION = 1 << 16
 def vector_fixed_width(dtype: VectorDtype, size: int) -> int:
     """Bytes of a fixed-dimension vector's value: binary length, subtype, dtype, padding, elements."""
     assert dtype.element_width is not None
-    return 5 + VECTOR_HEADER_BYTES + dtype.element_width * size
+    return BINARY_PREFIX_BYTES + VECTOR_HEADER_BYTES + dtype.element_width * size
 
 
 def vector_scalar(dtype_name: str, size: Optional[int]) -> ScalarKind:
@@ -235,8 +293,9 @@ def vector_scalar(dtype_name: str, size: Optional[int]) -> ScalarKind:
                           None, emptiable=True, headers=d.headers, pmr_cpp_type=d.pmr_cpp_type,
                           pmr_headers=d.pmr_headers, codec_headers=(VECTOR_CODEC_HEADER,))
     width = vector_fixed_width(d, size)
-    length = (width - 5).to_bytes(4, "little")
-    constant = (*((i, b) for i, b in enumerate(length)), (4, VECTOR_SUBTYPE), (5, d.byte), (6, 0))
+    dtype_at = BINARY_PREFIX_BYTES  # the payload's first bytes: dtype, then padding (0)
+    constant = (*binary_prefix(width - BINARY_PREFIX_BYTES, VECTOR_SUBTYPE), (dtype_at, d.byte),
+                (dtype_at + 1, 0))
     return ScalarKind(VECTOR_KIND, "binary", f"std::array<{d.fixed_element}, {size}>",
                       VECTOR_FIXED_CODEC.format(dtype=d.dtype, size=size), width,
                       constant_bytes=constant, headers=d.fixed_headers,
@@ -284,8 +343,13 @@ SCHEMA_ALIASES = {
 }
 
 
-def type_byte(bson_type: Optional[str]) -> Optional[int]:
-    return None if bson_type is None else BSON_TYPES[bson_type]
+def default_kind(bson_type: str) -> Optional[str]:
+    """The scalar kind that reads and writes values of BSON type `bson_type` (a BSON_TYPES name)
+    as they are: the first of SCALARS with that type and no constant bytes (so `binary`, not
+    `uuid`; `string`, not the view spellings); None when no kind has the type (undefined,
+    dbPointer, symbol: only `any` holds them)."""
+    return next((s.kind for s in SCALARS.values()
+                 if s.bson_type == bson_type and not s.constant_bytes), None)
 
 
 # Integer C++ spellings (`cpp:` on a number field, or what the header scanner records) and the
@@ -306,6 +370,12 @@ INTEGER_SPELLING_RANGES: dict[str, tuple[int, int]] = {
         ("intmax_t", (-(1 << 63), (1 << 63) - 1)), ("uintmax_t", (0, (1 << 64) - 1)))},
 }
 INT64_RANGE = INTEGER_SPELLING_RANGES["std::int64_t"]
+# The scalar kinds whose values are integers of their BSON type (int32, int64), and those values:
+# what a default must fit, what `number<double>` and the tools bound them by.
+INTEGER_KIND_RANGES: dict[str, tuple[int, int]] = {
+    s.kind: BSON_TYPES[s.bson_type].integer_range for s in SCALARS.values()
+    if s.bson_type is not None and "integer" in s.cpp_families and
+    BSON_TYPES[s.bson_type].integer_range is not None}
 
 
 # The largest std::array (`array` kind) size a model may give.
@@ -346,6 +416,9 @@ MAX_FIXED_WIDTH = 64 * 1024
 BOOL_SPELLING_RANGE = (0, 1)
 FLOAT_SPELLING_MAX: dict[str, float] = {"float": 3.4028234663852886e38,
                                         "double": 1.7976931348623157e308}
+# Every integer of magnitude up to this is exact in a double (2 ** its 53 significand bits):
+# number<double> reads int64 values within it, infer mixes doubles with such int64s.
+DOUBLE_EXACT_LIMIT = 1 << 53
 # A datetime member is any std::chrono::system_clock time point (datetime_codec): its duration's
 # period in milliseconds per tick (numerator, denominator). The named durations count in 64 bits
 # in libstdc++, as does system_clock's own (nanoseconds).

@@ -3,8 +3,7 @@
     python3 -m bsongen_gen.catalog_json [--out FILE]      (with generator/ on PYTHONPATH)
 
 The build runs this and compiles the JSON into bsongen-scan (scanner/README.md), so the scanner
-knows the kinds, C++ spellings, emptiability and limits the generator knows without a copy of its
-own. Every public upper-case constant of catalog.py is emitted, named in lower case, so what the
+knows the kinds, C++ spellings and limits the generator knows without a copy of its own. Every public upper-case constant of catalog.py is emitted, named in lower case, so what the
 catalogue gains the JSON gains:
 
 - a dict whose values are dataclasses (SCALARS, CONTAINERS) becomes an array of objects in the
@@ -16,8 +15,8 @@ A constant that JSON cannot hold stops the build with its name.
 
 What bsongen-scan reads (scanner/src/type_catalog.cpp; renaming one of these stops every scan with
 a message naming it, and tests/scanner/scan_catalog_test.cpp fails):
-  scalars[]:    kind, cpp_type, pmr_cpp_type (null where none), emptiable
-  containers[]: kind, cpp_template, cpp_leading_args, has_size, emptiable
+  scalars[]:    kind, cpp_type, pmr_cpp_type (null where none)
+  containers[]: kind, cpp_template, cpp_leading_args, has_size
   definition_kinds, max_array_size
   vector_kind, max_vector_dimension,
   vector_dtypes[]: dtype, cpp_type, pmr_cpp_type, fixed_element (null where none)

@@ -8,6 +8,7 @@ the model.
 
 from __future__ import annotations
 
+import enum
 import math
 import re
 from dataclasses import dataclass, field
@@ -33,6 +34,31 @@ _STD_NAME_HEADERS = [
     (re.compile(r"\bstd::optional\b"), "<optional>"),
     (re.compile(r"\bstd::chrono\b"), "<chrono>"),
 ]
+
+
+class AllocatorUse(enum.Enum):
+    """How a member takes its struct's allocator (`allocator: pmr` schemas; templates compare
+    against these, registered as a template global by render.py)."""
+    MEMBER = enum.auto()   # a std::pmr container or allocator-aware struct: takes it itself
+    ARRAY = enum.auto()    # a std::array of those: built and copied element by element on it
+    REBUILT = enum.auto()  # an optional or nullable of one (or an array of those): its value
+    # is rebuilt on the allocator when copied
+
+    @property
+    def holds_allocator(self) -> bool:
+        """The member holds the allocator (the struct's get_allocator() may return it)."""
+        return self in (AllocatorUse.MEMBER, AllocatorUse.ARRAY)
+
+
+class Reset(enum.Enum):
+    """How reset_absent restores a member (FieldView.reset; a template global like AllocatorUse)."""
+    # detail::reset_value: value-initialized, with no copy from a defaults object, whose copy
+    # assignments of nested structs, vectors and maps were a large share of the generated source.
+    VALUE = enum.auto()
+    DEFAULT = enum.auto()  # assigns default_value (as a default_constant_type)
+    # Header mode: the user's struct sets the initial value (a default member initializer or
+    # constructor), so it is copied from a new struct.
+    INITIAL = enum.auto()
 
 
 def qualified(model: Model, name: str) -> str:
@@ -79,7 +105,8 @@ def allocator_aware(model: Model, t: TypeRef) -> bool:
         return scalar.pmr_cpp_type is not None
     if t.kind == "struct":
         return _capture_takes_allocator(model, t.definition) or \
-            any(_allocator_use(model, f.type) in ("member", "array") for f in t.definition.fields)
+            any(use is not None and use.holds_allocator
+                for use in (_allocator_use(model, f.type) for f in t.definition.fields))
     if t.kind in catalog.CONTAINERS:
         return catalog.CONTAINERS[t.kind].pmr_cpp_template is not None
     return False
@@ -98,14 +125,14 @@ def _default_constant_type(f: Field, view: FieldView) -> str:
     return view.member_type
 
 
-def _allocator_use(model: Model, t: TypeRef) -> Optional[str]:
+def _allocator_use(model: Model, t: TypeRef) -> Optional[AllocatorUse]:
     """How a member of type t gets its struct's allocator (FieldView.allocator_use). Fixed arrays,
     optionals and nullables are not allocator-aware but may hold values that are: arrays are built
-    and copied element by element on the allocator ("array"), optionals and nullables copy their
-    value onto it ("rebuilt"). Members that hold nothing allocator-aware (numbers, `any`, `cpp:`
+    and copied element by element on the allocator (ARRAY), optionals and nullables copy their
+    value onto it (REBUILT). Members that hold nothing allocator-aware (numbers, `any`, `cpp:`
     spellings) are copied as they are (None)."""
     if allocator_aware(model, t):
-        return "member"
+        return AllocatorUse.MEMBER
     if t.cpp or t.kind not in ("array", "optional", "nullable"):
         return None
     inner = _allocator_use(model, t.element)
@@ -113,7 +140,8 @@ def _allocator_use(model: Model, t: TypeRef) -> Optional[str]:
         return None
     # An array whose elements (through nested arrays) take the allocator holds it; one of
     # optionals or nullables does not: its values are rebuilt when copied, as an optional's.
-    return "array" if t.kind == "array" and inner in ("member", "array") else "rebuilt"
+    return AllocatorUse.ARRAY if t.kind == "array" and inner.holds_allocator \
+        else AllocatorUse.REBUILT
 
 
 def _allocator_source(f: Field) -> str:
@@ -179,7 +207,7 @@ def codec_headers_of(t: TypeRef, out: set) -> None:
         codec_headers_of(t.element, out)
 
 
-INT64_MIN = -2**63
+INT64_MIN = catalog.INTEGER_SPELLING_RANGES["std::int64_t"][0]
 
 
 def cpp_number(value) -> str:
@@ -226,23 +254,16 @@ class FieldView:
     codec: str                  # of the value (an optional's element)
     is_optional: bool
     omit_empty: bool
-    null_is_value: str          # "true"/"false": an optional keeps a null as a value
+    null_is_value: bool         # an optional keeps a null as a value
     bson_type: Optional[str]    # bson_type enumerator of the prefix; None: the value decides
     word: int                   # the field's bit in the `seen` bitset: word and mask
     mask: str
     fixed_offset: Optional[int] = None
-    # How the member takes the struct's allocator (StructView.allocator_aware): "member" (a
-    # std::pmr container or allocator-aware struct), "array" (a std::array of those: built and
-    # copied element by element on the allocator), "rebuilt" (an optional or nullable of one, or
-    # an array of those: its values rebuilt on the allocator when copied), or None.
-    allocator_use: Optional[str] = None
+    # How the member takes the struct's allocator (StructView.allocator_aware); None: it is
+    # copied as it is.
+    allocator_use: Optional[AllocatorUse] = None
     default_value: Optional[str] = None  # the initializer's value, when it has one
-    # How reset_absent restores the member: "value" (detail::reset_value: value-initialized, with
-    # no copy from a defaults object, whose copy assignments of nested structs, vectors and maps
-    # were a large share of the generated source), "default" (assigns default_value, as a
-    # default_constant_type), or "initial" (header mode: the user's struct sets the initial value,
-    # in a default member initializer or constructor, so it is copied from a new struct).
-    reset: str = "value"
+    reset: Reset = Reset.VALUE  # how reset_absent restores the member
     default_constant_type: str = ""
 
 
@@ -253,8 +274,17 @@ class GroupView:
     member_type: str
     codec: str
     is_optional: bool
-    null_is_value: str
+    null_is_value: bool
     members: list[str] = field(default_factory=list)
+
+
+@dataclass
+class MemberInit:
+    """A member as an allocator-aware struct's constructors initialize it (a mem-initializer)."""
+    name: str
+    member_type: str
+    use: Optional[AllocatorUse]
+    default_value: Optional[str] = None
 
 
 @dataclass
@@ -295,7 +325,10 @@ class StructView:
     # constructor parameters named so that no member hides them.
     allocator_aware: bool = False
     allocator_source: str = ""
-    capture_allocator_use: Optional[str] = None  # as FieldView.allocator_use, for the capture
+    # The mem-initializers of the allocator-extended copy and move constructors (every field, then
+    # the capture member) and of the constructor taking an allocator (the members that hold it).
+    copied_members: list[MemberInit] = field(default_factory=list)
+    allocated_members: list[MemberInit] = field(default_factory=list)
     memory_param: str = "memory"
     other_param: str = "other"
 
@@ -389,7 +422,7 @@ def _struct(model: Model, s: Struct, layouts: Layouts) -> StructView:
             name=f.name, key=f.key, index=f.index, doc=f.doc,
             member_type=cpp_type(model, f.type), initializer=_initializer(model, f),
             codec=codec(model, vt), is_optional=f.is_optional, omit_empty=f.omit_empty,
-            null_is_value="true" if holds_null(vt) else "false",
+            null_is_value=holds_null(vt),
             bson_type=element_bson_type(vt), word=f.index // 64,
             mask=f"std::uint64_t{{1}} << {f.index % 64}",
             fixed_offset=layout.offsets.get(f.index),
@@ -406,9 +439,9 @@ def _struct(model: Model, s: Struct, layouts: Layouts) -> StructView:
         slots.append((group.index, len(group.members)))
         group.members.append(f.name)
         if f.struct_default:
-            view.reset = "initial"
+            view.reset = Reset.INITIAL
         elif view.default_value is not None:
-            view.reset = "default"
+            view.reset = Reset.DEFAULT
             view.default_constant_type = _default_constant_type(f, view)
     seen_words = max(1, (len(s.fields) + 63) // 64)
     required = [0] * seen_words
@@ -421,13 +454,18 @@ def _struct(model: Model, s: Struct, layouts: Layouts) -> StructView:
     if layout.fixed is not None:
         fixed = _fixed_view(layout.element_starts, layout.fixed)
     member_names = {f.name for f in s.fields} | {s.capture_member or ""}
-    aware = [f for f, view in zip(s.fields, fields) if view.allocator_use in ("member", "array")]
+    aware = [f for f, view in zip(s.fields, fields)
+             if view.allocator_use is not None and view.allocator_use.holds_allocator]
     captures = s.unknown_fields == "capture"
     capture_aware = _capture_takes_allocator(model, s)
     if aware:
         allocator_source = _allocator_source(aware[0])
     else:
         allocator_source = s.capture_member if capture_aware else ""
+    copied = [MemberInit(v.name, v.member_type, v.allocator_use, v.default_value) for v in fields]
+    if captures:
+        copied.append(MemberInit(s.capture_member, scalar_cpp_type(model, catalog.CAPTURE_KIND),
+                                 AllocatorUse.MEMBER if capture_aware else None))
     return StructView(
         name=s.name, qualified_name=qualified(model, s.name), doc=s.doc, fields=fields,
         capture_member=s.capture_member if captures else None,
@@ -437,7 +475,8 @@ def _struct(model: Model, s: Struct, layouts: Layouts) -> StructView:
         groups=list(groups.values()), slots=slots, fixed=fixed,
         allocator_aware=bool(aware) or capture_aware,
         allocator_source=allocator_source,
-        capture_allocator_use="member" if capture_aware else None,
+        copied_members=copied,
+        allocated_members=[m for m in copied if m.use is not None and m.use.holds_allocator],
         memory_param=_unused_name("memory", member_names),
         other_param=_unused_name("other", member_names))
 

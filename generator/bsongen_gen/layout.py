@@ -79,7 +79,7 @@ class Layouts:
             body = bytearray()
             runs = []
             for i in range(t.size):
-                body += bytes([catalog.BSON_TYPES[bson_type]]) + str(i).encode() + b"\0"
+                body += bytes([catalog.BSON_TYPES[bson_type].byte]) + str(i).encode() + b"\0"
                 runs += [(4 + len(body) + o, n) for o, n in e.value_runs]
                 body += e.skeleton
             skeleton = _document(body)
@@ -105,7 +105,7 @@ class Layouts:
         checked = False
         for f, bson_type, fixed in parts:
             out.element_starts.append(4 + len(body))
-            body += bytes([catalog.BSON_TYPES[bson_type]]) + f.key.encode() + b"\0"
+            body += bytes([catalog.BSON_TYPES[bson_type].byte]) + f.key.encode() + b"\0"
             out.offsets[f.index] = 4 + len(body)
             runs += [(out.offsets[f.index] + o, n) for o, n in fixed.value_runs]
             body += fixed.skeleton

@@ -13,14 +13,15 @@ from typing import Optional, Union
 
 from . import catalog, names, spellings
 from .diagnostics import Location, SchemaError, SchemaErrors, did_you_mean
-from .model import NAMED_KIND, Enum, EnumValue, Field, Model, Struct, TypeRef
+from .model import (ALLOCATORS, DEFAULT_ALLOCATOR, DUPLICATE_KEY_POLICIES, NAMED_KIND,
+                    UNKNOWN_FIELD_POLICIES, Enum, EnumValue, Field, Model, Struct, TypeRef)
 
-UNKNOWN_FIELD_POLICIES = ("skip", "reject", "capture")
-DUPLICATE_KEY_POLICIES = ("last_wins", "reject")
-ALLOCATORS = ("std", "pmr")
 ALLOCATOR_AWARE_NAMES = ("allocator_type", "get_allocator")  # what such a struct declares
 MAX_ARRAY_SIZE = catalog.MAX_ARRAY_SIZE
-INT32_RANGE = (-(1 << 31), (1 << 31) - 1)
+# An enum's values: int32 when stored as one (and schema mode declares enums over std::int32_t).
+ENUM_VALUE_RANGE = catalog.BSON_TYPES[catalog.ENUM_STORAGES["int32"].bson_type].integer_range
+
+
 def text_problem(text: str) -> str:
     """Why `text` cannot be written as UTF-8 (a lone surrogate such as "\\ud800"), or ""."""
     try:
@@ -58,7 +59,7 @@ class _Linker:
         if allocator not in ALLOCATORS:
             self.error(None, f"`allocator` is `{allocator}`; expected one of {', '.join(ALLOCATORS)}",
                        did_you_mean(allocator, ALLOCATORS))
-        elif allocator != "std" and not self.model.defines_types:
+        elif allocator != DEFAULT_ALLOCATOR and not self.model.defines_types:
             self.error(None, "`allocator` applies to types a schema defines; a scanned header's "
                              "structs allocate as their members say")
 
@@ -114,9 +115,12 @@ class _Linker:
             self.check_doc(v.doc, f"enumerator `{v.name}`", v.location)
             # The value is the element when stored as int32, and schema mode declares the enum
             # over std::int32_t; a scanned enum stored as a name keeps the user's underlying type.
-            in_int32 = INT32_RANGE[0] <= v.value <= INT32_RANGE[1]
+            in_int32 = _fits(v.value, ENUM_VALUE_RANGE)
             if not in_int32 and (enum.storage == "int32" or self.model.defines_types):
-                self.error(v.location, f"enumerator `{v.name}`: {v.value} does not fit in int32")
+                self.error(v.location, f"enumerator `{v.name}`: {v.value} does not fit in int32",
+                           "use smaller values" if self.model.defines_types else
+                           "store the enum as a string (BSONGEN_ENUM_AS_STRING), or use smaller "
+                           "values")
             for table, key, what in ((seen_names, v.name, "name"), (seen_values, v.value, "value"),
                                      (seen_bson, v.bson_name, "stored name")):
                 if key in table:
@@ -269,16 +273,18 @@ class _Linker:
                            "what an allocator-aware struct declares (`allocator: pmr`: "
                            "constructors, allocator_type, get_allocator)",
                            "rename the member and give it its BSON name with `key:`")
+            key_location = f.key_location or f.location
             if not isinstance(f.key, str) or "\0" in f.key or f.key == "":
-                self.error(f.location, f"field `{f.name}`: key {f.key!r} must be a non-empty "
+                self.error(key_location, f"field `{f.name}`: key {f.key!r} must be a non-empty "
                            "string without NUL")
             elif text_problem(f.key):
-                self.error(f.location, f"field `{f.name}`: key {text_problem(f.key)}",
+                self.error(key_location, f"field `{f.name}`: key {text_problem(f.key)}",
                            "keys are UTF-8 text; write the character itself or a valid escape")
             elif f.key in keys:
                 self.error(f.location, f"struct `{s.name}`: duplicate key `{f.key}`",
                            f"`{keys[f.key].name}` at {keys[f.key].location} already uses it; "
-                           "set a different `key`")
+                           + ("set a different `key`" if self.model.defines_types else
+                              "give one of them a different BSONGEN_KEY"))
             else:
                 keys[f.key] = f
             if not self.link_type(f.type, f.location, top_level=True):
@@ -304,9 +310,8 @@ class _Linker:
                            "drop `required`: an absent field reads its default, the empty value")
             if f.omit_empty and not _emptiable(f.value_type):
                 self.error(f.location, f"field `{f.name}`: omit_empty needs a type that can be "
-                           f"empty (string, binary, vector, map, raw_document, "
-                           f"binary_vector without a fixed dimension), not "
-                           f"`{_spelled(f.value_type)}`", "use an optional type to leave it out")
+                           f"empty ({_EMPTIABLE_KINDS}), not `{_spelled(f.value_type)}`",
+                           "use an optional type to leave it out")
             self.link_default(f)
 
     def link_default(self, f: Field) -> None:
@@ -325,10 +330,10 @@ class _Linker:
             numeric = numeric_kind(vt)
             if numeric != "double" and not isinstance(d, int):
                 self.error(f.location, f"field `{f.name}`: default {d} is not an integer")
-            elif numeric != "double" and not _fits(d, _INT_RANGES[numeric]):
+            elif numeric != "double" and not _fits(d, catalog.INTEGER_KIND_RANGES[numeric]):
                 self.error(f.location, f"field `{f.name}`: default {d} does not fit in {numeric}")
             elif numeric != "double" and not _fits(d, spellings.integer_range_of(vt.cpp)
-                                                   or _INT_RANGES[numeric]):
+                                                   or catalog.INTEGER_KIND_RANGES[numeric]):
                 self.error(f.location, f"field `{f.name}`: default {d} does not fit in "
                            f"`{vt.cpp}`")
             elif numeric == "double" and isinstance(d, int) and not _exact_double(d):
@@ -411,15 +416,12 @@ class _Linker:
         return self.model
 
 
-# What a numeric default must fit: the integer kinds' ranges (a double takes any number it holds
-# exactly).
-_INT_RANGES = {"int32": (-2**31, 2**31 - 1), "int64": (-2**63, 2**63 - 1)}
-
-
 def numeric_kind(t: TypeRef) -> str:
     """"int32", "int64" or "double": the number a value of t holds (`number<T>`: T's), else ""."""
     kind = t.element.kind if t.kind == "number" and t.element is not None else t.kind
-    return kind if kind in (*_INT_RANGES, "double") else ""
+    # A numeric default must fit an integer kind's range; a double takes any number it holds
+    # exactly.
+    return kind if kind in (*catalog.INTEGER_KIND_RANGES, "double") else ""
 
 
 def _fits(n: int, bounds: tuple[int, int]) -> bool:
@@ -438,6 +440,13 @@ def _exact_double(n: int) -> bool:
         return float(n) == n
     except OverflowError:
         return False
+
+
+# The kinds omit_empty applies to, for messages (a binary vector's own emptiability depends on
+# whether it has a fixed dimension).
+_EMPTIABLE_KINDS = ", ".join(
+    [k.kind for k in (*catalog.SCALARS.values(), *catalog.CONTAINERS.values()) if k.emptiable] +
+    [f"{catalog.VECTOR_KIND} without a fixed dimension"])
 
 
 def _emptiable(t: TypeRef) -> bool:

@@ -19,6 +19,16 @@ from .diagnostics import Location, SchemaError
 # `enum` (the schema reader cannot tell which a name is until every definition is read).
 NAMED_KIND = "named"
 
+# The values a struct's policies and a model's allocator take (the linker refuses others); the
+# first of each is the default both front ends and the JSON form leave unsaid.
+UNKNOWN_FIELD_POLICIES = ("skip", "reject", "capture")
+DUPLICATE_KEY_POLICIES = ("last_wins", "reject")
+ALLOCATORS = ("std", "pmr")
+DEFAULT_UNKNOWN_FIELDS = UNKNOWN_FIELD_POLICIES[0]
+DEFAULT_DUPLICATE_KEYS = DUPLICATE_KEY_POLICIES[0]
+DEFAULT_ALLOCATOR = ALLOCATORS[0]
+DEFAULT_ENUM_STORAGE = "int32"  # a catalog.ENUM_STORAGES name
+
 
 @dataclass
 class TypeRef:
@@ -58,6 +68,9 @@ class Field:
     omit_empty: bool = False
     doc: str = ""
     location: Optional[Location] = None
+    # Where the key is spelled when it is not the name (a schema's `key:`, a header's BSONGEN_KEY):
+    # what the key's errors point at; None: at `location`.
+    key_location: Optional[Location] = None
     # Header mode: the user's struct sets the member's initial value (a default member initializer
     # or its own default constructor); an absent field is reset to that member of `T()`.
     struct_default: bool = False
@@ -75,6 +88,8 @@ class Field:
             out["struct_default"] = True
         if self.location:
             out["location"] = self.location.to_json()
+        if self.key_location:
+            out["key_location"] = self.key_location.to_json()
         return out
 
 
@@ -84,9 +99,9 @@ class Struct:
     fields: list[Field]
     doc: str = ""
     location: Optional[Location] = None
-    unknown_fields: str = "skip"
+    unknown_fields: str = DEFAULT_UNKNOWN_FIELDS
     capture_member: Optional[str] = None
-    duplicate_keys: str = "last_wins"
+    duplicate_keys: str = DEFAULT_DUPLICATE_KEYS
     visit: bool = False                 # generate codec<T>::visit (a reflection hook)
 
     def to_json(self) -> dict:
@@ -146,7 +161,7 @@ class Model:
     includes: list[str] = field(default_factory=list)
     # How the defined structs' strings, vectors and maps allocate: "std" (std::allocator) or "pmr"
     # (std::pmr containers, and structs that take a std::pmr::polymorphic_allocator).
-    allocator: str = "std"
+    allocator: str = DEFAULT_ALLOCATOR
 
     def to_json(self) -> dict:
         return {
@@ -168,8 +183,9 @@ class _JsonReader:
     def __init__(self, path: str):
         self.path = path
 
-    def location(self, obj: dict, fallback: Optional[Location]) -> Optional[Location]:
-        loc = obj.get("location")
+    def location(self, obj: dict, fallback: Optional[Location],
+                 key: str = "location") -> Optional[Location]:
+        loc = obj.get(key)
         if isinstance(loc, dict) and "file" in loc:
             return Location(str(loc["file"]), int(loc.get("line", 0)), int(loc.get("column", 0)))
         return fallback
@@ -198,16 +214,17 @@ class _JsonReader:
                      type=self.type_ref(self.require(obj, "type", dict, loc), loc),
                      required=bool(obj.get("required", False)), default=obj.get("default"),
                      omit_empty=bool(obj.get("omit_empty", False)), doc=obj.get("doc", ""),
-                     location=loc, struct_default=bool(obj.get("struct_default", False)))
+                     location=loc, key_location=self.location(obj, None, "key_location"),
+                     struct_default=bool(obj.get("struct_default", False)))
 
     def struct(self, obj: dict, where: Location) -> Struct:
         loc = self.location(obj, where)
         return Struct(name=self.require(obj, "name", str, loc),
                       fields=[self.field(f, loc) for f in self.require(obj, "fields", list, loc)],
                       doc=obj.get("doc", ""), location=loc,
-                      unknown_fields=obj.get("unknown_fields", "skip"),
+                      unknown_fields=obj.get("unknown_fields", DEFAULT_UNKNOWN_FIELDS),
                       capture_member=obj.get("capture_member"),
-                      duplicate_keys=obj.get("duplicate_keys", "last_wins"),
+                      duplicate_keys=obj.get("duplicate_keys", DEFAULT_DUPLICATE_KEYS),
                       visit=bool(obj.get("visit", False)))
 
     def enum(self, obj: dict, where: Location) -> Enum:
@@ -247,7 +264,7 @@ def load_json(text: str, path: str) -> Model:
         namespace=data.get("namespace", ""),
         defines_types=bool(reader.require(data, "defines_types", bool, where)),
         includes=list(data.get("includes", [])),
-        allocator=str(data.get("allocator", "std")),
+        allocator=str(data.get("allocator", DEFAULT_ALLOCATOR)),
         enums=[reader.enum(e, where) for e in data.get("enums", [])],
         structs=[reader.struct(s, where) for s in data.get("structs", [])],
     )

@@ -40,6 +40,9 @@ def environment() -> jinja2.Environment:
     env.filters["cpp_string"] = cpp.cpp_string
     env.filters["hex64"] = lambda n: f"0x{n:016X}ULL"
     env.filters["hex8"] = lambda n: f"0x{n:02X}"
+    # The view's enumerations, which templates compare fields against.
+    env.globals["AllocatorUse"] = cpp.AllocatorUse
+    env.globals["Reset"] = cpp.Reset
     return env
 
 

@@ -15,7 +15,9 @@ import yaml
 
 from . import catalog
 from .diagnostics import Location, SchemaError, SchemaErrors, did_you_mean
-from .model import NAMED_KIND, Enum, EnumValue, Field, Model, Struct, TypeRef
+from .model import (DEFAULT_ALLOCATOR, DEFAULT_DUPLICATE_KEYS, DEFAULT_ENUM_STORAGE,
+                    DEFAULT_UNKNOWN_FIELDS, NAMED_KIND, Enum, EnumValue, Field, Model, Struct,
+                    TypeRef)
 
 TOP_KEYS = ("namespace", "output", "doc", "allocator", "enums", "structs")
 STRUCT_KEYS = ("doc", "fields", "unknown_fields", "capture_member", "duplicate_keys", "visit")
@@ -141,7 +143,7 @@ class _Reader:
 
     def read(self, root: yaml.Node) -> Model:
         namespace, output = "", os.path.splitext(os.path.basename(self.path))[0]
-        allocator = "std"
+        allocator = DEFAULT_ALLOCATOR
         enums: list[Enum] = []
         structs: list[Struct] = []
         for key, _, value in self.mapping(root, "schema", TOP_KEYS):
@@ -162,12 +164,13 @@ class _Reader:
                      allocator=allocator)
 
     def enum(self, name: str, name_node: yaml.Node, body: yaml.Node) -> Enum:
-        enum = Enum(name=name, storage="int32", values=[], location=self.loc(name_node))
+        enum = Enum(name=name, storage=DEFAULT_ENUM_STORAGE, values=[],
+                    location=self.loc(name_node))
         for key, _, value in self.mapping(body, f"enum `{name}`", ENUM_KEYS):
             if key == "doc":
                 enum.doc = self.typed(value, "doc", str) or ""
             elif key == "storage":
-                enum.storage = self.typed(value, "storage", str) or "int32"
+                enum.storage = self.typed(value, "storage", str) or DEFAULT_ENUM_STORAGE
             elif key == "values":
                 enum.values = self.enum_values(name, value)
         return enum
@@ -207,11 +210,13 @@ class _Reader:
             if key == "doc":
                 s.doc = self.typed(value, "doc", str) or ""
             elif key == "unknown_fields":
-                s.unknown_fields = self.typed(value, "unknown_fields", str) or "skip"
+                s.unknown_fields = self.typed(value, "unknown_fields", str) or \
+                    DEFAULT_UNKNOWN_FIELDS
             elif key == "capture_member":
                 s.capture_member = self.typed(value, "capture_member", str)
             elif key == "duplicate_keys":
-                s.duplicate_keys = self.typed(value, "duplicate_keys", str) or "last_wins"
+                s.duplicate_keys = self.typed(value, "duplicate_keys", str) or \
+                    DEFAULT_DUPLICATE_KEYS
             elif key == "visit":
                 s.visit = bool(self.typed(value, "visit", bool))
             elif key == "fields":
@@ -235,6 +240,7 @@ class _Reader:
                     f.type = self.type_expr(value, text)
             elif key == "key":
                 f.key = self.stored_name(value, "key", name)
+                f.key_location = self.loc(value)
             elif key == "default":
                 f.default = self.any_scalar(value, "default")
             elif key == "required":
@@ -347,10 +353,19 @@ def read_schema(path: str, display_path: Optional[str] = None) -> Model:
     """Parses one schema file; raises SchemaErrors (every problem found) or SchemaError."""
     display = display_path or path
     try:
-        with open(path, encoding="utf-8") as f:
-            text = f.read()
+        with open(path, "rb") as f:
+            data = f.read()
     except OSError as e:
         raise SchemaError(Location(display), f"cannot read schema: {e.strerror}")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line_start = data.rfind(b"\n", 0, e.start) + 1
+        line = data.count(b"\n", 0, e.start) + 1
+        column = len(data[line_start:e.start].decode("utf-8", "replace")) + 1  # characters
+        raise SchemaError(Location(display, line, column),
+                          f"byte 0x{data[e.start]:02X} is not UTF-8: a schema is UTF-8 text",
+                          "save the file as UTF-8")
     try:
         root = yaml.compose(text, Loader=yaml.SafeLoader)
     except yaml.MarkedYAMLError as e:

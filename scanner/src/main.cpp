@@ -247,14 +247,16 @@ nlohmann::ordered_json to_json(const scan_result& scanned, const options& parsed
   for (const auto& s : scanned.structs) {
     nlohmann::ordered_json fields = nlohmann::ordered_json::array();
     for (const auto& f : s.fields) {
-      fields.push_back({{"name", f.name},
-                        {"key", f.key},
-                        {"type", to_json(f.type)},
-                        {"required", f.required},
-                        {"omit_empty", f.omit_empty},
-                        {"struct_default", f.struct_default},
-                        {"doc", f.doc},
-                        {"location", to_json(f.location)}});
+      nlohmann::ordered_json built = {{"name", f.name},
+                                      {"key", f.key},
+                                      {"type", to_json(f.type)},
+                                      {"required", f.required},
+                                      {"omit_empty", f.omit_empty},
+                                      {"struct_default", f.struct_default},
+                                      {"doc", f.doc},
+                                      {"location", to_json(f.location)}};
+      if (!f.key_location.file.empty()) built["key_location"] = to_json(f.key_location);
+      fields.push_back(std::move(built));
     }
     nlohmann::ordered_json capture = nullptr;
     if (s.capture_member) capture = *s.capture_member;
@@ -322,8 +324,9 @@ int run(int argc, char** argv) {
     return 1;
   }
 
-  // Keys and enumerator names were checked to be UTF-8; doc comments and paths are the header's
-  // bytes, Latin-1 in some old headers: invalid sequences become U+FFFD rather than an abort.
+  // Keys and stored enumerator names were checked to be UTF-8 (the model cannot carry other
+  // bytes); doc comments and paths are the header's bytes, Latin-1 in some old headers: invalid
+  // sequences become U+FFFD rather than an abort.
   const std::string model_text =
       to_json(scanned, *parsed).dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
   if (!write_file(parsed->model_path, model_text + "\n")) {

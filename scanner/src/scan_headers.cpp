@@ -186,8 +186,10 @@ class model_builder {
   }
 
   source_location location_of(const clang::Decl* decl) const {
-    clang::PresumedLoc presumed =
-        sources_.getPresumedLoc(sources_.getExpansionLoc(decl->getLocation()));
+    return location_of(decl->getLocation());
+  }
+  source_location location_of(clang::SourceLocation where) const {
+    clang::PresumedLoc presumed = sources_.getPresumedLoc(sources_.getExpansionLoc(where));
     if (presumed.isInvalid()) return {};
     llvm::StringRef file = presumed.getFilename();
     file.consume_front("./");  // headers found beside the command line's input
@@ -354,7 +356,6 @@ class model_builder {
       }
     }
 
-    std::map<std::string, const clang::FieldDecl*> keys;
     for (const clang::FieldDecl* member : record->fields()) {
       if (member->isInvalidDecl()) {
         ok = false;
@@ -413,16 +414,11 @@ class model_builder {
       bool member_ok = true;
       for (const auto& m : member_markers) {
         if (m.name == "key") {
+          // What a key may be (not empty, no NUL, no repeats) is the generator's rule, checked
+          // at key_location; only bytes the model cannot carry are refused here.
           built.key = m.value;
-          if (built.key.find('\0') != std::string::npos) {
-            error(m.attr->getLocation(), "BSON key of field '%0' of '%1' contains a NUL byte")
-                << member_name << qualified;
-            member_ok = false;
-          } else if (built.key.empty()) {
-            error(m.attr->getLocation(), "BSON key of field '%0' of '%1' is empty")
-                << member_name << qualified;
-            member_ok = false;
-          } else if (!valid_utf8(built.key)) {
+          built.key_location = location_of(m.attr->getLocation());
+          if (!valid_utf8(built.key)) {
             error(m.attr->getLocation(),
                   "BSON key of field '%0' of '%1' is not valid UTF-8 (BSON keys are UTF-8): save "
                   "the header as UTF-8 or spell the key with \\u escapes")
@@ -494,34 +490,10 @@ class model_builder {
         }
         continue;  // the capture member is not a field of the document
       }
+      // The schema rules (required with optional, omit_empty on a type that cannot be empty,
+      // repeated keys, ...) are the generator's linker's, for both front ends: it reports them
+      // at the locations the model carries.
       warn_if_zero_is_no_enumerator(member, built, qualified);
-      if (built.required && is_optional(member->getType().getCanonicalType())) {
-        error(member->getLocation(),
-              "field '%0' of '%1' is BSONGEN_REQUIRED but std::optional: an optional field may be "
-              "absent")
-            << member_name << qualified;
-        ok = false;
-        continue;
-      }
-      const type_ref& value_type = is_optional(member->getType().getCanonicalType())
-                                       ? built.type.element.front()
-                                       : built.type;
-      if (built.omit_empty && !catalog().emptiable(value_type)) {
-        error(member->getLocation(),
-              "field '%0' of '%1' is BSONGEN_OMIT_EMPTY but its type %2 has no empty value "
-              "(%3 have)")
-            << member_name << qualified << member->getType() << catalog().emptiable_kinds();
-        ok = false;
-        continue;
-      }
-      if (auto [previous, fresh] = keys.try_emplace(built.key, member); !fresh) {
-        error(member->getLocation(), "field '%0' of '%1' reuses BSON key '%2'")
-            << member_name << qualified << built.key;
-        note(previous->second->getLocation(), "first used by field '%0' here")
-            << previous->second->getNameAsString();
-        ok = false;
-        continue;
-      }
       out.fields.push_back(std::move(built));
     }
     return ok;
@@ -1070,14 +1042,7 @@ class model_builder {
         ok = false;
         continue;
       }
-      value.value = init.getExtValue();
-      if (out.storage == "int32" && (value.value < INT32_MIN || value.value > INT32_MAX)) {
-        error(constant->getLocation(),
-              "enumerator '%0' of '%1' is %2, outside int32 (the BSON type of the enum); mark "
-              "the enum BSONGEN_ENUM_AS_STRING or use smaller values")
-            << value.name << named->getQualifiedNameAsString() << std::to_string(value.value);
-        ok = false;
-      }
+      value.value = init.getExtValue();  // an int32 enum's range is the linker's check
       const std::vector<marker> constant_markers = markers_of(constant);
       if (!markers_unique(constant_markers)) ok = false;
       for (const auto& m : constant_markers) {

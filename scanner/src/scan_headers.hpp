@@ -32,6 +32,9 @@ struct type_ref {
 struct field {
   std::string name;  // the C++ member
   std::string key;   // the BSON key
+  // Where BSONGEN_KEY spells the key (what the generator's key errors point at); no file: the
+  // member's name is the key.
+  source_location key_location;
   type_ref type;
   bool required = false;
   bool omit_empty = false;

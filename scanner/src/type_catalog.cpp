@@ -60,7 +60,6 @@ type_catalog type_catalog::from_json(std::string_view text) {
     // Present in every scalar, null where the kind has no std::pmr spelling.
     if (const nlohmann::json& pmr = member(s, "pmr_cpp_type", "a scalar"); !pmr.is_null())
       k.pmr_cpp = without_global_qualifiers(member_as<std::string>(s, "pmr_cpp_type", "a scalar"));
-    k.emptiable = member_as<bool>(s, "emptiable", "a scalar");
     out.scalars_.push_back(std::move(k));
   }
   for (const auto& c : member(root, "containers", "the catalogue")) {
@@ -72,7 +71,6 @@ type_catalog type_catalog::from_json(std::string_view text) {
          member_as<std::vector<std::string>>(c, "cpp_leading_args", "a container"))
       k.leading_args.push_back(without_global_qualifiers(arg));
     k.has_size = member_as<bool>(c, "has_size", "a container");
-    k.emptiable = member_as<bool>(c, "emptiable", "a container");
     out.containers_.push_back(std::move(k));
   }
   out.definition_kinds_ =
@@ -150,31 +148,6 @@ const vector_dtype_entry* type_catalog::vector_for_fixed_element(std::string_vie
   for (const auto& d : vector_dtypes_)
     if (!d.fixed_element.empty() && d.fixed_element == element) return &d;
   return nullptr;
-}
-
-bool type_catalog::emptiable(std::string_view kind) const {
-  if (const scalar_kind* s = scalar(kind)) return s->emptiable;
-  if (const container_kind* c = container(kind)) return c->emptiable;
-  return false;
-}
-
-bool type_catalog::emptiable(const type_ref& ref) const {
-  if (ref.kind == vector_kind_) return ref.size == 0;
-  return emptiable(ref.kind);
-}
-
-std::string type_catalog::emptiable_kinds() const {
-  std::string out;
-  auto add = [&](const std::string& kind) {
-    if (!out.empty()) out += ", ";
-    out += kind;
-  };
-  for (const auto& s : scalars_)
-    if (s.emptiable) add(s.kind);
-  for (const auto& c : containers_)
-    if (c.emptiable) add(c.kind);
-  add(vector_kind_ + " without a fixed dimension");
-  return out;
 }
 
 std::string type_catalog::default_spelling(const type_ref& ref,

@@ -2,8 +2,8 @@
 
 // The generator's type catalogue (generator/bsongen_gen/catalog.py) as bsongen-scan needs it. The
 // build emits the catalogue as JSON and compiles it into the scanner (scanner/README.md says why),
-// so the scanner keeps no copy of the kinds' C++ spellings, emptiability or limits: what changes
-// in catalog.py changes here on the next build. Plain standard C++, like scan_headers.hpp.
+// so the scanner keeps no copy of the kinds' C++ spellings or limits: what changes in catalog.py
+// changes here on the next build. Plain standard C++, like scan_headers.hpp.
 
 #include <cstdint>
 #include <string>
@@ -20,7 +20,6 @@ struct scalar_kind {
   // The spelling that allocates from a std::pmr::memory_resource (`allocator: pmr` schemas'),
   // written the same way; empty when the catalogue gives the kind none.
   std::string pmr_cpp;
-  bool emptiable = false;
 };
 
 struct container_kind {
@@ -28,7 +27,6 @@ struct container_kind {
   std::string cpp_template;               // "std::vector"
   std::vector<std::string> leading_args;  // template arguments before the element (a map's key)
   bool has_size = false;                  // a size argument after the element (std::array)
-  bool emptiable = false;
 };
 
 // A dtype of the binary vector kind (catalog.VECTOR_DTYPES: BSON binary subtype 9).
@@ -75,12 +73,6 @@ class type_catalog {
   [[nodiscard]] const scalar_kind* scalar_for_spelling(std::string_view cpp) const;
   // The same for the kinds' std::pmr spellings ("bsongen::pmr::binary").
   [[nodiscard]] const scalar_kind* scalar_for_pmr_spelling(std::string_view cpp) const;
-  // Whether BSONGEN_OMIT_EMPTY applies to a value of this kind (of this type: a binary vector
-  // without a fixed dimension).
-  [[nodiscard]] bool emptiable(std::string_view kind) const;
-  [[nodiscard]] bool emptiable(const type_ref& ref) const;
-  // The emptiable kinds, comma separated in the catalogue's order, for messages.
-  [[nodiscard]] std::string emptiable_kinds() const;
   // The kind's default C++ spelling for `ref` whose element (if any) is spelled
   // `element_spelling`; empty for struct and enum (named by the model, never given a `cpp`).
   [[nodiscard]] std::string default_spelling(const type_ref& ref,

@@ -326,7 +326,8 @@ class DiagnosticsTest(SchemaCase):
         self.assertEqual((x.key, x.default, x.doc, m.structs[0].doc), ("x", None, "", ""))
         self.assertEqual(m.enums[0].values[0].value, 0)
         errs = self.errors('structs: {s: {fields: {x: {type: int32, key: ""}}}}\n')
-        self.assertIn("s.yaml:1:24: error: field `x`: key '' must be a non-empty string", errs[0])
+        # At the key's text, not the field's name (the scanner points at BSONGEN_KEY likewise).
+        self.assertIn("s.yaml:1:46: error: field `x`: key '' must be a non-empty string", errs[0])
         errs = self.errors("enums: {e: {values: {a: {value: }}}}\nstructs: {s: {fields: {x: e}}}\n")
         self.assertIn("value must be a int, not ``", errs[0])
 
@@ -732,6 +733,15 @@ class HostileSchemaTest(SchemaCase):
         self.assertNotIn("Traceback", r.stderr)
         self.assertIn("key holds '\\ud800' at position 0", r.stderr)
         self.assertIn("lone surrogate", r.stderr)
+
+    def test_bytes_that_are_not_utf8_are_a_diagnostic_not_a_traceback(self):
+        path = os.path.join(self.tmp.name, "s.yaml")
+        with open(path, "wb") as f:
+            f.write(b'structs:\n  p: {fields: {x: {type: int32, key: "caf\xe9"}}}\n')
+        r = self.run_cli("model", path)
+        self.assertEqual(r.returncode, 1, r.stderr)
+        self.assertNotIn("Traceback", r.stderr)
+        self.assertIn(":2:42: error: byte 0xE9 is not UTF-8: a schema is UTF-8 text", r.stderr)
 
     def test_lone_surrogates_elsewhere_are_diagnostics(self):
         errs = self.errors("""\

@@ -3,9 +3,10 @@
 
   render_catalog_facts.py OUT.cpp
 
-The catalogue states what the generator and the tools assume of the runtime: type bytes, each
-scalar kind's codec and fixed width, the constant bytes of fixed shapes, the ranges of integer
-spellings, float's largest value, the clocks' tick lengths. The rendered test checks each against
+The catalogue states what the generator and the tools assume of the runtime: type bytes, the
+spec's names, value widths and integer ranges of the BSON types, each scalar kind's codec and fixed
+width, the constant bytes of fixed shapes and the binary subtypes they hold, the ranges of integer
+spellings, float's largest value and double's exact integers, the clocks' tick lengths. The rendered test checks each against
 the C++ runtime and the standard library, mostly at compile time, so a catalogue entry that
 disagrees with the C++ side fails the build of the test (naming the entry) instead of generating
 code that is wrong.
@@ -24,8 +25,14 @@ from bsongen_gen import catalog  # noqa: E402
 
 def facts() -> dict:
     return {
-        "bson_types": sorted(catalog.BSON_TYPES.items(), key=lambda kv: kv[1]),
+        "bson_types": sorted(catalog.BSON_TYPES.values(), key=lambda t: t.byte),
+        "integer_kinds": sorted(catalog.INTEGER_KIND_RANGES.items()),
+        "double_exact_limit": catalog.DOUBLE_EXACT_LIMIT,
+        "binary_prefix_bytes": catalog.BINARY_PREFIX_BYTES,
+        "uuid_subtype": catalog.UUID_SUBTYPE,
+        "vector_subtype": catalog.VECTOR_SUBTYPE,
         "scalars": [s for s in catalog.SCALARS.values() if s.bson_type is not None],
+        "scalars_by_kind": catalog.SCALARS,
         "integer_ranges": sorted(catalog.INTEGER_SPELLING_RANGES.items()),
         "bool_range": catalog.BOOL_SPELLING_RANGE,
         "float_max": sorted(catalog.FLOAT_SPELLING_MAX.items()),

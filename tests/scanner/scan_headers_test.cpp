@@ -551,13 +551,22 @@ const error_case error_cases[] = {
      "field 'b' of 'doc' (type 'int') is a bit-field"},
     {"base_class", "struct base { int x; };\nstruct BSONGEN_DOCUMENT doc : @base { int y; };",
      "BSONGEN_DOCUMENT 'doc' has a base class"},
+    // The schema rules, which the generator's linker checks (the scan writes the model).
     {"required_optional",
      "struct BSONGEN_DOCUMENT doc { BSONGEN_REQUIRED std::optional<int> @o; };",
-     "field 'o' of 'doc' is BSONGEN_REQUIRED but std::optional"},
+     "field `o` is optional and required at once"},
     {"omit_empty_on_integer", "struct BSONGEN_DOCUMENT doc { BSONGEN_OMIT_EMPTY int @n; };",
-     "field 'n' of 'doc' is BSONGEN_OMIT_EMPTY but its type 'int' has no empty value"},
+     "field `n`: omit_empty needs a type that can be empty (string, javascript, binary, "
+     "raw_document, vector, map, binary_vector without a fixed dimension), not `int32`"},
     {"duplicate_key", "struct BSONGEN_DOCUMENT doc { int a;\n  BSONGEN_KEY(\"a\") int @b; };",
-     "field 'b' of 'doc' reuses BSON key 'a'"},
+     "struct `doc`: duplicate key `a`"},
+    {"empty_key", "struct BSONGEN_DOCUMENT doc { @BSONGEN_KEY(\"\") int a; };",
+     "field `a`: key '' must be a non-empty string without NUL"},
+    {"nul_in_key", "struct BSONGEN_DOCUMENT doc { @BSONGEN_KEY(\"a\\0b\") int a; };",
+     "field `a`: key 'a\\x00b' must be a non-empty string without NUL"},
+    {"enum_value_outside_int32",
+     "enum class big : long { @huge = 5000000000 };\nstruct BSONGEN_DOCUMENT doc { big b; };",
+     "enumerator `huge`: 5000000000 does not fit in int32"},
     {"capture_member_not_raw_document",
      "struct BSONGEN_DOCUMENT doc { BSONGEN_CAPTURE_UNKNOWN std::string @rest; };",
      "BSONGEN_CAPTURE_UNKNOWN field 'rest' of 'doc' has type 'std::string' (aka "
@@ -592,8 +601,9 @@ const error_case error_cases[] = {
     {"omit_empty_on_a_fixed_dimension",
      "struct BSONGEN_DOCUMENT doc { BSONGEN_AS(binary_vector) BSONGEN_OMIT_EMPTY "
      "std::array<float, 2> @v; };",
-     "field 'v' of 'doc' is BSONGEN_OMIT_EMPTY but its type 'std::array<float, 2>' has no empty "
-     "value"},
+     "field `v`: omit_empty needs a type that can be empty (string, javascript, binary, "
+     "raw_document, vector, map, binary_vector without a fixed dimension), not "
+     "`binary_vector<float32, 2>`"},
     {"document_nested_in_a_class", "struct outer { struct BSONGEN_DOCUMENT @inner { int a; }; };",
      "document 'outer::inner' must be declared at namespace scope"},
     {"class_template_document", "template <class T> struct BSONGEN_DOCUMENT @box { T value; };",
@@ -606,9 +616,6 @@ const error_case error_cases[] = {
      "namespace lib { enum class @kind { a, b }; }\n"
      "namespace app { struct BSONGEN_DOCUMENT doc { lib::kind k; }; }",
      "enum 'lib::kind' is in namespace 'lib' but the model's namespace is 'app'"},
-    {"enum_value_outside_int32",
-     "enum class big : long { @huge = 5000000000 };\nstruct BSONGEN_DOCUMENT doc { big b; };",
-     "enumerator 'huge' of 'big' is 5000000000, outside int32"},
     {"bson_name_on_int_enum",
      "enum class kind { a @BSONGEN_BSON_NAME(\"A\") };\nstruct BSONGEN_DOCUMENT doc { kind k; };",
      "BSONGEN_BSON_NAME on 'a' needs the enum 'kind' marked BSONGEN_ENUM_AS_STRING"},
@@ -719,8 +726,6 @@ const error_case error_cases[] = {
     {"key_not_utf8", "struct BSONGEN_DOCUMENT doc { @BSONGEN_KEY(\"caf\\xe9\") int a; };",
      "BSON key of field 'a' of 'doc' is not valid UTF-8 (BSON keys are UTF-8): save the header as "
      "UTF-8 or spell the key with \\u escapes"},
-    {"empty_key", "struct BSONGEN_DOCUMENT doc { @BSONGEN_KEY(\"\") int a; };",
-     "BSON key of field 'a' of 'doc' is empty"},
     {"bson_name_not_utf8",
      "enum class BSONGEN_ENUM_AS_STRING kind { a @BSONGEN_BSON_NAME(\"\\xff\") };\n"
      "struct BSONGEN_DOCUMENT doc { kind k; };",
@@ -735,7 +740,10 @@ void PrintTo(const error_case& c, std::ostream* out) { *out << c.name; }
 
 class scan_error : public ::testing::TestWithParam<error_case> {};
 
-TEST_P(scan_error, is_reported_at_its_location_and_fails_the_scan) {
+// Through the pipeline a build runs (scan, then generate): the scanner's own errors stop the scan,
+// the schema rules stop the generator; either way at the same file:line:col, and no code is
+// written.
+TEST_P(scan_error, is_reported_at_its_location_and_fails_the_pipeline) {
   const error_case& c = GetParam();
   std::string body = c.source;
   const auto marker = body.find('@');
@@ -747,14 +755,24 @@ TEST_P(scan_error, is_reported_at_its_location_and_fails_the_scan) {
 
   scratch_dir dir;
   write_text(dir.path() / "case.hpp", std::string(preamble) + body + "\n");
-  scan_output run =
-      run_scan({"case.hpp", "-I", runtime_include_dir.string(), "-o", "model.json"}, dir.path());
+  scan_output run = run_pipeline({"case.hpp", "-I", runtime_include_dir.string()}, dir.path());
   EXPECT_EQ(run.exit_code, 1) << run.err;
   const std::string expected =
       "case.hpp:" + std::to_string(line) + ":" + std::to_string(column) + ": error: " + c.message;
   EXPECT_NE(run.err.find(expected), std::string::npos) << "expected: " << expected << "\nstderr:\n"
                                                        << run.err;
-  EXPECT_NE(run.err.find("no model written"), std::string::npos) << run.err;
+  EXPECT_FALSE(std::filesystem::exists(dir.path() / pipeline_output / "case.bsongen.hpp"));
+}
+
+// The scanner's own errors stop it before any model is written.
+TEST(scan_error_alone, writes_no_model) {
+  scratch_dir dir;
+  write_text(dir.path() / "case.hpp",
+             std::string(preamble) + "struct BSONGEN_DOCUMENT doc { std::set<int> s; };\n");
+  scan_output run =
+      run_scan({"case.hpp", "-I", runtime_include_dir.string(), "-o", "model.json"}, dir.path());
+  EXPECT_EQ(run.exit_code, 1) << run.err;
+  EXPECT_NE(run.err.find("1 error; no model written"), std::string::npos) << run.err;
   EXPECT_FALSE(std::filesystem::exists(dir.path() / "model.json"));
 }
 

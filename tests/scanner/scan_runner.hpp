@@ -1,7 +1,8 @@
 #pragma once
 
-// Runs the real bsongen-scan binary (built by this project) the way a build does, and captures its
-// exit status, its stderr and the model it wrote. Shared by the scanner's tests.
+// Runs the real bsongen-scan binary (built by this project) the way a build does, alone or followed
+// by the generator, and captures the exit status, stderr and the model written. Shared by the
+// scanner's tests.
 
 #include <gtest/gtest.h>
 #include <sys/wait.h>
@@ -73,16 +74,16 @@ inline std::string shell_quote(const std::string& arg) {
   return quoted + "'";
 }
 
-// Runs bsongen-scan with `args` in `work_dir`.
-inline scan_output run_scan(const std::vector<std::string>& args,
-                            const std::filesystem::path& work_dir) {
+// Runs `program` with `args` in `work_dir`.
+inline scan_output run_program(const std::string& program, const std::vector<std::string>& args,
+                               const std::filesystem::path& work_dir) {
   const std::filesystem::path out_file = work_dir / "scan.stdout";
   const std::filesystem::path err_file = work_dir / "scan.stderr";
   // Built by appending: g++ 12 -O3 warns falsely (-Wrestrict) on `"literal" + std::string&&`.
   std::string command = "cd ";
   command += shell_quote(work_dir.string());
   command += " && ";
-  command += shell_quote(BSONGEN_SCAN_EXECUTABLE);
+  command += shell_quote(program);
   for (const auto& arg : args) {
     command += ' ';
     command += shell_quote(arg);
@@ -97,6 +98,33 @@ inline scan_output run_scan(const std::vector<std::string>& args,
   result.out = read_text(out_file);
   result.err = read_text(err_file);
   return result;
+}
+
+// Runs bsongen-scan with `args` in `work_dir`.
+inline scan_output run_scan(const std::vector<std::string>& args,
+                            const std::filesystem::path& work_dir) {
+  return run_program(BSONGEN_SCAN_EXECUTABLE, args, work_dir);
+}
+
+// The model file and the generated code's folder run_pipeline writes in its work_dir.
+inline constexpr const char* pipeline_model = "pipeline.model.json";
+inline constexpr const char* pipeline_output = "generated";
+
+// What bsongen_generate(HEADERS) runs: bsongen-scan with `args` writes the model
+// (pipeline_model), then `bsongen generate --model` links it, checking the schema rules the
+// scanner leaves to the generator, and renders it (into pipeline_output). The exit status is the
+// first failing step's (the generator's when the scan succeeded); stderr is both steps'.
+inline scan_output run_pipeline(std::vector<std::string> args,
+                                const std::filesystem::path& work_dir) {
+  args.insert(args.end(), {"-o", pipeline_model});
+  scan_output scanned = run_scan(args, work_dir);
+  if (scanned.exit_code != 0) return scanned;
+  scan_output generated = run_program(BSONGEN_PYTHON,
+                                      {BSONGEN_GENERATOR, "generate", "--model", pipeline_model,
+                                       "--out", pipeline_output, "--format", "never"},
+                                      work_dir);
+  generated.err = scanned.err + generated.err;
+  return generated;
 }
 
 inline const std::filesystem::path data_dir{BSONGEN_SCAN_TEST_DATA};

@@ -37,6 +37,8 @@ from bson.timestamp import Timestamp
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.join(ROOT, "generator"))
+from bsongen_gen import catalog  # noqa: E402
 BSONGEN = os.path.join(ROOT, "generator", "bsongen")
 SCHEMA = os.path.join(HERE, "data", "jsonschema_types.yaml")
 DECODER = os.environ.get("BSONGEN_JSONSCHEMA_DECODER", "")
@@ -326,6 +328,22 @@ class JsonSchemaTest(unittest.TestCase):
                                       "items": {"bsonType": ["double", "int", "long"]}})
         self.assertEqual(props["a"], {})
         self.assertEqual(self.validator(path, "forms")["$jsonSchema"]["required"], ["d"])
+
+    def test_the_catalogue_names_each_type_as_the_validator_does(self):
+        # catalog.BSON_TYPES' `$jsonSchema` aliases (what bsongen's bsonType lists say) against
+        # the independent validator above: every value of valid_thing(), written by pymongo, has
+        # a type byte whose catalogue alias is the one the validator gives that value.
+        alias_of_byte = {t.byte: t.json_schema for t in catalog.BSON_TYPES.values()}
+        bytes_seen = set()
+        for key, value in valid_thing().items():
+            type_byte = bson.encode(SON([("v", value)]), codec_options=CODEC)[4]
+            bytes_seen.add(type_byte)
+            with self.subTest(key, type_byte=hex(type_byte)):
+                self.assertEqual(alias_of_byte[type_byte], bson_alias(value),
+                                 f"catalog.BSON_TYPES: the `$jsonSchema` alias of type byte "
+                                 f"{type_byte:#04x} differs from the validator's")
+        # Every type but the deprecated undefined, dbPointer and symbol.
+        self.assertEqual(len(bytes_seen), len(catalog.BSON_TYPES) - 3)
 
     def test_binary_vectors_are_bindata(self):
         # $jsonSchema tells no subtypes apart: a vector of any dtype or dimension is binData.

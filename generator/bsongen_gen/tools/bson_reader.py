@@ -22,6 +22,8 @@ from __future__ import annotations
 import struct
 from typing import BinaryIO, Iterator, NamedTuple, Optional
 
+from .. import catalog
+
 MAX_SIZE = 16 * 1024 * 1024   # decode_options::max_size: MongoDB's document limit
 MAX_DEPTH = 100               # decode_options::max_depth: documents/arrays on one path
 
@@ -105,13 +107,16 @@ class MaxKey(_Marker):
 
 UNDEFINED, MIN_KEY, MAX_KEY = Undefined(), MinKey(), MaxKey()
 
-# The type byte of each value class.
-TYPE_BYTE_OF: dict[type, int] = {
-    float: 0x01, str: 0x02, Document: 0x03, Array: 0x04, Binary: 0x05, Undefined: 0x06,
-    ObjectId: 0x07, bool: 0x08, DateTime: 0x09, type(None): 0x0A, Regex: 0x0B, DBPointer: 0x0C,
-    Code: 0x0D, Symbol: 0x0E, CodeWithScope: 0x0F, int: 0x10, Timestamp: 0x11, Int64: 0x12,
-    Decimal128: 0x13, MinKey: 0xFF, MaxKey: 0x7F,
+# The BSON type (catalog.BSON_TYPES) of each value class, and so its type byte.
+TYPE_OF: dict[type, str] = {
+    float: "double_", str: "string", Document: "document", Array: "array", Binary: "binary",
+    Undefined: "undefined", ObjectId: "object_id", bool: "boolean", DateTime: "datetime",
+    type(None): "null", Regex: "regex", DBPointer: "db_pointer", Code: "javascript",
+    Symbol: "symbol", CodeWithScope: "javascript_with_scope", int: "int32", Timestamp: "timestamp",
+    Int64: "int64", Decimal128: "decimal128", MinKey: "min_key", MaxKey: "max_key",
 }
+TYPE_BYTE_OF: dict[type, int] = {cls: catalog.BSON_TYPES[name].byte
+                                 for cls, name in TYPE_OF.items()}
 
 
 def type_byte(value) -> int:
@@ -141,6 +146,7 @@ _UINT32_PAIR = struct.Struct("<II")
 _INT64 = struct.Struct("<q")
 _DOUBLE = struct.Struct("<d")
 _OLD_BINARY = 0x02   # binary subtype 2: the payload starts with its own int32 length
+_WIDTH = {name: t.fixed_width for name, t in catalog.BSON_TYPES.items()}  # None: not fixed
 
 def _plural(n: int, what: str) -> str:
     return f"{n} {what}" if n != 1 else f"1 {what.rstrip('s')}"
@@ -194,17 +200,24 @@ class _Decoder:
             into.append(value if is_array else (key, value))
         return into
 
-    # Each reader takes the value's first byte, the enclosing document's end, the depth and the
-    # element's type byte (where errors point) and returns (the value, the byte after it).
+    # Each reader, read_<BSON_TYPES name>, takes the value's first byte, the enclosing
+    # document's end, the depth and the element's type byte (where errors point) and returns
+    # (the value, the byte after it).
 
     def need(self, width: int, pos: int, end: int, element: int) -> None:
         if end - pos < width:
             raise self.fail("truncated", f"value needs {_plural(width, 'bytes')} but its "
                             "document ends first", element)
 
-    def read_double(self, pos, end, depth, element):
-        self.need(8, pos, end, element)
-        return _DOUBLE.unpack_from(self.data, pos)[0], pos + 8
+    def fixed(self, bson_type: str, pos: int, end: int, element: int) -> int:
+        """The byte after the value of fixed-width type `bson_type` at `pos`, checked to fit."""
+        width = _WIDTH[bson_type]
+        self.need(width, pos, end, element)
+        return pos + width
+
+    def read_double_(self, pos, end, depth, element):
+        stop = self.fixed("double_", pos, end, element)
+        return _DOUBLE.unpack_from(self.data, pos)[0], stop
 
     def string_span(self, pos: int, end: int, element: int) -> tuple[int, int]:
         """(start, end) of the text of the BSON string at `pos`, checked."""
@@ -223,7 +236,7 @@ class _Decoder:
         start, stop = self.string_span(pos, end, element)
         return self.text(start, stop, "string", element), stop + 1
 
-    def read_code(self, pos, end, depth, element):
+    def read_javascript(self, pos, end, depth, element):
         text, pos = self.read_string(pos, end, depth, element)
         return Code(text), pos
 
@@ -287,19 +300,19 @@ class _Decoder:
         return MAX_KEY, pos
 
     def read_object_id(self, pos, end, depth, element):
-        self.need(12, pos, end, element)
-        return ObjectId(bytes(self.data[pos:pos + 12])), pos + 12
+        stop = self.fixed("object_id", pos, end, element)
+        return ObjectId(bytes(self.data[pos:stop])), stop
 
-    def read_bool(self, pos, end, depth, element):
-        self.need(1, pos, end, element)
+    def read_boolean(self, pos, end, depth, element):
+        stop = self.fixed("boolean", pos, end, element)
         byte = self.data[pos]
         if byte > 1:
             raise self.fail("invalid_bool", f"boolean byte is 0x{byte:02x}, not 0 or 1", element)
-        return byte == 1, pos + 1
+        return byte == 1, stop
 
     def read_datetime(self, pos, end, depth, element):
-        self.need(8, pos, end, element)
-        return DateTime(_INT64.unpack_from(self.data, pos)[0]), pos + 8
+        stop = self.fixed("datetime", pos, end, element)
+        return DateTime(_INT64.unpack_from(self.data, pos)[0]), stop
 
     def read_regex(self, pos, end, depth, element):
         pattern_end = self.data.find(b"\0", pos, end)
@@ -313,10 +326,10 @@ class _Decoder:
     def read_db_pointer(self, pos, end, depth, element):
         start, stop = self.string_span(pos, end, element)
         namespace = self.text(start, stop, "string", element)
-        self.need(12, stop + 1, end, element)
-        return DBPointer(namespace, bytes(self.data[stop + 1:stop + 13])), stop + 13
+        id_end = self.fixed("object_id", stop + 1, end, element)
+        return DBPointer(namespace, bytes(self.data[stop + 1:id_end])), id_end
 
-    def read_code_with_scope(self, pos, end, depth, element):
+    def read_javascript_with_scope(self, pos, end, depth, element):
         self.need(4, pos, end, element)
         total = _INT32.unpack_from(self.data, pos)[0]
         # int32 total, a string (int32 length >= 1, bytes, NUL), a document (>= 5 bytes).
@@ -340,32 +353,26 @@ class _Decoder:
         return CodeWithScope(code, variables), pos + total
 
     def read_int32(self, pos, end, depth, element):
-        self.need(4, pos, end, element)
-        return _INT32.unpack_from(self.data, pos)[0], pos + 4
+        stop = self.fixed("int32", pos, end, element)
+        return _INT32.unpack_from(self.data, pos)[0], stop
 
     def read_timestamp(self, pos, end, depth, element):
-        self.need(8, pos, end, element)
+        stop = self.fixed("timestamp", pos, end, element)
         increment, time = _UINT32_PAIR.unpack_from(self.data, pos)
-        return Timestamp(time, increment), pos + 8
+        return Timestamp(time, increment), stop
 
     def read_int64(self, pos, end, depth, element):
-        self.need(8, pos, end, element)
-        return Int64(_INT64.unpack_from(self.data, pos)[0]), pos + 8
+        stop = self.fixed("int64", pos, end, element)
+        return Int64(_INT64.unpack_from(self.data, pos)[0]), stop
 
     def read_decimal128(self, pos, end, depth, element):
-        self.need(16, pos, end, element)
-        return Decimal128(bytes(self.data[pos:pos + 16])), pos + 16
+        stop = self.fixed("decimal128", pos, end, element)
+        return Decimal128(bytes(self.data[pos:stop])), stop
 
 
-_READERS = {
-    0x01: _Decoder.read_double, 0x02: _Decoder.read_string, 0x03: _Decoder.read_document,
-    0x04: _Decoder.read_array, 0x05: _Decoder.read_binary, 0x06: _Decoder.read_undefined,
-    0x07: _Decoder.read_object_id, 0x08: _Decoder.read_bool, 0x09: _Decoder.read_datetime,
-    0x0A: _Decoder.read_null, 0x0B: _Decoder.read_regex, 0x0C: _Decoder.read_db_pointer,
-    0x0D: _Decoder.read_code, 0x0E: _Decoder.read_symbol, 0x0F: _Decoder.read_code_with_scope,
-    0x10: _Decoder.read_int32, 0x11: _Decoder.read_timestamp, 0x12: _Decoder.read_int64,
-    0x13: _Decoder.read_decimal128, 0xFF: _Decoder.read_min_key, 0x7F: _Decoder.read_max_key,
-}
+# Every type byte of the catalogue and its reader (a type the catalogue gains without a reader
+# here stops the import, naming the method to write).
+_READERS = {t.byte: getattr(_Decoder, f"read_{t.name}") for t in catalog.BSON_TYPES.values()}
 
 
 def decode_document(data: bytes, base: int = 0, max_depth: int = MAX_DEPTH) -> Document:

@@ -37,8 +37,7 @@ from .. import catalog, names
 from ..model import Enum, EnumValue, Field, Model, Struct, TypeRef
 from . import bson_reader, schema_yaml, schemas, wire
 
-DOUBLE_EXACT_LIMIT = 1 << 53   # every integer of magnitude up to this is exact in a double
-UUID_SUBTYPE = 4
+DOUBLE_EXACT_LIMIT = catalog.DOUBLE_EXACT_LIMIT  # integers up to this magnitude are exact doubles
 
 
 class InputError(Exception):
@@ -235,7 +234,8 @@ class ValueStats:
                 self.long_beyond_double = True
         elif tag == "binData":
             if self.binary_uuid_only:
-                self.binary_uuid_only = value.subtype == UUID_SUBTYPE and len(value.data) == 16
+                self.binary_uuid_only = value.subtype == catalog.UUID_SUBTYPE and \
+                    len(value.data) == catalog.UUID_BYTES
             if self.vectors is not False:
                 vector = wire.vector_value(value.subtype, value.data)
                 self.vectors = False if vector is None else \
@@ -547,14 +547,10 @@ def collect(inputs: list[tuple[str, str]], dump_tool: Optional[str], limits: Lim
 
 # --- 3. Building the model. ---
 
-# A single BSON type -> the kind that reads and writes it exactly.
-_KIND_OF_TAG = {
-    "double": "double", "string": "string", "objectId": "object_id", "bool": "bool",
-    "date": "datetime", "regex": "regex", "javascript": "javascript",
-    "javascriptWithScope": "javascript_with_scope", "int": "int32", "timestamp": "timestamp",
-    "long": "int64", "decimal": "decimal128", "minKey": "min_key", "maxKey": "max_key",
-    "null": "null",
-}
+# A single BSON type -> the kind that reads and writes it exactly (catalog.default_kind; documents,
+# arrays and binaries are typed by what they hold before this is asked).
+_KIND_OF_TAG = {t.json_schema: kind for t in catalog.BSON_TYPES.values()
+                if (kind := catalog.default_kind(t.name)) is not None}
 
 
 def identifier(text: str, fallback: str) -> str:

@@ -37,9 +37,7 @@ from ..model import Field, Model, Struct, TypeRef
 from . import schemas, wire
 
 # bsonType lists in this order: the order of the BSON type bytes.
-_ORDER = {alias: index for index, alias in enumerate(sorted(
-    wire.BSON_ALIASES.values(),
-    key=lambda alias: next(b for b, a in wire.BSON_ALIASES.items() if a == alias)))}
+_ORDER = {t.json_schema: t.byte for t in catalog.BSON_TYPES.values()}
 
 
 def _bson_types(tags) -> Any:
@@ -143,7 +141,8 @@ class _Writer:
                                    f"dtype {t.dtype}{dimension}"}
         out = {"bsonType": _bson_types(wire.LEAVES[t.kind].reads)}
         if t.kind == "uuid":
-            out["description"] = "UUID: binary subtype 4, 16 bytes"
+            out["description"] = f"UUID: binary subtype {catalog.UUID_SUBTYPE}, " \
+                f"{catalog.UUID_BYTES} bytes"
         limits = wire.integer_range(t)
         if limits is not None and limits != wire.KIND_RANGES.get(t.kind):
             out["minimum"], out["maximum"] = limits
@@ -157,6 +156,21 @@ def _types_in(t: TypeRef):
     while t is not None:
         yield t
         t = t.element
+
+
+def _scalar_width(value: Any) -> int:
+    """Value bytes of a JSON scalar (bool, null, int, float) written as BSON: an int is an int32
+    where it fits, as drivers write one, else an int64."""
+    if isinstance(value, bool):
+        bson_type = "boolean"
+    elif value is None:
+        bson_type = "null"
+    elif isinstance(value, int):
+        low, high = catalog.BSON_TYPES["int32"].integer_range
+        bson_type = "int32" if low <= value <= high else "int64"
+    else:
+        bson_type = "double_"
+    return catalog.BSON_TYPES[bson_type].fixed_width
 
 
 def _bson_sizes(value: Any, memo: dict[int, tuple[int, dict]]) -> tuple[int, dict]:
@@ -181,12 +195,8 @@ def _bson_sizes(value: Any, memo: dict[int, tuple[int, dict]]) -> tuple[int, dic
                 counts[title] = counts.get(title, 0) + n
         elif isinstance(element, str):
             size += 5 + len(element.encode())
-        elif isinstance(element, bool) or element is None:
-            size += 1 if isinstance(element, bool) else 0
-        elif isinstance(element, int):
-            size += 4 if -2**31 <= element < 2**31 else 8
-        else:  # float
-            size += 8
+        else:
+            size += _scalar_width(element)
     if isinstance(value, dict) and value.get("bsonType") == "object" and "title" in value:
         counts[value["title"]] = counts.get(value["title"], 0) + 1
     memo[id(value)] = (size, counts)

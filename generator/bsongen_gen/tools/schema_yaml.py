@@ -18,7 +18,7 @@ from typing import Any
 import yaml
 
 from .. import catalog
-from ..model import Field, Model, TypeRef
+from ..model import DEFAULT_DUPLICATE_KEYS, DEFAULT_UNKNOWN_FIELDS, Field, Model, TypeRef
 from . import wire
 
 _PLAIN = re.compile(r"^[A-Za-z_][A-Za-z0-9_<>?]*$")
@@ -165,7 +165,8 @@ def render(model: Model, notes: Notes) -> str:
             if s.doc:
                 out.entry(4, "doc", scalar(s.doc))
                 body["doc"] = s.doc
-            for option, default in (("unknown_fields", "skip"), ("duplicate_keys", "last_wins")):
+            for option, default in (("unknown_fields", DEFAULT_UNKNOWN_FIELDS),
+                                    ("duplicate_keys", DEFAULT_DUPLICATE_KEYS)):
                 value = getattr(s, option)
                 if value != default:
                     out.entry(4, option, scalar(value))

@@ -20,17 +20,12 @@ from typing import ClassVar, Optional, Union
 from .. import catalog, spellings
 from ..model import TypeRef
 
-# Every BSON type by its type byte: the alias `$jsonSchema`'s bsonType uses.
-BSON_ALIASES: dict[int, str] = {
-    0x01: "double", 0x02: "string", 0x03: "object", 0x04: "array", 0x05: "binData",
-    0x06: "undefined", 0x07: "objectId", 0x08: "bool", 0x09: "date", 0x0A: "null", 0x0B: "regex",
-    0x0C: "dbPointer", 0x0D: "javascript", 0x0E: "symbol", 0x0F: "javascriptWithScope",
-    0x10: "int", 0x11: "timestamp", 0x12: "long", 0x13: "decimal", 0xFF: "minKey", 0x7F: "maxKey",
-}
+# Every BSON type by its type byte: the alias `$jsonSchema`'s bsonType uses (catalog.BSON_TYPES).
+BSON_ALIASES: dict[int, str] = {t.byte: t.json_schema for t in catalog.BSON_TYPES.values()}
 
 
 def _alias(bson_type: str) -> str:
-    return BSON_ALIASES[catalog.BSON_TYPES[bson_type]]
+    return catalog.BSON_TYPES[bson_type].json_schema
 
 
 # A kind whose fixed shape has constant bytes (uuid: binary subtype 4 of 16 bytes) reads and writes
@@ -115,8 +110,8 @@ LEAVES: dict[str, LeafWire] = {kind: _scalar_wire(s) for kind, s in catalog.SCAL
 # number<int64> reads int32 and int64; number<double> reads int32, int64 and double. Each writes
 # back the type it read, so it may write any of them.
 NUMBER_WIRE: dict[str, LeafWire] = {
-    "int64": _leaf({"int", "long"}),
-    "double": _leaf({"int", "long", "double"}),
+    "int64": _leaf({_alias("int32"), _alias("int64")}),
+    "double": _leaf({_alias("int32"), _alias("int64"), _alias("double_")}),
 }
 
 ENUM_STORAGE_TAG = {e.storage: _alias(e.bson_type) for e in catalog.ENUM_STORAGES.values()}
@@ -155,8 +150,7 @@ def value_tags(t: TypeRef, enum_storage: Optional[str] = None) -> tuple[frozense
     return wire.reads, wire.writes
 
 
-KIND_RANGES = {"int32": catalog.INTEGER_SPELLING_RANGES["std::int32_t"],
-               "int64": catalog.INTEGER_SPELLING_RANGES["std::int64_t"]}
+KIND_RANGES = catalog.INTEGER_KIND_RANGES
 
 
 def integer_range(t: TypeRef) -> Optional[tuple[int, int]]:
@@ -198,9 +192,11 @@ def spell_elements(t: TypeRef) -> None:
 # ticks, number<double> int64 values up to 2^53 in magnitude, an enum its values. diff compares
 # what the writer's side writes with what the reader's side accepts. ---
 
-INT32_RANGE = KIND_RANGES["int32"]
-INT64_RANGE = KIND_RANGES["int64"]
-DOUBLE_EXACT_LIMIT = 1 << 53  # number<double> reads int64 within +-2^53 and writes it back so
+INT32_RANGE = catalog.BSON_TYPES["int32"].integer_range
+INT64_RANGE = catalog.BSON_TYPES["int64"].integer_range
+DATETIME_RANGE = catalog.BSON_TYPES["datetime"].integer_range  # milliseconds
+# number<double> reads int64 values within +-DOUBLE_EXACT_LIMIT, and writes them back so.
+DOUBLE_EXACT_LIMIT = catalog.DOUBLE_EXACT_LIMIT
 
 
 @dataclass(frozen=True)
@@ -282,7 +278,8 @@ Domain = Union[Integers, Doubles, Among, Dimensions, None]  # None: every value 
 
 # Every value of the types whose values the sets tell apart.
 FULL: dict[str, Domain] = {
-    "int": Integers(*INT32_RANGE), "long": Integers(*INT64_RANGE), "date": Integers(*INT64_RANGE),
+    "int": Integers(*INT32_RANGE), "long": Integers(*INT64_RANGE),
+    "date": Integers(*DATETIME_RANGE),
     "double": Doubles(-catalog.FLOAT_SPELLING_MAX["double"], catalog.FLOAT_SPELLING_MAX["double"]),
 }
 

@@ -60,13 +60,29 @@ namespace bsongen::detail {
          (s.find('\0') == std::string_view::npos && is_utf8_text(s));
 }
 
-template <bson_type Type, std::size_t Width>
+// The value bytes value_rules (bson_type.hpp, the one table) gives a fixed-width type. Every use
+// is a constant expression, where another type does not compile (the throw).
+[[nodiscard]] constexpr std::size_t width_of(bson_type t) {
+  if (rule_of(t).layout != value_layout::fixed) throw "width_of: not a fixed-width type";
+  return rule_of(t).width;
+}
+
+// Every integer of magnitude up to 2^53 (a double's significand) is exact in a double:
+// number<double> reads int64 values within it. (catalog.DOUBLE_EXACT_LIMIT; catalog_facts_test.)
+inline constexpr std::int64_t double_exact_limit = std::int64_t{1}
+                                                   << std::numeric_limits<double>::digits;
+
+template <bson_type Type, std::size_t Width = width_of(Type)>
 struct fixed_width_codec_base {
   static constexpr std::uint8_t type = static_cast<std::uint8_t>(Type);
   static constexpr std::size_t fixed_size = Width;
   template <class V>
   static constexpr std::size_t size(const V&, encode_state&) noexcept {
     return Width;
+  }
+  // The value's Width bytes lie before `end`.
+  [[nodiscard]] static bool fits(const std::uint8_t* p, const std::uint8_t* end) noexcept {
+    return end - p >= static_cast<std::ptrdiff_t>(Width);
   }
 };
 
@@ -179,8 +195,11 @@ template <class V>
   }
 }
 
+// An int32 value's bytes, which the double and int64 codecs also read (widening).
+using int32_wire = fixed_width_codec_base<bson_type::int32>;
+
 // Doubles, held as double (or float, an integral type: see the conversions above).
-struct double_codec : fixed_width_codec_base<bson_type::double_, 8> {
+struct double_codec : fixed_width_codec_base<bson_type::double_> {
   template <class V>
   static constexpr bool checks_on_encode =
       std::is_integral_v<V> && !std::is_same_v<V, bool> &&
@@ -191,7 +210,7 @@ struct double_codec : fixed_width_codec_base<bson_type::double_, 8> {
       if (!integer_fits_double(v)) [[unlikely]]
         fail_encode_integer(es, v, "double");
     }
-    return 8;
+    return fixed_size;
   }
   template <class V>
   static void store_fixed(const V& v, std::uint8_t* out) noexcept {
@@ -201,7 +220,7 @@ struct double_codec : fixed_width_codec_base<bson_type::double_, 8> {
   static std::uint8_t* write(const V& v, std::uint8_t* out,
                              [[maybe_unused]] text_bits& text) noexcept {
     store_fixed(v, out);
-    return out + 8;
+    return out + fixed_size;
   }
   template <class V>
   static bool assign(double d, V& out) noexcept {
@@ -224,14 +243,14 @@ struct double_codec : fixed_width_codec_base<bson_type::double_, 8> {
   static const std::uint8_t* decode(decode_state& st, std::uint8_t t, const std::uint8_t* p,
                                     const std::uint8_t* end, V& out) {
     if (t == type) [[likely]] {
-      if (end - p < 8) return fail_truncated(st, p, "double");
+      if (!fits(p, end)) return fail_truncated(st, p, "double");
       if (!assign(load_f64_le(p), out)) [[unlikely]] {
         return fail(st, error_code::inexact, p, "double does not fit the member's type exactly");
       }
-      return p + 8;
+      return p + fixed_size;
     }
     if (t == static_cast<std::uint8_t>(bson_type::int32)) {  // widening into double is exact
-      if (end - p < 4) return fail_truncated(st, p, "int32");
+      if (!int32_wire::fits(p, end)) return fail_truncated(st, p, "int32");
       const std::int32_t i = load_i32_le(p);
       if constexpr (std::is_integral_v<V>) {
         if (!integer_fits<V>(i)) {
@@ -239,7 +258,7 @@ struct double_codec : fixed_width_codec_base<bson_type::double_, 8> {
         }
       }
       out = static_cast<V>(i);
-      return p + 4;
+      return p + int32_wire::fixed_size;
     }
     return fail_type(st, bson_type::double_, t, p);
   }
@@ -248,7 +267,8 @@ struct double_codec : fixed_width_codec_base<bson_type::double_, 8> {
 // Integers: V is the member's type; values that do not fit it are `inexact` errors on decode, and
 // member values that do not fit the BSON type are `inexact` errors on encode.
 template <bson_type Type, class Wire>
-struct integer_codec : fixed_width_codec_base<Type, sizeof(Wire)> {
+struct integer_codec : fixed_width_codec_base<Type> {
+  static_assert(sizeof(Wire) == width_of(Type), "Wire holds a value of Type");
   static constexpr std::uint8_t type = static_cast<std::uint8_t>(Type);
   template <class V>
   static constexpr bool checks_on_encode = std::is_integral_v<V> && !integer_widens<Wire, V>;
@@ -307,9 +327,9 @@ struct integer_codec : fixed_width_codec_base<Type, sizeof(Wire)> {
       fits = load_fixed(p, out);
       next = p + sizeof(Wire);
     } else if (sizeof(Wire) == 8 && t == static_cast<std::uint8_t>(bson_type::int32)) {
-      if (end - p < 4) return fail_truncated(st, p, "int32");
+      if (!int32_wire::fits(p, end)) return fail_truncated(st, p, "int32");
       fits = assign(load_i32_le(p), out);
-      next = p + 4;
+      next = p + int32_wire::fixed_size;
     } else {
       return fail_type(st, Type, t, p);
     }
@@ -320,11 +340,11 @@ struct integer_codec : fixed_width_codec_base<Type, sizeof(Wire)> {
 using int32_codec = integer_codec<bson_type::int32, std::int32_t>;
 using int64_codec = integer_codec<bson_type::int64, std::int64_t>;
 
-struct bool_codec : fixed_width_codec_base<bson_type::boolean, 1> {
+struct bool_codec : fixed_width_codec_base<bson_type::boolean> {
   static void store_fixed(bool v, std::uint8_t* out) noexcept { *out = v ? 1 : 0; }
   static std::uint8_t* write(bool v, std::uint8_t* out, [[maybe_unused]] text_bits& text) noexcept {
-    *out = v ? 1 : 0;
-    return out + 1;
+    store_fixed(v, out);
+    return out + fixed_size;
   }
   static bool load_fixed(const std::uint8_t* p, bool& out) noexcept {
     out = *p == 1;
@@ -333,11 +353,11 @@ struct bool_codec : fixed_width_codec_base<bson_type::boolean, 1> {
   static const std::uint8_t* decode(decode_state& st, std::uint8_t t, const std::uint8_t* p,
                                     const std::uint8_t* end, bool& out) {
     if (t != type) return fail_type(st, bson_type::boolean, t, p);
-    if (end - p < 1) return fail_truncated(st, p, "bool");
+    if (!fits(p, end)) return fail_truncated(st, p, "bool");
     if (!load_fixed(p, out)) {
       return fail_invalid_bool(st, p);
     }
-    return p + 1;
+    return p + fixed_size;
   }
 };
 
@@ -346,7 +366,7 @@ struct bool_codec : fixed_width_codec_base<bson_type::boolean, 1> {
 // milliseconds, decode fails with `inexact` beyond the clock's range. Coarser clocks (seconds):
 // decode fails with `inexact` unless the milliseconds are a whole number of ticks, encode unless
 // the milliseconds fit int64.
-struct datetime_codec : fixed_width_codec_base<bson_type::datetime, 8> {
+struct datetime_codec : fixed_width_codec_base<bson_type::datetime> {
   template <class Period>
   struct scale {
     static constexpr bool coarse = std::ratio_greater_v<Period, std::milli>;
@@ -403,7 +423,7 @@ struct datetime_codec : fixed_width_codec_base<bson_type::datetime, 8> {
         fail_encode_integer(es, v.time_since_epoch().count(), "datetime (milliseconds)");
       }
     }
-    return 8;
+    return fixed_size;
   }
   template <class V>
   static void store_fixed(const V& v, std::uint8_t* out) noexcept {
@@ -415,7 +435,7 @@ struct datetime_codec : fixed_width_codec_base<bson_type::datetime, 8> {
   static std::uint8_t* write(const V& v, std::uint8_t* out,
                              [[maybe_unused]] text_bits& text) noexcept {
     store_fixed(v, out);
-    return out + 8;
+    return out + fixed_size;
   }
   template <class V>
   static bool load_fixed(const std::uint8_t* p, V& out) noexcept {
@@ -430,19 +450,20 @@ struct datetime_codec : fixed_width_codec_base<bson_type::datetime, 8> {
   static const std::uint8_t* decode(decode_state& st, std::uint8_t t, const std::uint8_t* p,
                                     const std::uint8_t* end, V& out) {
     if (t != type) return fail_type(st, bson_type::datetime, t, p);
-    if (end - p < 8) return fail_truncated(st, p, "datetime");
+    if (!fits(p, end)) return fail_truncated(st, p, "datetime");
     if (!load_fixed(p, out)) {
       return fail(st, error_code::inexact, p, "datetime does not fit the member's clock exactly");
     }
-    return p + 8;
+    return p + fixed_size;
   }
 };
 
-template <bson_type Type, std::size_t Width, class Value>
-struct bytes_codec : fixed_width_codec_base<Type, Width> {
+template <bson_type Type, class Value>
+struct bytes_codec : fixed_width_codec_base<Type> {
+  static constexpr std::size_t width = width_of(Type);
   static void store_fixed(const Value& v, std::uint8_t* out) noexcept {
     if constexpr (std::is_same_v<Value, object_id>) {
-      std::memcpy(out, v.data(), Width);
+      std::memcpy(out, v.data(), width);
     } else if constexpr (std::is_same_v<Value, decimal128>) {
       v.to_bytes(out);
     } else {
@@ -453,7 +474,7 @@ struct bytes_codec : fixed_width_codec_base<Type, Width> {
   static std::uint8_t* write(const Value& v, std::uint8_t* out,
                              [[maybe_unused]] text_bits& text) noexcept {
     store_fixed(v, out);
-    return out + Width;
+    return out + width;
   }
   static bool load_fixed(const std::uint8_t* p, Value& out) noexcept {
     if constexpr (std::is_same_v<Value, object_id>) {
@@ -469,48 +490,54 @@ struct bytes_codec : fixed_width_codec_base<Type, Width> {
   static const std::uint8_t* decode(decode_state& st, std::uint8_t t, const std::uint8_t* p,
                                     const std::uint8_t* end, Value& out) {
     if (t != static_cast<std::uint8_t>(Type)) return fail_type(st, Type, t, p);
-    if (end - p < static_cast<std::ptrdiff_t>(Width)) return fail_truncated(st, p, type_name(Type));
+    if (end - p < static_cast<std::ptrdiff_t>(width)) return fail_truncated(st, p, type_name(Type));
     load_fixed(p, out);
-    return p + Width;
+    return p + width;
   }
 };
-using object_id_codec = bytes_codec<bson_type::object_id, 12, object_id>;
-using decimal128_codec = bytes_codec<bson_type::decimal128, 16, decimal128>;
-using timestamp_codec = bytes_codec<bson_type::timestamp, 8, timestamp>;
+using object_id_codec = bytes_codec<bson_type::object_id, object_id>;
+using decimal128_codec = bytes_codec<bson_type::decimal128, decimal128>;
+using timestamp_codec = bytes_codec<bson_type::timestamp, timestamp>;
 
 // Binary subtype 4 with 16 bytes, held as std::array<std::uint8_t, 16>. The length and subtype are
-// the constant bytes of its fixed shape.
-struct uuid_codec : fixed_width_codec_base<bson_type::binary, 21> {
-  static void store_fixed(const std::array<std::uint8_t, 16>& v, std::uint8_t* out) noexcept {
-    std::memcpy(out + 5, v.data(), 16);
+// the constant bytes of its fixed shape (catalog.py's, checked by catalog_facts_test).
+inline constexpr std::size_t uuid_size = 16;
+inline constexpr std::size_t binary_prefix_size =
+    rule_of(bson_type::binary).width;  // length, subtype
+struct uuid_codec : fixed_width_codec_base<bson_type::binary, binary_prefix_size + uuid_size> {
+  using bytes = std::array<std::uint8_t, uuid_size>;
+  static void store_fixed(const bytes& v, std::uint8_t* out) noexcept {
+    std::memcpy(out + binary_prefix_size, v.data(), uuid_size);
   }
-  static std::uint8_t* write(const std::array<std::uint8_t, 16>& v, std::uint8_t* out,
+  static std::uint8_t* write(const bytes& v, std::uint8_t* out,
                              [[maybe_unused]] text_bits& text) noexcept {
-    store_i32_le(out, 16);
+    store_i32_le(out, static_cast<std::int32_t>(uuid_size));
     out[4] = static_cast<std::uint8_t>(binary_subtype::uuid);
     store_fixed(v, out);
-    return out + 21;
+    return out + fixed_size;
   }
-  static bool load_fixed(const std::uint8_t* p, std::array<std::uint8_t, 16>& out) noexcept {
-    std::memcpy(out.data(), p + 5, 16);
+  static bool load_fixed(const std::uint8_t* p, bytes& out) noexcept {
+    std::memcpy(out.data(), p + binary_prefix_size, uuid_size);
     return true;
   }
   static const std::uint8_t* decode(decode_state& st, std::uint8_t t, const std::uint8_t* p,
-                                    const std::uint8_t* end, std::array<std::uint8_t, 16>& out) {
+                                    const std::uint8_t* end, bytes& out) {
     if (t != type) return fail_type(st, bson_type::binary, t, p);
-    if (end - p < 5) return fail_truncated(st, p, "binary");
+    if (end - p < static_cast<std::ptrdiff_t>(binary_prefix_size))
+      return fail_truncated(st, p, "binary");
     const std::int32_t length = load_i32_le(p);
-    if (length != 16 || p[4] != static_cast<std::uint8_t>(binary_subtype::uuid)) {
+    if (length != static_cast<std::int32_t>(uuid_size) ||
+        p[4] != static_cast<std::uint8_t>(binary_subtype::uuid)) {
       return fail_not_uuid(st, p);
     }
-    if (end - p < 21) return fail_truncated(st, p, "binary");
+    if (!fits(p, end)) return fail_truncated(st, p, "binary");
     load_fixed(p, out);
-    return p + 21;
+    return p + fixed_size;
   }
 };
 
 template <bson_type Type>
-struct unit_codec : fixed_width_codec_base<Type, 0> {
+struct unit_codec : fixed_width_codec_base<Type> {
   template <class V>
   static void store_fixed(const V&, std::uint8_t*) noexcept {}
   template <class V>
@@ -893,19 +920,19 @@ struct any_codec {
 
 // Enums stored as int32: E's codec supplies is_valid(std::int32_t).
 template <class E, class Traits>
-struct enum_int32_codec : fixed_width_codec_base<bson_type::int32, 4> {
+struct enum_int32_codec : fixed_width_codec_base<bson_type::int32> {
   template <class V>
   static constexpr bool checks_on_encode = true;  // a value may name no enumerator
   static std::size_t size(E v, encode_state& es) noexcept {
     if (!Traits::is_known(v)) fail_encode_enum(es, static_cast<std::int64_t>(v), Traits::enum_name);
-    return 4;
+    return fixed_size;
   }
   static void store_fixed(E v, std::uint8_t* out) noexcept {
     store_i32_le(out, static_cast<std::int32_t>(v));
   }
   static std::uint8_t* write(E v, std::uint8_t* out, [[maybe_unused]] text_bits& text) noexcept {
     store_fixed(v, out);
-    return out + 4;
+    return out + fixed_size;
   }
   // Stores only a value that names an enumerator (a select, not a branch, in the fixed-shape
   // loops): a refused one leaves `out` as it was, so a failed decode leaves no value encode
@@ -919,11 +946,11 @@ struct enum_int32_codec : fixed_width_codec_base<bson_type::int32, 4> {
   static const std::uint8_t* decode(decode_state& st, std::uint8_t t, const std::uint8_t* p,
                                     const std::uint8_t* end, E& out) {
     if (t != type) return fail_type(st, bson_type::int32, t, p);
-    if (end - p < 4) return fail_truncated(st, p, "int32");
+    if (!fits(p, end)) return fail_truncated(st, p, "int32");
     if (!load_fixed(p, out)) {
       return fail_enum_value(st, p, std::int64_t{load_i32_le(p)}, Traits::enum_name);
     }
-    return p + 4;
+    return p + fixed_size;
   }
 };
 
@@ -1012,9 +1039,11 @@ struct number_codec {
     } else {
       if (remembered == bson_type::double_) return bson_type::double_;
       // -0.0 is integral but an integer would lose its sign; decode accepts int64 up to 2^53.
-      constexpr double int64_limit = 9007199254740992.0;  // 2^53
+      constexpr auto int64_limit = static_cast<double>(double_exact_limit);
+      constexpr auto int32_min = static_cast<double>(std::numeric_limits<std::int32_t>::min());
+      constexpr auto int32_max = static_cast<double>(std::numeric_limits<std::int32_t>::max());
       const bool integral = std::trunc(x) == x && !(x == 0 && std::signbit(x));
-      if (remembered == bson_type::int32 && integral && x >= -2147483648.0 && x <= 2147483647.0) {
+      if (remembered == bson_type::int32 && integral && x >= int32_min && x <= int32_max) {
         return bson_type::int32;
       }
       if (remembered == bson_type::int64 && integral && x >= -int64_limit && x <= int64_limit) {
@@ -1029,21 +1058,18 @@ struct number_codec {
   }
   template <class T>
   static std::size_t size(const number<T>& v, encode_state&) noexcept {
-    return wire_type_of(v) == bson_type::int32 ? 4 : 8;
+    return wire_type_of(v) == bson_type::int32 ? int32_codec::fixed_size : int64_codec::fixed_size;
   }
   template <class T>
   static std::uint8_t* write(const number<T>& v, std::uint8_t* out,
                              [[maybe_unused]] text_bits& text) noexcept {
     switch (wire_type_of(v)) {
       case bson_type::int32:
-        store_i32_le(out, static_cast<std::int32_t>(v.value()));
-        return out + 4;
+        return int32_codec::write(static_cast<std::int32_t>(v.value()), out, text);
       case bson_type::int64:
-        store_i64_le(out, static_cast<std::int64_t>(v.value()));
-        return out + 8;
+        return int64_codec::write(static_cast<std::int64_t>(v.value()), out, text);
       default:
-        store_f64_le(out, static_cast<double>(v.value()));
-        return out + 8;
+        return double_codec::write(static_cast<double>(v.value()), out, text);
     }
   }
   template <class T>
@@ -1051,27 +1077,26 @@ struct number_codec {
                                     const std::uint8_t* end, number<T>& out) {
     switch (static_cast<bson_type>(t)) {
       case bson_type::int32:
-        if (end - p < 4) return fail_truncated(st, p, "int32");
+        if (!int32_codec::fits(p, end)) return fail_truncated(st, p, "int32");
         out = number<T>(static_cast<T>(load_i32_le(p)), bson_type::int32);
-        return p + 4;
+        return p + int32_codec::fixed_size;
       case bson_type::int64: {
-        if (end - p < 8) return fail_truncated(st, p, "int64");
+        if (!int64_codec::fits(p, end)) return fail_truncated(st, p, "int64");
         const std::int64_t i = load_i64_le(p);
         if constexpr (std::is_same_v<T, double>) {
-          constexpr std::int64_t limit = std::int64_t{1} << 53;
-          if (i > limit || i < -limit) {
+          if (i > double_exact_limit || i < -double_exact_limit) {
             return fail(st, error_code::inexact, p,
                         "int64 beyond 2^53 in magnitude does not fit a double exactly");
           }
         }
         out = number<T>(static_cast<T>(i), bson_type::int64);
-        return p + 8;
+        return p + int64_codec::fixed_size;
       }
       case bson_type::double_:
         if constexpr (std::is_same_v<T, double>) {
-          if (end - p < 8) return fail_truncated(st, p, "double");
+          if (!double_codec::fits(p, end)) return fail_truncated(st, p, "double");
           out = number<T>(load_f64_le(p), bson_type::double_);
-          return p + 8;
+          return p + double_codec::fixed_size;
         }
         break;
       default:
