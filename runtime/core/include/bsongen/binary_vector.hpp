@@ -614,10 +614,30 @@ namespace detail {
 
 // --- Owning decodes. On error `out` is left unchanged. ---
 
+namespace detail {
+
+// Whether `payload` is a valid vector of `dtype` (float32 or int8) by its header and length alone:
+// the one test the owning decodes make before they copy; anything else goes through parse_vector,
+// which says what is wrong.
+[[nodiscard]] constexpr bool is_plain_vector(std::span<const std::uint8_t> payload,
+                                             vector_dtype dtype,
+                                             std::size_t element_size) noexcept {
+  return payload.size() >= vector_header_size && payload[0] == static_cast<std::uint8_t>(dtype) &&
+         payload[1] == 0 && (payload.size() - vector_header_size) % element_size == 0;
+}
+
+}  // namespace detail
+
 template <class Allocator>
 [[nodiscard]] result<void> decode_vector(std::span<const std::uint8_t> payload,
                                          std::vector<float, Allocator>& out,
                                          std::size_t payload_offset = 0) {
+  if (detail::is_plain_vector(payload, vector_dtype::float32, 4)) [[likely]] {
+    const float32_vector_view v(payload.subspan(vector_header_size));
+    out.resize(v.size());  // value-initializes; std::vector offers no uninitialized growth
+    v.copy_to(out);
+    return {};
+  }
   result<float32_vector_view> v = parse_float32_vector(payload, payload_offset);
   if (!v) [[unlikely]]
     return std::move(v).error();
@@ -630,6 +650,12 @@ template <class Allocator>
 [[nodiscard]] result<void> decode_vector(std::span<const std::uint8_t> payload,
                                          std::vector<std::int8_t, Allocator>& out,
                                          std::size_t payload_offset = 0) {
+  if (detail::is_plain_vector(payload, vector_dtype::int8, 1)) [[likely]] {
+    const int8_vector_view v(payload.subspan(vector_header_size));
+    out.resize(v.size());
+    v.copy_to(out);
+    return {};
+  }
   result<int8_vector_view> v = parse_int8_vector(payload, payload_offset);
   if (!v) [[unlikely]]
     return std::move(v).error();
@@ -643,6 +669,11 @@ template <std::size_t N>
 [[nodiscard]] result<void> decode_vector(std::span<const std::uint8_t> payload,
                                          std::array<float, N>& out,
                                          std::size_t payload_offset = 0) {
+  if (payload.size() == vector_header_size + 4 * N &&
+      detail::is_plain_vector(payload, vector_dtype::float32, 4)) [[likely]] {
+    float32_vector_view(payload.subspan(vector_header_size)).copy_to(out);
+    return {};
+  }
   result<float32_vector_view> v = parse_float32_vector(payload, payload_offset);
   if (!v) [[unlikely]]
     return std::move(v).error();
@@ -659,6 +690,11 @@ template <std::size_t N>
 [[nodiscard]] result<void> decode_vector(std::span<const std::uint8_t> payload,
                                          std::array<std::int8_t, N>& out,
                                          std::size_t payload_offset = 0) {
+  if (payload.size() == vector_header_size + N &&
+      detail::is_plain_vector(payload, vector_dtype::int8, 1)) [[likely]] {
+    int8_vector_view(payload.subspan(vector_header_size)).copy_to(out);
+    return {};
+  }
   result<int8_vector_view> v = parse_int8_vector(payload, payload_offset);
   if (!v) [[unlikely]]
     return std::move(v).error();
