@@ -151,10 +151,9 @@ namespace detail {
 }
 // std::memcpy(to, from, n) through the C library's memcpy even where n is a compile-time
 // constant, as for a fixed-dimension vector (std::array). For a known size between 32 bytes and
-// 8 KiB, g++ 12's generic x86-64 tuning expands memcpy into `rep movsq`, which copied a 6 KiB
-// float32 vector to its place in a document (7 bytes past the value's start) in 190 ns against
-// the library's 40 (bench/README.md, "Binary vectors"); the library's loop is as fast at any size
-// and alignment.
+// 8 KiB, g++ 12's generic x86-64 tuning expands memcpy into `rep movsq`, which took about 190 ns
+// to copy a 6 KiB float32 vector to its place in a document (7 bytes past the value's start),
+// where the library's call takes 30-45 ns (bench/README.md, "Binary vectors").
 inline void copy_vector_bytes(void* to, const void* from, std::size_t n) noexcept {
 #if defined(__GNUC__)
   __asm__("" : "+r"(n));  // from here on n's value is unknown to the optimizer: a call stays a call
