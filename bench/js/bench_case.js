@@ -8,7 +8,14 @@
 //
 // decode = BSON.deserialize(bytes) with default options (what an application calls);
 // encode = BSON.serialize(object) where object = EJSON.parse(json, {relaxed: false}), whose typed
-// wrappers (Int32, Long, Double, Decimal128, ...) give exactly the BSON types of the bytes.
+// wrappers (Int32, Long, Double, Decimal128, ...) give exactly the BSON types of the bytes, with
+// two values held as an application holds them (applicationValue below):
+//  * a BSON Binary Vector (binary subtype 9) of float32 or int8 elements is a Float32Array or
+//    Int8Array: encode builds its Binary with Binary.fromFloat32Array / fromInt8Array, decode
+//    turns the Binary that deserialize returns into the typed array with toFloat32Array /
+//    toInt8Array (packed_bit vectors stay Binary values: their padding has no typed array);
+//  * an array whose elements are all non-integral finite doubles is a plain Array of numbers,
+//    which js-bson writes as doubles (deserialize returns such arrays already).
 // Before timing, the script checks that encode reproduces the bytes exactly and that decode yields
 // the same values; on any mismatch it prints why to stderr and exits 1 without timing anything.
 // Prints one JSON object on stdout: per operation the median nanoseconds per call over the timed
@@ -19,7 +26,7 @@
 
 const fs = require('node:fs');
 const path = require('node:path');
-const { BSON, EJSON } = require('bson');
+const { BSON, EJSON, Binary, Double } = require('bson');
 // bson's package.json is outside its "exports", so read it from where require found the package.
 const bsonVersion = JSON.parse(fs.readFileSync(
   path.join(path.dirname(require.resolve('bson')), '..', 'package.json'), 'utf8')).version;
@@ -71,8 +78,103 @@ function excerpt(text, at) {
   return JSON.stringify(text.slice(Math.max(0, at - 40), at + 40));
 }
 
+// The typed array an application holds for a float32 or int8 Binary Vector, with the js-bson
+// calls that convert it; null for any other value.
+const VECTOR_KINDS = [
+  { dtype: Binary.VECTOR_TYPE.Float32, toTyped: (b) => b.toFloat32Array(),
+    fromTyped: (a) => Binary.fromFloat32Array(a), typed: Float32Array },
+  { dtype: Binary.VECTOR_TYPE.Int8, toTyped: (b) => b.toInt8Array(),
+    fromTyped: (a) => Binary.fromInt8Array(a), typed: Int8Array },
+];
+function vectorKind(value) {
+  if (!(value instanceof Binary) || value.sub_type !== Binary.SUBTYPE_VECTOR) return null;
+  return VECTOR_KINDS.find((k) => value.buffer[0] === k.dtype) ?? null;
+}
+
+function isPlainDoubleArray(value) {
+  return Array.isArray(value) && value.length > 0 && value.every((e) => e instanceof Double &&
+    Number.isFinite(e.value) && !Number.isInteger(e.value));
+}
+
+// The value of `typed` (EJSON.parse's, canonical) as an application holds it: typed arrays for
+// vectors, plain numbers in arrays of doubles (see the top of the file). Collects each vector's
+// place (the path of its container and its key or index) and kind into `vectors`, outermost
+// first.
+function applicationValue(typed, vectors, path = []) {
+  const kind = vectorKind(typed);
+  if (kind !== null) return kind.toTyped(typed);
+  if (isPlainDoubleArray(typed)) return typed.map((e) => e.value);
+  const isArray = Array.isArray(typed);
+  // Documents are plain objects; everything else (BSON wrappers, Date, RegExp) is a value.
+  if (!isArray && (typed === null || Object.getPrototypeOf(typed) !== Object.prototype)) {
+    return typed;
+  }
+  const out = isArray ? [] : {};
+  for (const [key, value] of Object.entries(typed)) {
+    const at = isArray ? Number(key) : key;
+    const inner = vectorKind(value);
+    if (inner !== null) vectors.push({ path, key: at, kind: inner });
+    out[at] = applicationValue(value, vectors, [...path, at]);
+  }
+  return out;
+}
+
+// Sets every vector of `document` to `convert(kind, value)`: in place (decode: deserialize's
+// result is new), or in copies of the containers on the way (encode: the application value stays
+// as it is).
+function withVectors(document, vectors, convert, copy) {
+  if (vectors.length === 0) return document;
+  const clone = (v) => (Array.isArray(v) ? [...v] : { ...v });
+  const top = copy ? clone(document) : document;
+  for (const { path, key, kind } of vectors) {
+    let container = top;
+    for (const step of path) {
+      if (copy) container[step] = clone(container[step]);
+      container = container[step];
+    }
+    container[key] = convert(kind, container[key]);
+  }
+  return top;
+}
+
+// The two timed operations on a case: the application value to bytes and back.
+function makeOperations(bytes, typed) {
+  const vectors = [];
+  const application = applicationValue(typed, vectors);
+  const toBinary = (kind, array) => kind.fromTyped(array);
+  const toTyped = (kind, binary) => kind.toTyped(binary);
+  return {
+    application,
+    vectors,
+    encode: () => BSON.serialize(withVectors(application, vectors, toBinary, true)),
+    decode: vectors.length === 0 ? () => BSON.deserialize(bytes)
+      : () => withVectors(BSON.deserialize(bytes), vectors, toTyped, false),
+  };
+}
+
+function sameTypedArray(a, b) {
+  return a.constructor === b.constructor &&
+    Buffer.compare(Buffer.from(a.buffer, a.byteOffset, a.byteLength),
+      Buffer.from(b.buffer, b.byteOffset, b.byteLength)) === 0;
+}
+
 // Both directions must agree with the case before any timing: a fast wrong answer is no result.
-function checkCase(caseName, bytes, expected) {
+function checkCase(caseName, bytes, expected, operations) {
+  const fromApplication = operations.encode();
+  if (Buffer.compare(Buffer.from(fromApplication), bytes) !== 0) {
+    const at = firstDifference(fromApplication, bytes);
+    fail(caseName, `BSON.serialize of the application value differs from the case bytes: ` +
+      `${fromApplication.length} vs ${bytes.length} bytes, first difference at byte offset ${at}`);
+  }
+  // Decode's typed arrays hold the case's elements, bit for bit.
+  const decoded = operations.decode();
+  for (const { path, key } of operations.vectors) {
+    const got = [...path, key].reduce((v, step) => v[step], decoded);
+    const want = [...path, key].reduce((v, step) => v[step], operations.application);
+    if (!sameTypedArray(got, want)) {
+      fail(caseName, `decode's vector at ${[...path, key].join('.')} differs from the case's`);
+    }
+  }
   const encoded = BSON.serialize(expected);
   if (Buffer.compare(Buffer.from(encoded), bytes) !== 0) {
     const at = firstDifference(encoded, bytes);
@@ -158,14 +260,13 @@ function main() {
   const caseName = path.basename(bsonPath).replace(/\.bson$/, '');
   const bytes = fs.readFileSync(bsonPath);
   const expected = EJSON.parse(fs.readFileSync(jsonPath, 'utf8'), { relaxed: false });
-  checkCase(caseName, bytes, expected);
+  const operations = makeOperations(bytes, expected);
+  checkCase(caseName, bytes, expected, operations);
   now = clocks[options.clock];
 
   const results = {
-    decode: measure(() => BSON.deserialize(bytes), options.minTime, options.repetitions,
-      options.warmup),
-    encode: measure(() => BSON.serialize(expected), options.minTime, options.repetitions,
-      options.warmup),
+    decode: measure(operations.decode, options.minTime, options.repetitions, options.warmup),
+    encode: measure(operations.encode, options.minTime, options.repetitions, options.warmup),
   };
   process.stdout.write(JSON.stringify({
     implementation: 'js-bson',

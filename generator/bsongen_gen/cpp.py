@@ -296,11 +296,29 @@ class FixedView:
     # them at a cost per byte that compilers bound (clang's steps ran out near 39 KB). The skeleton
     # as little-endian 8-byte words with masks of their constant bytes (0xFF; 0x00 where a value
     # goes), then the same per byte for the last width % 8 bytes.
+    # Only the words decode compares: `word_runs` (first word, count) lists them in order and the
+    # two lists hold just those words; words that hold nothing but value bytes are left out when
+    # SKIPPED_WORDS or more of them come in a row (detail::fixed_shape).
     skeleton_words: list[int]
     constant_words: list[int]
     tail_skeleton: list[int]
     tail_constant: list[int]
+    word_runs: list[tuple[int, int]]
+    # The skeleton's (offset, length) stretches that encode copies before store_fixed stores the
+    # values: all of it but stretches of SKIPPED_WORDS * 8 or more value bytes, which store_fixed
+    # writes whole (the codec contract: it stores every byte of its value).
+    copied: list[tuple[int, int]]
     checked: bool               # encode must check values (see layout.Fixed)
+
+    @property
+    def dense(self) -> bool:
+        """One run over every whole word: fixed_shape's defaults, nothing more to write out."""
+        words = self.width // 8
+        return self.word_runs == ([(0, words)] if words else [])
+
+    @property
+    def copied_whole(self) -> bool:
+        return self.copied == [(0, self.width)]
 
 
 @dataclass
@@ -481,6 +499,48 @@ def _struct(model: Model, s: Struct, layouts: Layouts) -> StructView:
         other_param=_unused_name("other", member_names))
 
 
+# Values that fill this many whole words in a row (64 bytes) are not compared by decode nor copied
+# from the skeleton by encode. Shorter stretches are, as part of the run around them: a run of its
+# own costs a loop of its own, about what comparing a few words does. Only fixed-dimension binary
+# vectors reach it; every other fixed-width value is at most 16 bytes.
+SKIPPED_WORDS = 8
+
+
+def _word_runs(masks: list[int]) -> list[tuple[int, int]]:
+    """(first, count) of the words decode compares: all but SKIPPED_WORDS or more value-only
+    words in a row (at the start, between constants or at the end)."""
+    runs: list[tuple[int, int]] = []
+    start = None   # the current run's first word
+    last = -1      # the last word with a constant byte
+    for i, mask in enumerate(masks):
+        if mask == 0:
+            continue
+        if start is None:
+            start = i if i >= SKIPPED_WORDS else 0
+        elif i - last - 1 >= SKIPPED_WORDS:
+            runs.append((start, last + 1 - start))
+            start = i
+        last = i
+    if start is not None:
+        end = len(masks) if len(masks) - last - 1 < SKIPPED_WORDS else last + 1
+        runs.append((start, end - start))
+    return runs
+
+
+def _copied(width: int, value_runs: list) -> list[tuple[int, int]]:
+    """The skeleton's stretches encode copies: all but SKIPPED_WORDS * 8 or more value bytes."""
+    out: list[tuple[int, int]] = []
+    at = 0
+    for offset, length in value_runs:
+        if length >= SKIPPED_WORDS * 8:
+            if offset > at:
+                out.append((at, offset - at))
+            at = offset + length
+    if at < width:
+        out.append((at, width - at))
+    return out
+
+
 def _fixed_view(starts: list[int], fixed: Fixed) -> FixedView:
     # One literal line per element, for a reviewable diff.
     bounds = [0, *starts, fixed.width - 1, fixed.width]
@@ -491,8 +551,12 @@ def _fixed_view(starts: list[int], fixed: Fixed) -> FixedView:
     whole = fixed.width - fixed.width % 8
     words = [int.from_bytes(fixed.skeleton[i:i + 8], "little") for i in range(0, whole, 8)]
     masks = [int.from_bytes(constant[i:i + 8], "little") for i in range(0, whole, 8)]
-    return FixedView(fixed.width, fixed.depth, lines, words, masks, list(fixed.skeleton[whole:]),
-                     list(constant[whole:]), fixed.checked)
+    runs = _word_runs(masks)
+    compared = [i for first, count in runs for i in range(first, first + count)]
+    return FixedView(fixed.width, fixed.depth, lines, [words[i] for i in compared],
+                     [masks[i] for i in compared], list(fixed.skeleton[whole:]),
+                     list(constant[whole:]), runs, _copied(fixed.width, fixed.value_runs),
+                     fixed.checked)
 
 
 def view(model: Model, header_only: bool = False) -> ModelView:

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <cstring>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -25,10 +26,12 @@ using bsongen::test::encode_ok;
 using bsongen::test::generic_encoding;
 using bsongen::test::to_bytes;
 
-// One element of every BSON type, a nested document and array among them.
+// One element of every BSON type, a nested document and array among them, and a binary vector
+// (subtype 9) beside the other binary subtypes.
 bsongen::document every_type() {
   const std::uint8_t oid_bytes[12] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12};
   const bsongen::object_id oid = bsongen::object_id::from_bytes(oid_bytes);
+  const float embedding[] = {0.25F, -1.0F, 3.5F};
   return bsongen::document{
       {"double", 2.5},
       {"string", "h\xc3\xa9llo"},
@@ -37,6 +40,7 @@ bsongen::document every_type() {
       {"binary", bsongen::binary{{1, 2, 3}, bsongen::binary_subtype::generic}},
       {"binary_old", bsongen::binary{{4, 5}, bsongen::binary_subtype::binary_old}},
       {"uuid", bsongen::binary{std::vector<std::uint8_t>(16, 7), bsongen::binary_subtype::uuid}},
+      {"vector", bsongen::value::from_vector(std::span<const float>(embedding))},
       {"undefined", bsongen::undefined{}},
       {"object_id", oid},
       {"bool", true},
@@ -82,7 +86,7 @@ std::size_t find_bytes(const bytes& haystack, const bytes& needle) {
 
 TEST(any_codec, every_bson_type_round_trips_with_the_generic_encoding) {
   const bsongen::document all = every_type();
-  ASSERT_EQ(all.size(), 23u);
+  ASSERT_EQ(all.size(), 24u);
   for (bsongen::element e : all) {
     SCOPED_TRACE(std::string(e.key()));
     const any_test::tagged original = tagged_holding(bsongen::value(e.value()));
@@ -107,6 +111,11 @@ TEST(any_codec, whole_document_of_every_type_round_trips) {
   EXPECT_EQ(decoded->metadata["array"][2][0].as_double(), 3.0);
   EXPECT_EQ(decoded->metadata["code_with_scope"].as_javascript_with_scope_scope()["x"].as_int32(),
             1);
+  const bsongen::result<bsongen::vector_view> vector = decoded->metadata["vector"].as_vector();
+  ASSERT_TRUE(vector) << vector.error().to_string();
+  ASSERT_TRUE(vector->is(bsongen::vector_dtype::float32));
+  EXPECT_EQ(std::vector<float>(vector->as_float32().begin(), vector->as_float32().end()),
+            (std::vector<float>{0.25F, -1.0F, 3.5F}));
   EXPECT_EQ(encode_ok(*decoded), encoded);
 }
 

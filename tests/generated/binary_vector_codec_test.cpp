@@ -19,6 +19,7 @@
 #include "binary_vectors_pmr.bsongen.hpp"
 #include "bson_builder.hpp"
 #include "bsongen/codec.hpp"
+#include "bsongen/writer.hpp"
 #include "codec_helpers.hpp"
 #include "default_resource_refuses.hpp"
 
@@ -95,6 +96,58 @@ TEST(binary_vector_codec, writes_the_specification_bytes) {
   const bytes bits = {0x05, 'b', 'i', 't', 's', 0x00, 4, 0, 0, 0, 0x09, 0x10, 0x04, 0xEE, 0xE0};
   EXPECT_NE(std::search(encoded.begin(), encoded.end(), int8.begin(), int8.end()), encoded.end());
   EXPECT_NE(std::search(encoded.begin(), encoded.end(), bits.begin(), bits.end()), encoded.end());
+}
+
+// wide_row's 128 bytes of elements fill 16 whole words of its fixed shape (words 4-19 of 21):
+// decode's shape check compares words 0-3 and 20 and the 7-byte tail, encode copies the
+// skeleton's bytes 0-31 and 160-174 and stores the rest.
+TEST(binary_vector_codec, fixed_shape_skips_long_value_stretches) {
+  vectors::wide_row row{.id = -3, .vector = {}, .norm = 2.5};
+  for (std::size_t i = 0; i < row.vector.size(); ++i) {
+    row.vector[i] = 0.5F + static_cast<float>(i);
+  }
+  bson_builder b;
+  b.u8(0x12).cstr("_id").i64(-3);
+  bytes payload{0x27, 0x00};
+  for (const float f : row.vector) {
+    const auto u = std::bit_cast<std::uint32_t>(f);
+    for (int i = 0; i < 4; ++i) payload.push_back(static_cast<std::uint8_t>(u >> (8 * i)));
+  }
+  binary_element(b, "vector", 0x09, payload);
+  b.u8(0x01).cstr("norm").f64(2.5);
+  const bytes expected = document_of(b);
+  static_assert(bsongen::codec<vectors::wide_row>::fixed_size == 175);
+  ASSERT_EQ(expected.size(), 175U);
+
+  // Into a writer whose buffer held other bytes first: every byte is written.
+  bsongen::writer w;
+  std::memset(w.extend(400), 0xAB, 400);
+  w.clear();
+  ASSERT_TRUE(bsongen::encode(row, w));
+  EXPECT_EQ(bytes(w.bytes().begin(), w.bytes().end()), expected);
+
+  vectors::wide_row out{};
+  ASSERT_TRUE(bsongen::codec<vectors::wide_row>::decode_fixed(expected.data(), out));
+  EXPECT_TRUE(out == row);
+
+  // Constant bytes past the skipped words still count: `norm` renamed `nora` (word 20) leaves
+  // the fast path, and the general decoder skips the unknown field.
+  bytes renamed = expected;
+  ASSERT_EQ(renamed[164], 'm');
+  renamed[164] = 'a';
+  EXPECT_FALSE(bsongen::codec<vectors::wide_row>::decode_fixed(renamed.data(), out));
+  const vectors::wide_row decoded = decode_ok<vectors::wide_row>(renamed);
+  EXPECT_EQ(decoded.norm, 0.0);
+  EXPECT_EQ(decoded.vector, row.vector);
+  // So do the tail's (the terminator) and the vector's header (its dtype, in word 3).
+  bytes no_terminator = expected;
+  no_terminator.back() = 1;
+  EXPECT_FALSE(bsongen::codec<vectors::wide_row>::decode_fixed(no_terminator.data(), out));
+  bytes int8_dtype = expected;
+  ASSERT_EQ(int8_dtype[30], 0x27);
+  int8_dtype[30] = 0x03;
+  EXPECT_FALSE(bsongen::codec<vectors::wide_row>::decode_fixed(int8_dtype.data(), out));
+  EXPECT_EQ(decode_error<vectors::wide_row>(int8_dtype).code, error_code::type_mismatch);
 }
 
 TEST(binary_vector_codec, omit_empty_and_absent_forms) {

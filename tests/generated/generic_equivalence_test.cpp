@@ -46,6 +46,10 @@ document defaults_document() {
       {"fixed_array", array{0.0, 0.0}},
       {"binary", binary{}},
       {"uuid", binary{std::vector<std::uint8_t>(16, 0), binary_subtype::uuid}},
+      {"float32_vector", binary{{0x27, 0x00}, binary_subtype::vector}},
+      {"int8_vector", binary{{0x03, 0x00}, binary_subtype::vector}},
+      {"packed_bit_vector", binary{{0x10, 0x00}, binary_subtype::vector}},
+      {"fixed_vector", binary{{0x27, 0x00, 0, 0, 0, 0, 0, 0, 0, 0}, binary_subtype::vector}},
       {"object_id", object_id{}},
       {"bool", false},
       {"datetime", datetime{}},
@@ -153,6 +157,32 @@ std::vector<value_case> value_cases() {
   add(
       "uuid", "uuid", [](auto& s) { s.uuid.fill(0x5A); },
       binary{std::vector<std::uint8_t>(16, 0x5A), binary_subtype::uuid});
+  // Binary vectors: the generic path holds the subtype-9 binary, payload and all (1.5F is
+  // 0x3FC00000, -2.0F 0xC0000000, little-endian).
+  add(
+      "float32_vector", "float32_vector",
+      [](auto& s) {
+        s.float32_vector = {1.5F, -2.0F};
+      },
+      binary{{0x27, 0x00, 0x00, 0x00, 0xC0, 0x3F, 0x00, 0x00, 0x00, 0xC0}, binary_subtype::vector});
+  add(
+      "int8_vector", "int8_vector",
+      [](auto& s) {
+        s.int8_vector = {-128, 0, 127};
+      },
+      binary{{0x03, 0x00, 0x80, 0x00, 0x7F}, binary_subtype::vector});
+  add(
+      "packed_bit_vector", "packed_bit_vector",
+      [](auto& s) {
+        s.packed_bit_vector = packed_bits(std::vector<std::uint8_t>{0xEE, 0xE0}, 4);
+      },
+      binary{{0x10, 0x04, 0xEE, 0xE0}, binary_subtype::vector});
+  add(
+      "fixed_vector", "fixed_vector",
+      [](auto& s) {
+        s.fixed_vector = {-2.0F, 1.5F};
+      },
+      binary{{0x27, 0x00, 0x00, 0x00, 0x00, 0xC0, 0x00, 0x00, 0xC0, 0x3F}, binary_subtype::vector});
   add(
       "object_id", "object_id", [](auto& s) { s.object_id = some_id; }, some_id);
   add(
@@ -331,6 +361,12 @@ std::vector<input_case> input_cases() {
        {}},
       {"any_binary_subtype_2_prefix_lies",
        element_bytes(0x05, "any", b().i32(6).u8(2).i32(3).u8s({4, 5})),
+       {}},
+      {"float32_vector_negative_length",
+       element_bytes(0x05, "float32_vector", b().i32(-1).u8(9)),
+       {}},
+      {"float32_vector_length_beyond_document",
+       element_bytes(0x05, "float32_vector", b().i32(40).u8(9).u8s({0x27, 0x00})),
        {}},
       {"object_id_truncated", element_bytes(0x07, "object_id", b().u8s({1, 2, 3, 4, 5, 6})), {}},
       {"bool_two", element_bytes(0x08, "bool", b().u8(2)), {}},

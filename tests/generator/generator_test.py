@@ -1000,6 +1000,32 @@ class BinaryVectorTest(SchemaCase):
         self.assertFalse(fixed.checked)
         self.assertIsNone(layouts.structs["loose"].fixed)
 
+    def test_long_value_stretches_are_neither_compared_nor_copied(self):
+        m = linker.link(schema_reader.read_schema(self.write("""\
+            structs:
+              wide: {fields: {a: int32, v: {type: "binary_vector<float32, 32>"}, b: int32}}
+              narrow: {fields: {a: int32, v: {type: "binary_vector<float32, 14>"}, b: int32}}
+            """)))
+        source = next(text for name, text in render.render(m).items() if name.endswith(".cpp"))
+
+        def part(begin, name):  # the struct's codec_impl definition, or its write()
+            at = source.index(begin.format(name))
+            return source[at:source.index("\n}", at)]
+        # {a: int32 at 7, v: constants 14-20, 128 bytes of elements at 21, b: int32 at 152}, 157
+        # bytes: words 3-17 (bytes 24-143) hold elements only, so decode compares words 0-2 and
+        # 18, encode copies bytes 0-20 and 149-156 of the skeleton.
+        codec, write = "struct codec_impl<::{}> {{", "codec_impl<::{}>::write("
+        self.assertIn("fixed_shape<fixed_size, 4, 2> shape", part(codec, "wide"))
+        self.assertIn(".runs = {{{0, 3}, {18, 1}}}", part(codec, "wide"))
+        self.assertIn("std::memcpy(out + 0, skeleton + 0, 21);\n"
+                      "  std::memcpy(out + 149, skeleton + 149, 8);\n"
+                      "  store_fixed(v, out);", part(write, "wide"))
+        # 56 bytes of elements leave fewer than cpp.SKIPPED_WORDS words: one run, one copy, as
+        # for scalar fields.
+        self.assertIn("fixed_shape<fixed_size> shape", part(codec, "narrow"))
+        self.assertNotIn(".runs", part(codec, "narrow"))
+        self.assertIn("std::memcpy(out, skeleton, fixed_size);", part(write, "narrow"))
+
     def test_misuse_is_diagnosed(self):
         errs = self.errors("""\
             structs:

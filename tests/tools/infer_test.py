@@ -918,6 +918,18 @@ class CollectionsTest(InferCase):
             self.assertEqual(self.type_of(s, "lookalikes", member), kind, member)
         self.assertEqual(self.fields(s, "lookalikes_ref")["oid"]["key"], "$oid")
 
+    def test_vectors_get_vector_types(self):
+        # infer_round_trip_vectors decodes and re-encodes every document through this schema.
+        s, _ = self.collection("vectors")
+        for member, kind in (("embedding", "binary_vector<float32, 6>"),
+                             ("quantized", "binary_vector<int8>"),
+                             ("bits", "binary_vector<packed_bit>"),
+                             ("maybe", "binary_vector<float32>?"),
+                             ("flags", "nullable<binary_vector<packed_bit>>"),
+                             ("chunks", "vector<vectors_chunks>")):
+            self.assertEqual(self.type_of(s, "vectors", member), kind, member)
+        self.assertEqual(self.type_of(s, "vectors_chunks", "code"), "binary_vector<int8, 3>")
+
 
 class ScaleTest(unittest.TestCase):
     """The work for one document grows near-linearly with its keys (issue 35 item 10: 8k keys

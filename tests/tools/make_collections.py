@@ -31,6 +31,12 @@ types inferred for them):
   nested     arrays nested 30 deep (legal BSON), directly and under a sub-document in an array:
              the schema nests at most 16 containers in one type, so infer types the levels below
              as `any`, and the generated code compiles in seconds (30 deep would take minutes).
+  vectors    BSON Binary Vectors (binary subtype 9, payloads built here: python3-bson predates
+             BinaryVector): float32 of one dimension in every document (a fixed dimension),
+             int8 and packed_bit of varying lengths (packed_bit with padding), a float32 vector
+             that is sometimes absent, a packed_bit one that is sometimes null, a fixed-dimension
+             int8 vector in array element documents; float32 elements include -0, infinities and
+             subnormals, which must come back bit for bit.
 
 Also customers_widened.bson, a negative control for the round-trip harness: customers whose
 int64 `visits` is an int32. The customers schema decodes them (int64 reads int32) but writes an
@@ -41,6 +47,7 @@ import argparse
 import datetime
 import os
 import random
+import struct
 import sys
 import uuid
 
@@ -266,9 +273,42 @@ def nested(m: Maker, n: int):
         yield d
 
 
+def vectors(m: Maker, n: int):
+    def float32(dimension: int) -> Binary:
+        values = [m.rng.choice([m.rng.uniform(-1, 1), -0.0, float("inf"), 1e-45, 3.4e38])
+                  for _ in range(dimension)]
+        return Binary(b"\x27\x00" + struct.pack(f"<{dimension}f", *values), 9)
+
+    def int8(dimension: int) -> Binary:
+        values = [m.rng.randrange(-128, 128) for _ in range(dimension)]
+        return Binary(b"\x03\x00" + struct.pack(f"<{dimension}b", *values), 9)
+
+    def packed_bits() -> Binary:
+        bits = m.rng.randrange(0, 21)
+        data = bytearray(m.rng.getrandbits(8) for _ in range((bits + 7) // 8))
+        padding = 8 * len(data) - bits
+        if data:
+            data[-1] &= 0xFF ^ ((1 << padding) - 1)  # the ignored bits are zero
+        return Binary(bytes([0x10, padding]) + bytes(data), 9)
+
+    for _ in range(n):
+        d = SON()
+        d["_id"] = m.oid()
+        d["embedding"] = float32(6)
+        d["quantized"] = int8(m.rng.randrange(0, 7))
+        d["bits"] = packed_bits()
+        if m.chance(0.7):
+            d["maybe"] = float32(m.rng.randrange(1, 4))
+        d["flags"] = packed_bits() if m.chance(0.6) else None
+        d["chunks"] = [SON([("at", m.rng.randrange(1000)), ("code", int8(3))])
+                       for _ in range(m.rng.randrange(0, 3))]
+        yield d
+
+
 COLLECTIONS = {"customers": (customers, 500), "orders": (orders, 400),
                "readings": (readings, 600), "events": (events, 300),
-               "lookalikes": (lookalikes, 40), "nested": (nested, 20)}
+               "lookalikes": (lookalikes, 40), "nested": (nested, 20),
+               "vectors": (vectors, 200)}
 
 
 def main() -> int:
