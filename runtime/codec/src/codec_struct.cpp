@@ -84,12 +84,8 @@ const std::uint8_t* decode_out_of_order(decode_state& st, const std::uint8_t* el
     if (rejects_repeats && !note_unknown_key(st, doc_end, key)) {
       return fail_duplicate_field(st, element, key);
     }
-    const std::uint8_t* const after = skip_value(st, type, body, doc_end);
-    if (after == nullptr) {
-      // An error inside the skipped value (it has a path) already points at its own element.
-      if (!st.err.path.empty()) st.error_located = true;
-      return fail_in_element(st, element, key);
-    }
+    const std::uint8_t* const after = step_over(st, type, body, doc_end);
+    if (after == nullptr) return fail_skipped(st, element, key);
     if (table.unknown == unknown_policy::capture) {
       try {
         table.capture(obj, {element, after});
