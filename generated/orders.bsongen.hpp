@@ -13,6 +13,7 @@
 #include "bsongen/codec.hpp"
 #include "bsongen/decimal128.hpp"
 #include "bsongen/object_id.hpp"
+#include "bsongen/query.hpp"
 #include "bsongen/raw_document.hpp"
 #include "bsongen/types.hpp"
 #include "bsongen/version.hpp"
@@ -99,6 +100,26 @@ struct order {
   friend bool operator==(const ::shop::order&, const ::shop::order&) = default;
 };
 
+// `customer` of order_summary: what it keeps of customer.
+struct order_summary_customer {
+  std::string name{};
+
+  friend bool operator==(const ::shop::order_summary_customer&,
+                         const ::shop::order_summary_customer&) = default;
+};
+
+// What an order list shows: four fields of an order, one of them from its customer. Decoding
+// a whole order document into it reads these and steps over the rest; a query made with
+// bsongen::projection<order_summary>() asks the server for these alone.
+struct order_summary {
+  ::bsongen::object_id id{};
+  ::shop::order_status status = ::shop::order_status::pending;
+  ::shop::order_summary_customer customer{};
+  ::bsongen::decimal128 total{};
+
+  friend bool operator==(const ::shop::order_summary&, const ::shop::order_summary&) = default;
+};
+
 }  // namespace shop
 
 namespace bsongen {
@@ -107,6 +128,15 @@ template <>
 struct codec<::shop::address> {
   using value_type = ::shop::address;
   static constexpr bool is_document = true;
+  // The MongoDB find projection asking for exactly what decode reads (bsongen::projection<T>()).
+  static constexpr ::bsongen::detail::literal_bytes<65> projection_document{
+      "A\000\000\000"                       // 65 bytes
+      "\020_id\000\000\000\000\000"         // "_id": 0
+      "\020street\000\001\000\000\000"      // "street": 1
+      "\020city\000\001\000\000\000"        // "city": 1
+      "\020postalCode\000\001\000\000\000"  // "postalCode": 1
+      "\020country\000\001\000\000\000"     // "country": 1
+      "\000"};
 
   static std::size_t size(const value_type& v, ::bsongen::detail::encode_state& es) noexcept;
   static std::uint8_t* write(const value_type& v, std::uint8_t* out,
@@ -120,6 +150,21 @@ template <>
 struct codec<::shop::customer> {
   using value_type = ::shop::customer;
   static constexpr bool is_document = true;
+  // The MongoDB find projection asking for exactly what decode reads (bsongen::projection<T>()).
+  static constexpr ::bsongen::detail::literal_bytes<205> projection_document{
+      "\315\000\000\000"                             // 205 bytes
+      "\020_id\000\001\000\000\000"                  // "_id": 1
+      "\020name\000\001\000\000\000"                 // "name": 1
+      "\020email\000\001\000\000\000"                // "email": 1
+      "\020shipping.street\000\001\000\000\000"      // "shipping.street": 1
+      "\020shipping.city\000\001\000\000\000"        // "shipping.city": 1
+      "\020shipping.postalCode\000\001\000\000\000"  // "shipping.postalCode": 1
+      "\020shipping.country\000\001\000\000\000"     // "shipping.country": 1
+      "\020billing.street\000\001\000\000\000"       // "billing.street": 1
+      "\020billing.city\000\001\000\000\000"         // "billing.city": 1
+      "\020billing.postalCode\000\001\000\000\000"   // "billing.postalCode": 1
+      "\020billing.country\000\001\000\000\000"      // "billing.country": 1
+      "\000"};
 
   static std::size_t size(const value_type& v, ::bsongen::detail::encode_state& es) noexcept;
   static std::uint8_t* write(const value_type& v, std::uint8_t* out,
@@ -133,6 +178,15 @@ template <>
 struct codec<::shop::line_item> {
   using value_type = ::shop::line_item;
   static constexpr bool is_document = true;
+  // The MongoDB find projection asking for exactly what decode reads (bsongen::projection<T>()).
+  static constexpr ::bsongen::detail::literal_bytes<61> projection_document{
+      "=\000\000\000"                      // 61 bytes
+      "\020_id\000\000\000\000\000"        // "_id": 0
+      "\020sku\000\001\000\000\000"        // "sku": 1
+      "\020qty\000\001\000\000\000"        // "qty": 1
+      "\020unitPrice\000\001\000\000\000"  // "unitPrice": 1
+      "\020discount\000\001\000\000\000"   // "discount": 1
+      "\000"};
 
   static std::size_t size(const value_type& v, ::bsongen::detail::encode_state& es) noexcept;
   static std::uint8_t* write(const value_type& v, std::uint8_t* out,
@@ -146,6 +200,10 @@ template <>
 struct codec<::shop::order> {
   using value_type = ::shop::order;
   static constexpr bool is_document = true;
+  // The MongoDB find projection asking for exactly what decode reads (bsongen::projection<T>()).
+  static constexpr ::bsongen::detail::literal_bytes<5> projection_document{
+      "\005\000\000\000"  // 5 bytes
+      "\000"};
 
   static std::size_t size(const value_type& v, ::bsongen::detail::encode_state& es) noexcept;
   static std::uint8_t* write(const value_type& v, std::uint8_t* out,
@@ -155,4 +213,139 @@ struct codec<::shop::order> {
                                              value_type& out, bool fresh);
 };
 
+template <>
+struct codec<::shop::order_summary_customer> {
+  using value_type = ::shop::order_summary_customer;
+  static constexpr bool is_document = true;
+  // The MongoDB find projection asking for exactly what decode reads (bsongen::projection<T>()).
+  static constexpr ::bsongen::detail::literal_bytes<24> projection_document{
+      "\030\000\000\000"              // 24 bytes
+      "\020_id\000\000\000\000\000"   // "_id": 0
+      "\020name\000\001\000\000\000"  // "name": 1
+      "\000"};
+
+  static std::size_t size(const value_type& v, ::bsongen::detail::encode_state& es) noexcept;
+  static std::uint8_t* write(const value_type& v, std::uint8_t* out,
+                             ::bsongen::detail::text_bits& text) noexcept;
+  static const std::uint8_t* decode_document(::bsongen::detail::decode_state& st,
+                                             const std::uint8_t* p, const std::uint8_t* end,
+                                             value_type& out, bool fresh);
+};
+
+template <>
+struct codec<::shop::order_summary> {
+  using value_type = ::shop::order_summary;
+  static constexpr bool is_document = true;
+  // The MongoDB find projection asking for exactly what decode reads (bsongen::projection<T>()).
+  static constexpr ::bsongen::detail::literal_bytes<56> projection_document{
+      "8\000\000\000"                          // 56 bytes
+      "\020_id\000\001\000\000\000"            // "_id": 1
+      "\020status\000\001\000\000\000"         // "status": 1
+      "\020customer.name\000\001\000\000\000"  // "customer.name": 1
+      "\020total\000\001\000\000\000"          // "total": 1
+      "\000"};
+
+  static std::size_t size(const value_type& v, ::bsongen::detail::encode_state& es) noexcept;
+  static std::uint8_t* write(const value_type& v, std::uint8_t* out,
+                             ::bsongen::detail::text_bits& text) noexcept;
+  static const std::uint8_t* decode_document(::bsongen::detail::decode_state& st,
+                                             const std::uint8_t* p, const std::uint8_t* end,
+                                             value_type& out, bool fresh);
+};
+
+// The stored dotted paths of ::shop::address's fields below `Path`.
+template <::bsongen::detail::path_text Path>
+struct paths_of<::shop::address, Path> : ::bsongen::field_path<Path> {
+  static constexpr ::bsongen::field_path<::bsongen::detail::child_path(Path, "street")> street{};
+  static constexpr ::bsongen::field_path<::bsongen::detail::child_path(Path, "city")> city{};
+  static constexpr ::bsongen::field_path<::bsongen::detail::child_path(Path, "postalCode")>
+      postal_code{};
+  static constexpr ::bsongen::field_path<::bsongen::detail::child_path(Path, "country")> country{};
+};
+
+// The stored dotted paths of ::shop::customer's fields below `Path`.
+template <::bsongen::detail::path_text Path>
+struct paths_of<::shop::customer, Path> : ::bsongen::field_path<Path> {
+  static constexpr ::bsongen::field_path<::bsongen::detail::child_path(Path, "_id")> id{};
+  static constexpr ::bsongen::field_path<::bsongen::detail::child_path(Path, "name")> name{};
+  static constexpr ::bsongen::field_path<::bsongen::detail::child_path(Path, "email")> email{};
+  static constexpr ::bsongen::paths_of<::shop::address,
+                                       ::bsongen::detail::child_path(Path, "shipping")>
+      shipping{};
+  static constexpr ::bsongen::paths_of<::shop::address,
+                                       ::bsongen::detail::child_path(Path, "billing")>
+      billing{};
+};
+
+// The stored dotted paths of ::shop::line_item's fields below `Path`.
+template <::bsongen::detail::path_text Path>
+struct paths_of<::shop::line_item, Path> : ::bsongen::field_path<Path> {
+  static constexpr ::bsongen::field_path<::bsongen::detail::child_path(Path, "sku")> sku{};
+  static constexpr ::bsongen::field_path<::bsongen::detail::child_path(Path, "qty")> quantity{};
+  static constexpr ::bsongen::field_path<::bsongen::detail::child_path(Path, "unitPrice")>
+      unit_price{};
+  static constexpr ::bsongen::field_path<::bsongen::detail::child_path(Path, "discount")>
+      discount{};
+};
+
+// The stored dotted paths of ::shop::order's fields below `Path`.
+template <::bsongen::detail::path_text Path>
+struct paths_of<::shop::order, Path> : ::bsongen::field_path<Path> {
+  static constexpr ::bsongen::field_path<::bsongen::detail::child_path(Path, "_id")> id{};
+  static constexpr ::bsongen::field_path<::bsongen::detail::child_path(Path, "number")> number{};
+  static constexpr ::bsongen::field_path<::bsongen::detail::child_path(Path, "status")> status{};
+  static constexpr ::bsongen::field_path<::bsongen::detail::child_path(Path, "payment")> payment{};
+  static constexpr ::bsongen::paths_of<::shop::customer,
+                                       ::bsongen::detail::child_path(Path, "customer")>
+      customer{};
+  static constexpr ::bsongen::paths_of<::shop::line_item,
+                                       ::bsongen::detail::child_path(Path, "items")>
+      items{};
+  static constexpr ::bsongen::field_path<::bsongen::detail::child_path(Path, "total")> total{};
+  static constexpr ::bsongen::field_path<::bsongen::detail::child_path(Path, "createdAt")>
+      created_at{};
+  static constexpr ::bsongen::field_path<::bsongen::detail::child_path(Path, "shippedAt")>
+      shipped_at{};
+  static constexpr ::bsongen::field_path<::bsongen::detail::child_path(Path, "tags")> tags{};
+  static constexpr ::bsongen::field_path<::bsongen::detail::child_path(Path, "notes")> notes{};
+  static constexpr ::bsongen::field_path<::bsongen::detail::child_path(Path, "gift")> gift{};
+  static constexpr ::bsongen::field_path<::bsongen::detail::child_path(Path, "_v")> version{};
+  static constexpr ::bsongen::field_path<::bsongen::detail::child_path(Path, "attachment")>
+      attachment{};
+  static constexpr ::bsongen::field_path<::bsongen::detail::child_path(Path, "tracking")>
+      tracking{};
+  static constexpr ::bsongen::field_path<::bsongen::detail::child_path(Path, "dimensions")>
+      dimensions{};
+};
+
+// The stored dotted paths of ::shop::order_summary_customer's fields below `Path`.
+template <::bsongen::detail::path_text Path>
+struct paths_of<::shop::order_summary_customer, Path> : ::bsongen::field_path<Path> {
+  static constexpr ::bsongen::field_path<::bsongen::detail::child_path(Path, "name")> name{};
+};
+
+// The stored dotted paths of ::shop::order_summary's fields below `Path`.
+template <::bsongen::detail::path_text Path>
+struct paths_of<::shop::order_summary, Path> : ::bsongen::field_path<Path> {
+  static constexpr ::bsongen::field_path<::bsongen::detail::child_path(Path, "_id")> id{};
+  static constexpr ::bsongen::field_path<::bsongen::detail::child_path(Path, "status")> status{};
+  static constexpr ::bsongen::paths_of<::shop::order_summary_customer,
+                                       ::bsongen::detail::child_path(Path, "customer")>
+      customer{};
+  static constexpr ::bsongen::field_path<::bsongen::detail::child_path(Path, "total")> total{};
+};
+
 }  // namespace bsongen
+
+namespace shop {
+
+// Typed field paths (bsongen/query.hpp): `<struct>_paths::<member>` converts to the member's
+// stored dotted path, e.g. order_summary_paths::id.
+using address_paths = ::bsongen::paths<::shop::address>;
+using customer_paths = ::bsongen::paths<::shop::customer>;
+using line_item_paths = ::bsongen::paths<::shop::line_item>;
+using order_paths = ::bsongen::paths<::shop::order>;
+using order_summary_customer_paths = ::bsongen::paths<::shop::order_summary_customer>;
+using order_summary_paths = ::bsongen::paths<::shop::order_summary>;
+
+}  // namespace shop

@@ -22,6 +22,9 @@ BSON_TYPES: dict[str, int] = {
 # Headers every generated header includes, and where the runtime types are declared.
 CODEC_HEADER = "bsongen/codec.hpp"
 VERSION_HEADER = "bsongen/version.hpp"
+# Typed field paths and projection documents (bsongen::paths_of, bsongen::projection): every
+# generated header includes it.
+QUERY_HEADER = "bsongen/query.hpp"
 FILLED_ARRAY_HEADER = "bsongen/filled_array.hpp"  # fixed arrays of enums start at an enumerator
 BSON_TYPE_HEADER = "bsongen/bson_type.hpp"
 CAPTURE_KIND = "raw_document"  # the kind of a struct's capture member (unknown_fields: capture)

@@ -16,6 +16,7 @@ from typing import Optional
 from . import catalog, linker, names
 from .layout import Fixed, Layouts, element_bson_type
 from .model import Enum, Field, Model, Struct, TypeRef
+from .query_view import QueryView, query_view
 
 CODEC_IMPL = "::bsongen::detail::codec_impl"
 
@@ -298,12 +299,16 @@ class StructView:
     capture_allocator_use: Optional[str] = None  # as FieldView.allocator_use, for the capture
     memory_param: str = "memory"
     other_param: str = "other"
+    # Its projection document, field paths and (projections) skip runs.
+    queries: Optional[QueryView] = None
 
     @property
     def has_chain(self) -> bool:
         """Decode runs the unrolled in-order chain; fixed-shape and empty structs decode every
-        element that missed their fast path through the table alone."""
-        return bool(self.fields) and self.fixed is None
+        element that missed their fast path through the table alone, but a fixed-shape projection,
+        whose skip runs step over the source's other fields in the chain."""
+        return bool(self.fields) and (self.fixed is None or
+                                      (self.queries is not None and self.queries.skip_runs))
 
 
 @dataclass
@@ -439,7 +444,8 @@ def _struct(model: Model, s: Struct, layouts: Layouts) -> StructView:
         allocator_source=allocator_source,
         capture_allocator_use="member" if capture_aware else None,
         memory_param=_unused_name("memory", member_names),
-        other_param=_unused_name("other", member_names))
+        other_param=_unused_name("other", member_names),
+        queries=query_view(model, s))
 
 
 def _fixed_view(starts: list[int], fixed: Fixed) -> FixedView:
@@ -459,7 +465,7 @@ def _fixed_view(starts: list[int], fixed: Fixed) -> FixedView:
 def view(model: Model, header_only: bool = False) -> ModelView:
     layouts = Layouts(model)
     std_headers: set[str] = set()
-    runtime_headers = {catalog.CODEC_HEADER, catalog.VERSION_HEADER}
+    runtime_headers = {catalog.CODEC_HEADER, catalog.VERSION_HEADER, catalog.QUERY_HEADER}
     if model.enums and model.defines_types:
         std_headers.add(catalog.ENUM_UNDERLYING_HEADER)
     if any(_allocator_use(model, f.type) for s in model.structs for f in s.fields) or \
