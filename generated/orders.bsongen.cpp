@@ -5,6 +5,7 @@
 #include "orders.bsongen.hpp"
 
 #include "bsongen/detail/codec_support.hpp"
+#include "bsongen/detail/projection_support.hpp"
 
 namespace bsongen::detail {
 
@@ -1583,12 +1584,15 @@ const std::uint8_t* codec_impl<::shop::order_summary_customer>::decode_document(
   for (;;) {
     switch (chain.next) {
       case 0:
-        if (::bsongen::detail::skips_inline(st)) {
-          if (::bsongen::detail::has_prefix(body, doc_end, skip_0)) {
-            element = body;
-            body = ::bsongen::detail::step_over(st, skip_0.type, body + skip_0.size, doc_end);
-            if (body == nullptr) return ::bsongen::detail::fail_skipped(st, element, "_id");
-          }
+        if (!::bsongen::detail::has_prefix(body, doc_end, prefix_name) &&
+            ::bsongen::detail::skips_inline(st)) {
+          body = ::bsongen::detail::skip_in_mode(
+              st, body, doc_end,
+              [&st](auto mode, const std::uint8_t* at, const std::uint8_t* stop) {
+                constexpr bool validate = decltype(mode)::validate;
+                at = ::bsongen::detail::skip_known<validate>(st, at, stop, skip_0);
+                return at;
+              });
         }
         if (!::bsongen::detail::has_prefix(body, doc_end, prefix_name)) {
           chain.next = 0;
@@ -1601,22 +1605,16 @@ const std::uint8_t* codec_impl<::shop::order_summary_customer>::decode_document(
         seen[0] |= std::uint64_t{1} << 0;
         [[fallthrough]];
       default:
-        if (::bsongen::detail::skips_inline(st)) {
-          if (::bsongen::detail::has_prefix(body, doc_end, skip_2)) {
-            element = body;
-            body = ::bsongen::detail::step_over(st, skip_2.type, body + skip_2.size, doc_end);
-            if (body == nullptr) return ::bsongen::detail::fail_skipped(st, element, "email");
-          }
-          if (::bsongen::detail::has_prefix(body, doc_end, skip_3)) {
-            element = body;
-            body = ::bsongen::detail::step_over(st, skip_3.type, body + skip_3.size, doc_end);
-            if (body == nullptr) return ::bsongen::detail::fail_skipped(st, element, "shipping");
-          }
-          if (::bsongen::detail::has_prefix(body, doc_end, skip_4)) {
-            element = body;
-            body = ::bsongen::detail::step_over(st, skip_4.type, body + skip_4.size, doc_end);
-            if (body == nullptr) return ::bsongen::detail::fail_skipped(st, element, "billing");
-          }
+        if (body != doc_end && ::bsongen::detail::skips_inline(st)) {
+          body = ::bsongen::detail::skip_in_mode(
+              st, body, doc_end,
+              [&st](auto mode, const std::uint8_t* at, const std::uint8_t* stop) {
+                constexpr bool validate = decltype(mode)::validate;
+                at = ::bsongen::detail::skip_known<validate>(st, at, stop, skip_2);
+                at = ::bsongen::detail::skip_known<validate>(st, at, stop, skip_3);
+                at = ::bsongen::detail::skip_known<validate>(st, at, stop, skip_4);
+                return at;
+              });
         }
         chain.next = field_count;
     }
@@ -1735,12 +1733,15 @@ const std::uint8_t* codec_impl<::shop::order_summary>::decode_document(
         seen[0] |= std::uint64_t{1} << 0;
         [[fallthrough]];
       case 1:
-        if (::bsongen::detail::skips_inline(st)) {
-          if (::bsongen::detail::has_prefix(body, doc_end, skip_1)) {
-            element = body;
-            body = ::bsongen::detail::step_over(st, skip_1.type, body + skip_1.size, doc_end);
-            if (body == nullptr) return ::bsongen::detail::fail_skipped(st, element, "number");
-          }
+        if (!::bsongen::detail::has_prefix(body, doc_end, prefix_status) &&
+            ::bsongen::detail::skips_inline(st)) {
+          body = ::bsongen::detail::skip_in_mode(
+              st, body, doc_end,
+              [&st](auto mode, const std::uint8_t* at, const std::uint8_t* stop) {
+                constexpr bool validate = decltype(mode)::validate;
+                at = ::bsongen::detail::skip_known<validate>(st, at, stop, skip_1);
+                return at;
+              });
         }
         if (!::bsongen::detail::has_prefix(body, doc_end, prefix_status)) {
           chain.next = 1;
@@ -1754,12 +1755,15 @@ const std::uint8_t* codec_impl<::shop::order_summary>::decode_document(
         seen[0] |= std::uint64_t{1} << 1;
         [[fallthrough]];
       case 2:
-        if (::bsongen::detail::skips_inline(st)) {
-          if (::bsongen::detail::has_prefix(body, doc_end, skip_3)) {
-            element = body;
-            body = ::bsongen::detail::step_over(st, skip_3.type, body + skip_3.size, doc_end);
-            if (body == nullptr) return ::bsongen::detail::fail_skipped(st, element, "payment");
-          }
+        if (!::bsongen::detail::has_prefix(body, doc_end, prefix_customer) &&
+            ::bsongen::detail::skips_inline(st)) {
+          body = ::bsongen::detail::skip_in_mode(
+              st, body, doc_end,
+              [&st](auto mode, const std::uint8_t* at, const std::uint8_t* stop) {
+                constexpr bool validate = decltype(mode)::validate;
+                at = ::bsongen::detail::skip_known<validate>(st, at, stop, skip_3);
+                return at;
+              });
         }
         if (!::bsongen::detail::has_prefix(body, doc_end, prefix_customer)) {
           chain.next = 2;
@@ -1773,12 +1777,15 @@ const std::uint8_t* codec_impl<::shop::order_summary>::decode_document(
         seen[0] |= std::uint64_t{1} << 2;
         [[fallthrough]];
       case 3:
-        if (::bsongen::detail::skips_inline(st)) {
-          if (::bsongen::detail::has_prefix(body, doc_end, skip_5)) {
-            element = body;
-            body = ::bsongen::detail::step_over(st, skip_5.type, body + skip_5.size, doc_end);
-            if (body == nullptr) return ::bsongen::detail::fail_skipped(st, element, "items");
-          }
+        if (!::bsongen::detail::has_prefix(body, doc_end, prefix_total) &&
+            ::bsongen::detail::skips_inline(st)) {
+          body = ::bsongen::detail::skip_in_mode(
+              st, body, doc_end,
+              [&st](auto mode, const std::uint8_t* at, const std::uint8_t* stop) {
+                constexpr bool validate = decltype(mode)::validate;
+                at = ::bsongen::detail::skip_known<validate>(st, at, stop, skip_5);
+                return at;
+              });
         }
         if (!::bsongen::detail::has_prefix(body, doc_end, prefix_total)) {
           chain.next = 3;
@@ -1791,52 +1798,20 @@ const std::uint8_t* codec_impl<::shop::order_summary>::decode_document(
         seen[0] |= std::uint64_t{1} << 3;
         [[fallthrough]];
       default:
-        if (::bsongen::detail::skips_inline(st)) {
-          if (::bsongen::detail::has_prefix(body, doc_end, skip_7)) {
-            element = body;
-            body = ::bsongen::detail::step_over(st, skip_7.type, body + skip_7.size, doc_end);
-            if (body == nullptr) return ::bsongen::detail::fail_skipped(st, element, "createdAt");
-          }
-          if (::bsongen::detail::has_prefix(body, doc_end, skip_8)) {
-            element = body;
-            body = ::bsongen::detail::step_over(st, skip_8.type, body + skip_8.size, doc_end);
-            if (body == nullptr) return ::bsongen::detail::fail_skipped(st, element, "shippedAt");
-          }
-          if (::bsongen::detail::has_prefix(body, doc_end, skip_9)) {
-            element = body;
-            body = ::bsongen::detail::step_over(st, skip_9.type, body + skip_9.size, doc_end);
-            if (body == nullptr) return ::bsongen::detail::fail_skipped(st, element, "tags");
-          }
-          if (::bsongen::detail::has_prefix(body, doc_end, skip_10)) {
-            element = body;
-            body = ::bsongen::detail::step_over(st, skip_10.type, body + skip_10.size, doc_end);
-            if (body == nullptr) return ::bsongen::detail::fail_skipped(st, element, "notes");
-          }
-          if (::bsongen::detail::has_prefix(body, doc_end, skip_11)) {
-            element = body;
-            body = ::bsongen::detail::step_over(st, skip_11.type, body + skip_11.size, doc_end);
-            if (body == nullptr) return ::bsongen::detail::fail_skipped(st, element, "gift");
-          }
-          if (::bsongen::detail::has_prefix(body, doc_end, skip_12)) {
-            element = body;
-            body = ::bsongen::detail::step_over(st, skip_12.type, body + skip_12.size, doc_end);
-            if (body == nullptr) return ::bsongen::detail::fail_skipped(st, element, "_v");
-          }
-          if (::bsongen::detail::has_prefix(body, doc_end, skip_13)) {
-            element = body;
-            body = ::bsongen::detail::step_over(st, skip_13.type, body + skip_13.size, doc_end);
-            if (body == nullptr) return ::bsongen::detail::fail_skipped(st, element, "attachment");
-          }
-          if (::bsongen::detail::has_prefix(body, doc_end, skip_14)) {
-            element = body;
-            body = ::bsongen::detail::step_over(st, skip_14.type, body + skip_14.size, doc_end);
-            if (body == nullptr) return ::bsongen::detail::fail_skipped(st, element, "tracking");
-          }
-          if (::bsongen::detail::has_prefix(body, doc_end, skip_15)) {
-            element = body;
-            body = ::bsongen::detail::step_over(st, skip_15.type, body + skip_15.size, doc_end);
-            if (body == nullptr) return ::bsongen::detail::fail_skipped(st, element, "dimensions");
-          }
+        if (body != doc_end && ::bsongen::detail::skips_inline(st)) {
+          body = ::bsongen::detail::skip_in_mode(
+              st, body, doc_end,
+              [&st](auto mode, const std::uint8_t* at, const std::uint8_t* stop) {
+                constexpr bool validate = decltype(mode)::validate;
+                at = ::bsongen::detail::skip_fixed_run<validate, skip_7, skip_8>(st, at, stop);
+                at = ::bsongen::detail::skip_known<validate>(st, at, stop, skip_9);
+                at = ::bsongen::detail::skip_known<validate>(st, at, stop, skip_10);
+                at = ::bsongen::detail::skip_fixed_run<validate, skip_11, skip_12>(st, at, stop);
+                at = ::bsongen::detail::skip_known<validate>(st, at, stop, skip_13);
+                at = ::bsongen::detail::skip_known<validate>(st, at, stop, skip_14);
+                at = ::bsongen::detail::skip_known<validate>(st, at, stop, skip_15);
+                return at;
+              });
         }
         chain.next = field_count;
     }

@@ -34,6 +34,13 @@ ALLOCATOR_AWARE_HEADER = "bsongen/detail/allocator_aware.hpp"  # what their cons
 # What a generated source includes for the codec definitions (containers, fixed shapes, the
 # per-type leaf codecs).
 SUPPORT_HEADER = "bsongen/detail/codec_support.hpp"
+# What a projection's decoder steps over its source's other fields with (skip runs).
+PROJECTION_SUPPORT_HEADER = "bsongen/detail/projection_support.hpp"
+# The BSON types whose values have one width (bson_type.hpp's value_rules, layout `fixed`): a
+# projection steps over consecutive source fields of these together (detail::skip_fixed_run,
+# whose static_assert holds this list to the table).
+FIXED_WIDTH_BSON_TYPES = ("double_", "undefined", "object_id", "boolean", "datetime", "null",
+                          "int32", "timestamp", "int64", "decimal128", "min_key", "max_key")
 
 
 @dataclass(frozen=True)

@@ -498,6 +498,8 @@ def view(model: Model, header_only: bool = False) -> ModelView:
     for s in model.structs:
         for f in s.fields:
             codec_headers_of(f.type, codec_headers)
+    if any(s.projection is not None for s in model.structs):
+        codec_headers.add(catalog.PROJECTION_SUPPORT_HEADER)  # skip runs (query_view.py)
     source_headers = [catalog.SUPPORT_HEADER, *sorted(codec_headers)]
     return ModelView(
         origin_kind=model.origin_kind, origin_path=model.origin_path,

@@ -11,7 +11,7 @@ import struct as binary_struct
 from dataclasses import dataclass, field
 from typing import Optional
 
-from . import names, queries
+from . import catalog, names, queries
 from .layout import element_bson_type
 from .model import Model, Struct
 
@@ -23,6 +23,14 @@ class SkipView:
     index: int                  # the source field's index: its constant is skip_<index>
     key: str
     bson_type: Optional[str]    # bson_type enumerator, or None when the value decides
+
+
+@dataclass
+class SkipGroup:
+    """Skipped source fields stepped over by one call: consecutive fixed-width ones together
+    (detail::skip_fixed_run), any other alone (detail::skip_known)."""
+    fixed: bool
+    skips: list[SkipView]
 
 
 @dataclass
@@ -52,6 +60,25 @@ class QueryView:
     @property
     def skip_runs(self) -> bool:
         return bool(self.skipped_after) or any(self.skipped_before)
+
+    @property
+    def groups_before(self) -> list[list[SkipGroup]]:
+        return [_groups(run) for run in self.skipped_before]
+
+    @property
+    def groups_after(self) -> list[SkipGroup]:
+        return _groups(self.skipped_after)
+
+
+def _groups(run: list[SkipView]) -> list[SkipGroup]:
+    out: list[SkipGroup] = []
+    for k in run:
+        fixed = k.bson_type in catalog.FIXED_WIDTH_BSON_TYPES
+        if fixed and out and out[-1].fixed:
+            out[-1].skips.append(k)
+        else:
+            out.append(SkipGroup(fixed, [k]))
+    return out
 
 
 def _skips(model: Model, s: Struct) -> tuple[list[list[SkipView]], list[SkipView]]:
