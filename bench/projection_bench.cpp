@@ -45,8 +45,7 @@ namespace {
 // whole document their way, returning false on a missing or mistyped field.
 template <class Projection, class Source, class Project, class FromGeneric, class FromLibbson>
 void register_projection_rows(const std::string& name, std::span<const std::uint8_t> bytes,
-                              Project project, FromGeneric from_generic,
-                              FromLibbson from_libbson) {
+                              Project project, FromGeneric from_generic, FromLibbson from_libbson) {
   register_case_bytes(name, bytes);
   Source source{};
   if (auto r = decode(bytes, source); !r) fail(name, r.error().to_string());
@@ -54,8 +53,10 @@ void register_projection_rows(const std::string& name, std::span<const std::uint
   auto decode_row = [name, bytes, expected](const char* impl, decode_options options) {
     register_row(name, impl, "decode", [=](benchmark::State& state) {
       Projection out{};
-      if (auto r = decode(bytes, out, options); !r) fail(row_name(name, impl, "decode"), r.error().to_string());
-      if (!(out == expected)) fail(row_name(name, impl, "decode"), "differs from the source's fields");
+      if (auto r = decode(bytes, out, options); !r)
+        fail(row_name(name, impl, "decode"), r.error().to_string());
+      if (!(out == expected))
+        fail(row_name(name, impl, "decode"), "differs from the source's fields");
       for (auto _ : state) {
         auto r = decode(bytes, out, options);
         benchmark::DoNotOptimize(r);
@@ -69,7 +70,8 @@ void register_projection_rows(const std::string& name, std::span<const std::uint
   decode_row("generated_trusted", {.validate_skipped = false});
   register_row(name, "generated_full", "decode", [=](benchmark::State& state) {
     Source out{};
-    if (auto r = decode(bytes, out); !r) fail(row_name(name, "generated_full", "decode"), r.error().to_string());
+    if (auto r = decode(bytes, out); !r)
+      fail(row_name(name, "generated_full", "decode"), r.error().to_string());
     if (!(project(out) == expected)) fail(row_name(name, "generated_full", "decode"), "differs");
     for (auto _ : state) {
       auto r = decode(bytes, out);
@@ -163,8 +165,10 @@ bool read(const bson_t* doc, const char* path, shop::order_status& out) {
   std::string name;
   if (!read(doc, path, name)) return false;
   static constexpr std::pair<std::string_view, shop::order_status> names[] = {
-      {"pending", shop::order_status::pending},     {"paid", shop::order_status::paid},
-      {"shipped", shop::order_status::shipped},     {"delivered", shop::order_status::delivered},
+      {"pending", shop::order_status::pending},
+      {"paid", shop::order_status::paid},
+      {"shipped", shop::order_status::shipped},
+      {"delivered", shop::order_status::delivered},
       {"canceled", shop::order_status::cancelled}};
   for (const auto& [stored, status] : names) {
     if (name == stored) {

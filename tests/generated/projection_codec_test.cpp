@@ -15,10 +15,10 @@
 #include <type_traits>
 #include <vector>
 
+#include "bson_builder.hpp"
 #include "bsongen/codec.hpp"
 #include "bsongen/document.hpp"
 #include "bsongen/query.hpp"
-#include "bson_builder.hpp"
 #include "codec_helpers.hpp"
 #include "orders.bsongen.hpp"
 #include "projections.bsongen.hpp"
@@ -47,8 +47,8 @@ proj::source full_source() {
   s.amount = bsongen::number<std::int64_t>(7);
   s.note = bsongen::nullable<std::string>(nullptr);
   s.pattern = bsongen::regex{"^a.*z$", "i"};
-  s.code = bsongen::javascript_with_scope{
-      "x + 1", bsongen::to_raw_document(bsongen::document{{"x", 1}})};
+  s.code = bsongen::javascript_with_scope{"x + 1",
+                                          bsongen::to_raw_document(bsongen::document{{"x", 1}})};
   s.raw = bsongen::to_raw_document(bsongen::document{{"inner", true}});
   s.last = 42;
   return s;
@@ -77,7 +77,8 @@ bytes with_unknown_keys(const bytes& doc) {
   const std::size_t known = elements.size();
   std::vector<std::size_t> order;
   for (std::size_t i = 0; i < known; ++i) {
-    elements.push_back(bson_builder().u8(0x02).cstr("unknown" + std::to_string(i)).str("x").bytes());
+    elements.push_back(
+        bson_builder().u8(0x02).cstr("unknown" + std::to_string(i)).str("x").bytes());
     order.push_back(i);
     order.push_back(known + i);
   }
@@ -157,7 +158,8 @@ bytes replaced(const bytes& doc, std::string_view key, const bson_builder& repla
   std::vector<std::size_t> order(elements.size());
   std::iota(order.begin(), order.end(), std::size_t{0});
   for (bytes& e : elements) {
-    if (std::string_view(reinterpret_cast<const char*>(e.data() + 1)) == key) e = replacement.bytes();
+    if (std::string_view(reinterpret_cast<const char*>(e.data() + 1)) == key)
+      e = replacement.bytes();
   }
   return document_of(elements, order);
 }
@@ -167,9 +169,12 @@ TEST(projection_codec, a_kept_required_field_missing_fails_as_for_the_source) {
   bson_builder tags;
   tags.u8(0x04).cstr("tags").doc(
       bson_builder()
-          .u8(0x03).cstr("0").doc(bson_builder().u8(0x02).cstr("name").str("red").u8(0x10)
-                                      .cstr("weight").i32(3))
-          .u8(0x03).cstr("1").doc(bson_builder().u8(0x10).cstr("weight").i32(4)));
+          .u8(0x03)
+          .cstr("0")
+          .doc(bson_builder().u8(0x02).cstr("name").str("red").u8(0x10).cstr("weight").i32(3))
+          .u8(0x03)
+          .cstr("1")
+          .doc(bson_builder().u8(0x10).cstr("weight").i32(4)));
   const bytes doc = replaced(encode_ok(full_source()), "tags", tags);
   const bsongen::error from_source = decode_error<proj::source>(doc);
   EXPECT_EQ(from_source.code, error_code::missing_field);
@@ -257,7 +262,9 @@ static_assert(path(shop::order_paths::customer.shipping.postal_code) ==
 static_assert(path(shop::order_paths::created_at) == "createdAt");
 // A recursive struct's field has a path without members.
 template <class Paths>
-concept has_value_path = requires { std::remove_cvref_t<Paths>::value; };
+concept has_value_path = requires {
+  std::remove_cvref_t<Paths>::value;
+};
 static_assert(path(proj::node_paths::children) == "children");
 static_assert(has_value_path<proj::node_paths>);
 static_assert(!has_value_path<decltype(proj::node_paths::children)>);

@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "bsongen/codec.hpp"
 #include "bson_builder.hpp"
+#include "bsongen/codec.hpp"
 #include "codec_helpers.hpp"
 #include "projections.bsongen.hpp"
 
@@ -51,13 +51,12 @@ struct verdicts {
 // accepted document gives the kept values, a refused one an error inside the input.
 void expect(const bytes& doc, verdicts want, const std::string& what) {
   SCOPED_TRACE(what);
-  for (const auto& [options, accepted] : {std::pair{validated, want.validated},
-                                          std::pair{trusted, want.trusted}}) {
+  for (const auto& [options, accepted] :
+       {std::pair{validated, want.validated}, std::pair{trusted, want.trusted}}) {
     const std::vector<std::uint8_t> exact(doc.begin(), doc.end());
     auto r = bsongen::decode<proj::summary>(std::span<const std::uint8_t>(exact), options);
-    EXPECT_EQ(r.has_value(), accepted)
-        << (options.validate_skipped ? "validated: " : "trusted: ")
-        << (r ? std::string("accepted") : r.error().to_string());
+    EXPECT_EQ(r.has_value(), accepted) << (options.validate_skipped ? "validated: " : "trusted: ")
+                                       << (r ? std::string("accepted") : r.error().to_string());
     if (r) {
       EXPECT_EQ(r->title, "t");
       EXPECT_EQ(r->last, 7);
@@ -69,8 +68,8 @@ void expect(const bytes& doc, verdicts want, const std::string& what) {
 
 // Known source fields (stepped over by the skip runs) and an unknown key (the general path)
 // carry the same garbage and reach the same verdicts.
-void expect_both_paths(std::uint8_t type, std::string_view source_key,
-                       const bson_builder& value, verdicts want, const std::string& what) {
+void expect_both_paths(std::uint8_t type, std::string_view source_key, const bson_builder& value,
+                       verdicts want, const std::string& what) {
   for (std::string_view key : {source_key, std::string_view("not_in_the_source")}) {
     bson_builder e = element(type, key);
     e.append(value.bytes());
@@ -89,8 +88,7 @@ TEST(projection_hostile, a_skipped_string_length_outside_its_document_is_refused
   expect_both_paths(0x02, "note", bson_builder().i32(1000).u8s({'a', 0}), {false, false},
                     "length past the document");
   expect_both_paths(0x02, "note", bson_builder().i32(0).u8(0), {false, false}, "length 0");
-  expect_both_paths(0x02, "note", bson_builder().i32(-8).u8(0), {false, false},
-                    "negative length");
+  expect_both_paths(0x02, "note", bson_builder().i32(-8).u8(0), {false, false}, "negative length");
   // Exactly to the end of the document (the title and lastKey follow it inside the length):
   // the string swallows lastKey, and the document then lacks a valid end.
   expect_both_paths(0x02, "note", bson_builder().i32(12).u8s({'a', 0}), {false, false},
@@ -146,8 +144,7 @@ TEST(projection_hostile, values_whose_type_the_value_decides) {
   expect_both_paths(0x03, "anything", bson_builder().i32(7).u8(0x08).u8(0).u8(0), {false, true},
                     "any: a document whose bool has no value");
   expect_both_paths(0x08, "amount", bson_builder().u8(9), {false, true}, "a bool of 9");
-  expect_both_paths(0x12, "amount", bson_builder().u8s({1, 2}), {false, false},
-                    "int64 cut short");
+  expect_both_paths(0x12, "amount", bson_builder().u8s({1, 2}), {false, false}, "int64 cut short");
   expect_both_paths(0x01, "amount", bson_builder().u8s({1, 2, 3, 4, 5, 6, 7}), {false, false},
                     "double cut short");
 }
@@ -172,8 +169,8 @@ TEST(projection_hostile, every_truncation_and_byte_corruption) {
   s.anything = bsongen::value(bsongen::document{{"k", 1}});
   s.note = bsongen::nullable<std::string>("note");
   s.pattern = bsongen::regex{"p", "i"};
-  s.code = bsongen::javascript_with_scope{"c",
-                                          bsongen::to_raw_document(bsongen::document{{"x", 1}})};
+  s.code =
+      bsongen::javascript_with_scope{"c", bsongen::to_raw_document(bsongen::document{{"x", 1}})};
   s.raw = bsongen::to_raw_document(bsongen::document{{"r", true}});
   const bytes doc = encode_ok(s);
   std::vector<bytes> inputs;
