@@ -158,6 +158,21 @@ TEST(projection_hostile, element_headers_are_checked_in_both_modes) {
   expect(document_of(no_nul), {false, false}, "key without NUL");
 }
 
+TEST(projection_hostile, captured_elements_are_validated_even_when_trusted) {
+  // Elements a struct captures are kept (a raw_document holds valid BSON): trusted input does not
+  // let garbage into them.
+  bson_builder bad = element(0x02, "not_in_the_source");
+  bad.i32(3).u8s({'a', 0xFF, 0});
+  const bytes doc = around(bad);
+  EXPECT_TRUE(bsongen::decode<proj::summary>(doc, trusted));
+  for (const decode_options& options : {validated, trusted}) {
+    auto r = bsongen::decode<proj::keeper>(doc, options);
+    ASSERT_FALSE(r);
+    EXPECT_EQ(r.error().code, error_code::invalid_utf8);
+    EXPECT_EQ(r.error().path, "not_in_the_source");
+  }
+}
+
 // Every prefix of a valid source document, closed as a document, and every byte of it set to
 // 0x00, 0x7F and 0xFF: whatever the verdicts, no read outside the input, errors inside it, and a
 // document the validated decode accepts is accepted trusted with the same values.
