@@ -129,14 +129,15 @@ struct codec<::shop::address> {
   using value_type = ::shop::address;
   static constexpr bool is_document = true;
   // The MongoDB find projection asking for exactly what decode reads (bsongen::projection<T>()).
-  static constexpr ::bsongen::detail::literal_bytes<65> projection_document{
-      "A\000\000\000"                       // 65 bytes
-      "\020_id\000\000\000\000\000"         // "_id": 0
-      "\020street\000\001\000\000\000"      // "street": 1
-      "\020city\000\001\000\000\000"        // "city": 1
-      "\020postalCode\000\001\000\000\000"  // "postalCode": 1
-      "\020country\000\001\000\000\000"     // "country": 1
-      "\000"};
+  static constexpr std::uint8_t projection_document[] = {
+      0x41, 0x00, 0x00, 0x00,                                                  // 65 bytes
+      0x10, 0x5F, 0x69, 0x64, 0x00, 0x00, 0x00, 0x00, 0x00,                    // "_id": 0
+      0x10, 0x73, 0x74, 0x72, 0x65, 0x65, 0x74, 0x00, 0x01, 0x00, 0x00, 0x00,  // "street": 1
+      0x10, 0x63, 0x69, 0x74, 0x79, 0x00, 0x01, 0x00, 0x00, 0x00,              // "city": 1
+      0x10, 0x70, 0x6F, 0x73, 0x74, 0x61, 0x6C, 0x43, 0x6F, 0x64, 0x65, 0x00, 0x01,
+      0x00, 0x00, 0x00,  // "postalCode": 1
+      0x10, 0x63, 0x6F, 0x75, 0x6E, 0x74, 0x72, 0x79, 0x00, 0x01, 0x00, 0x00, 0x00,  // "country": 1
+      0x00};
 
   static std::size_t size(const value_type& v, ::bsongen::detail::encode_state& es) noexcept;
   static std::uint8_t* write(const value_type& v, std::uint8_t* out,
@@ -151,20 +152,29 @@ struct codec<::shop::customer> {
   using value_type = ::shop::customer;
   static constexpr bool is_document = true;
   // The MongoDB find projection asking for exactly what decode reads (bsongen::projection<T>()).
-  static constexpr ::bsongen::detail::literal_bytes<205> projection_document{
-      "\315\000\000\000"                             // 205 bytes
-      "\020_id\000\001\000\000\000"                  // "_id": 1
-      "\020name\000\001\000\000\000"                 // "name": 1
-      "\020email\000\001\000\000\000"                // "email": 1
-      "\020shipping.street\000\001\000\000\000"      // "shipping.street": 1
-      "\020shipping.city\000\001\000\000\000"        // "shipping.city": 1
-      "\020shipping.postalCode\000\001\000\000\000"  // "shipping.postalCode": 1
-      "\020shipping.country\000\001\000\000\000"     // "shipping.country": 1
-      "\020billing.street\000\001\000\000\000"       // "billing.street": 1
-      "\020billing.city\000\001\000\000\000"         // "billing.city": 1
-      "\020billing.postalCode\000\001\000\000\000"   // "billing.postalCode": 1
-      "\020billing.country\000\001\000\000\000"      // "billing.country": 1
-      "\000"};
+  static constexpr std::uint8_t projection_document[] = {
+      0xCD, 0x00, 0x00, 0x00,                                            // 205 bytes
+      0x10, 0x5F, 0x69, 0x64, 0x00, 0x01, 0x00, 0x00, 0x00,              // "_id": 1
+      0x10, 0x6E, 0x61, 0x6D, 0x65, 0x00, 0x01, 0x00, 0x00, 0x00,        // "name": 1
+      0x10, 0x65, 0x6D, 0x61, 0x69, 0x6C, 0x00, 0x01, 0x00, 0x00, 0x00,  // "email": 1
+      0x10, 0x73, 0x68, 0x69, 0x70, 0x70, 0x69, 0x6E, 0x67, 0x2E, 0x73, 0x74, 0x72,
+      0x65, 0x65, 0x74, 0x00, 0x01, 0x00, 0x00, 0x00,  // "shipping.street": 1
+      0x10, 0x73, 0x68, 0x69, 0x70, 0x70, 0x69, 0x6E, 0x67, 0x2E, 0x63, 0x69, 0x74,
+      0x79, 0x00, 0x01, 0x00, 0x00, 0x00,  // "shipping.city": 1
+      0x10, 0x73, 0x68, 0x69, 0x70, 0x70, 0x69, 0x6E, 0x67, 0x2E, 0x70, 0x6F, 0x73,
+      0x74, 0x61, 0x6C, 0x43, 0x6F, 0x64, 0x65, 0x00, 0x01, 0x00, 0x00, 0x00,  // "shipping.postalCode":
+                                                                               // 1
+      0x10, 0x73, 0x68, 0x69, 0x70, 0x70, 0x69, 0x6E, 0x67, 0x2E, 0x63, 0x6F, 0x75,
+      0x6E, 0x74, 0x72, 0x79, 0x00, 0x01, 0x00, 0x00, 0x00,  // "shipping.country": 1
+      0x10, 0x62, 0x69, 0x6C, 0x6C, 0x69, 0x6E, 0x67, 0x2E, 0x73, 0x74, 0x72, 0x65,
+      0x65, 0x74, 0x00, 0x01, 0x00, 0x00, 0x00,  // "billing.street": 1
+      0x10, 0x62, 0x69, 0x6C, 0x6C, 0x69, 0x6E, 0x67, 0x2E, 0x63, 0x69, 0x74, 0x79,
+      0x00, 0x01, 0x00, 0x00, 0x00,  // "billing.city": 1
+      0x10, 0x62, 0x69, 0x6C, 0x6C, 0x69, 0x6E, 0x67, 0x2E, 0x70, 0x6F, 0x73, 0x74,
+      0x61, 0x6C, 0x43, 0x6F, 0x64, 0x65, 0x00, 0x01, 0x00, 0x00, 0x00,  // "billing.postalCode": 1
+      0x10, 0x62, 0x69, 0x6C, 0x6C, 0x69, 0x6E, 0x67, 0x2E, 0x63, 0x6F, 0x75, 0x6E,
+      0x74, 0x72, 0x79, 0x00, 0x01, 0x00, 0x00, 0x00,  // "billing.country": 1
+      0x00};
 
   static std::size_t size(const value_type& v, ::bsongen::detail::encode_state& es) noexcept;
   static std::uint8_t* write(const value_type& v, std::uint8_t* out,
@@ -179,14 +189,16 @@ struct codec<::shop::line_item> {
   using value_type = ::shop::line_item;
   static constexpr bool is_document = true;
   // The MongoDB find projection asking for exactly what decode reads (bsongen::projection<T>()).
-  static constexpr ::bsongen::detail::literal_bytes<61> projection_document{
-      "=\000\000\000"                      // 61 bytes
-      "\020_id\000\000\000\000\000"        // "_id": 0
-      "\020sku\000\001\000\000\000"        // "sku": 1
-      "\020qty\000\001\000\000\000"        // "qty": 1
-      "\020unitPrice\000\001\000\000\000"  // "unitPrice": 1
-      "\020discount\000\001\000\000\000"   // "discount": 1
-      "\000"};
+  static constexpr std::uint8_t projection_document[] = {
+      0x3D, 0x00, 0x00, 0x00,                                // 61 bytes
+      0x10, 0x5F, 0x69, 0x64, 0x00, 0x00, 0x00, 0x00, 0x00,  // "_id": 0
+      0x10, 0x73, 0x6B, 0x75, 0x00, 0x01, 0x00, 0x00, 0x00,  // "sku": 1
+      0x10, 0x71, 0x74, 0x79, 0x00, 0x01, 0x00, 0x00, 0x00,  // "qty": 1
+      0x10, 0x75, 0x6E, 0x69, 0x74, 0x50, 0x72, 0x69, 0x63,
+      0x65, 0x00, 0x01, 0x00, 0x00, 0x00,  // "unitPrice": 1
+      0x10, 0x64, 0x69, 0x73, 0x63, 0x6F, 0x75, 0x6E, 0x74,
+      0x00, 0x01, 0x00, 0x00, 0x00,  // "discount": 1
+      0x00};
 
   static std::size_t size(const value_type& v, ::bsongen::detail::encode_state& es) noexcept;
   static std::uint8_t* write(const value_type& v, std::uint8_t* out,
@@ -201,9 +213,8 @@ struct codec<::shop::order> {
   using value_type = ::shop::order;
   static constexpr bool is_document = true;
   // The MongoDB find projection asking for exactly what decode reads (bsongen::projection<T>()).
-  static constexpr ::bsongen::detail::literal_bytes<5> projection_document{
-      "\005\000\000\000"  // 5 bytes
-      "\000"};
+  static constexpr std::uint8_t projection_document[] = {0x05, 0x00, 0x00, 0x00,  // 5 bytes
+                                                         0x00};
 
   static std::size_t size(const value_type& v, ::bsongen::detail::encode_state& es) noexcept;
   static std::uint8_t* write(const value_type& v, std::uint8_t* out,
@@ -218,11 +229,11 @@ struct codec<::shop::order_summary_customer> {
   using value_type = ::shop::order_summary_customer;
   static constexpr bool is_document = true;
   // The MongoDB find projection asking for exactly what decode reads (bsongen::projection<T>()).
-  static constexpr ::bsongen::detail::literal_bytes<24> projection_document{
-      "\030\000\000\000"              // 24 bytes
-      "\020_id\000\000\000\000\000"   // "_id": 0
-      "\020name\000\001\000\000\000"  // "name": 1
-      "\000"};
+  static constexpr std::uint8_t projection_document[] = {
+      0x18, 0x00, 0x00, 0x00,                                      // 24 bytes
+      0x10, 0x5F, 0x69, 0x64, 0x00, 0x00, 0x00, 0x00, 0x00,        // "_id": 0
+      0x10, 0x6E, 0x61, 0x6D, 0x65, 0x00, 0x01, 0x00, 0x00, 0x00,  // "name": 1
+      0x00};
 
   static std::size_t size(const value_type& v, ::bsongen::detail::encode_state& es) noexcept;
   static std::uint8_t* write(const value_type& v, std::uint8_t* out,
@@ -237,13 +248,14 @@ struct codec<::shop::order_summary> {
   using value_type = ::shop::order_summary;
   static constexpr bool is_document = true;
   // The MongoDB find projection asking for exactly what decode reads (bsongen::projection<T>()).
-  static constexpr ::bsongen::detail::literal_bytes<56> projection_document{
-      "8\000\000\000"                          // 56 bytes
-      "\020_id\000\001\000\000\000"            // "_id": 1
-      "\020status\000\001\000\000\000"         // "status": 1
-      "\020customer.name\000\001\000\000\000"  // "customer.name": 1
-      "\020total\000\001\000\000\000"          // "total": 1
-      "\000"};
+  static constexpr std::uint8_t projection_document[] = {
+      0x38, 0x00, 0x00, 0x00,                                                  // 56 bytes
+      0x10, 0x5F, 0x69, 0x64, 0x00, 0x01, 0x00, 0x00, 0x00,                    // "_id": 1
+      0x10, 0x73, 0x74, 0x61, 0x74, 0x75, 0x73, 0x00, 0x01, 0x00, 0x00, 0x00,  // "status": 1
+      0x10, 0x63, 0x75, 0x73, 0x74, 0x6F, 0x6D, 0x65, 0x72, 0x2E, 0x6E, 0x61,
+      0x6D, 0x65, 0x00, 0x01, 0x00, 0x00, 0x00,                          // "customer.name": 1
+      0x10, 0x74, 0x6F, 0x74, 0x61, 0x6C, 0x00, 0x01, 0x00, 0x00, 0x00,  // "total": 1
+      0x00};
 
   static std::size_t size(const value_type& v, ::bsongen::detail::encode_state& es) noexcept;
   static std::uint8_t* write(const value_type& v, std::uint8_t* out,

@@ -1,5 +1,5 @@
-"""The C++ view of what a struct gives queries (queries.py): its projection document as literal
-chunks, its field paths, and, for a projection, the source's other fields that decode steps over
+"""The C++ view of what a struct gives queries (queries.py): its projection document as lines of
+bytes, its field paths, and, for a projection, the source's other fields that decode steps over
 inline. cpp.py attaches one to every StructView; templates place the text (queries.j2, and the
 skip runs in codecs.j2).
 """

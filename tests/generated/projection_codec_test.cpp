@@ -278,7 +278,7 @@ TEST(projection_codec, paths_are_nul_terminated_for_c_apis) {
 
 TEST(projection_codec, projection_documents_ask_for_what_decode_reads) {
   static_assert(bsongen::projection<shop::order_summary>().size() ==
-                bsongen::codec<shop::order_summary>::projection_document.bytes.size());
+                std::size(bsongen::codec<shop::order_summary>::projection_document));
   const auto expect = [](std::span<const std::uint8_t> got,
                          std::vector<std::pair<std::string, std::int32_t>> want) {
     const bsongen::document d = decode_generic(got);

@@ -26,7 +26,6 @@
 // struct that captures unknown fields asks for everything (`{}`). `bsongen projection SCHEMA
 // STRUCT` prints the same document as Extended JSON.
 
-#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -60,16 +59,6 @@ consteval auto child_path(const path_text<N>& parent, const char (&key)[M]) noex
   return out;
 }
 
-// N bytes given as a string literal of N characters (its NUL not counted), as constants.
-template <std::size_t N>
-struct literal_bytes {
-  std::array<std::uint8_t, N> bytes{};
-
-  consteval literal_bytes(const char (&text)[N + 1]) noexcept {  // NOLINT: literals on purpose
-    for (std::size_t i = 0; i < N; ++i) bytes[i] = static_cast<std::uint8_t>(text[i]);
-  }
-};
-
 }  // namespace detail
 
 // One field's stored dotted path; converts to it as a std::string_view.
@@ -90,7 +79,7 @@ using paths = paths_of<T, detail::path_text<1>{""}>;
 // The MongoDB find projection asking for exactly what T's decoder reads (see above).
 template <generated_document T>
 [[nodiscard]] constexpr std::span<const std::uint8_t> projection() noexcept {
-  return codec<T>::projection_document.bytes;
+  return codec<T>::projection_document;
 }
 
 }  // namespace bsongen
