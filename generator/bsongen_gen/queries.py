@@ -36,10 +36,17 @@ from .model import Model, Struct
 ID_KEY = "_id"
 # The int32 value of an included and an excluded path.
 INCLUDE, EXCLUDE = 1, 0
-# What the `<struct>_paths` alias of a schema's struct is named (`order_paths`), and the class
-# template whose specializations hold the paths (bsongen/query.hpp), which no member may be named.
-PATHS_SUFFIX = "_paths"
+# The class template whose specializations hold the paths (bsongen/query.hpp), which no member
+# may be named.
 PATHS_TEMPLATE = "paths_of"
+
+
+def paths_alias(struct_name: str) -> str:
+    """The alias of a schema's struct's field paths in its namespace: `order_paths` for `order`.
+    A name's trailing underscores go after the suffix (`log_` -> `log_paths_`), so the alias
+    holds no `__` (reserved in C++) and differs from the alias of the name without them."""
+    stem = struct_name.rstrip("_")
+    return f"{stem}_paths{'_' * (len(struct_name) - len(stem))}"
 
 
 def nameable(key: str) -> bool:
@@ -162,7 +169,7 @@ def check_names(model: Model, error) -> None:
                       "rename the member and give it its BSON name with `key:`")
         if not model.defines_types:
             continue
-        alias = s.name + PATHS_SUFFIX
+        alias = paths_alias(s.name)
         other = definitions.get(alias)
         if other is not None:
             error(other.location, f"`{alias}` is the name of struct `{s.name}`'s field paths "

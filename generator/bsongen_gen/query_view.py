@@ -122,7 +122,7 @@ def query_view(model: Model, s: Struct) -> QueryView:
         projection_width=width, projection_lines=lines,
         projection_json=queries.extended_json(entries), paths=paths,
         paths_param=_unused("Path", member_names),
-        paths_alias=s.name + queries.PATHS_SUFFIX if model.defines_types else None,
+        paths_alias=queries.paths_alias(s.name) if model.defines_types else None,
         skipped_before=before, skipped_after=after)
 
 

@@ -194,6 +194,15 @@ class DiagnosticsTest(Case):
                           "paths")
 
 
+class PathsAliasTest(Case):
+    def test_aliases_never_hold_a_double_underscore(self):
+        self.assertEqual(queries.paths_alias("order"), "order_paths")
+        self.assertEqual(queries.paths_alias("log_"), "log_paths_")
+        self.assertEqual(queries.paths_alias("class__"[:-1]), "class_paths_")
+        out = render.render(self.link("structs:\n  log_: {fields: {a: int32}}\n"))["s.bsongen.hpp"]
+        self.assertIn("using log_paths_ = ::bsongen::paths<::log_>;", out)
+
+
 class ModelJsonTest(Case):
     def test_the_model_records_the_projection_and_generates_alike_from_json(self):
         m = self.link(projection("[id, customer.name]"))
