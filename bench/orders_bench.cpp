@@ -70,6 +70,7 @@
 #include "case_registry.hpp"
 #include "orders.bsongen.hpp"
 #include "orders_arena.bsongen.hpp"
+#include "projection_bench.hpp"
 #include "seed_cases.hpp"
 
 namespace bsongen::bench {
@@ -785,6 +786,7 @@ const bool registered = [] {
   static const orders_case orders_reversed_1000 =
       build_reversed_case("orders_reversed_1000", orders_1000);
   register_rows(order_1, true);
+  register_order_summary_rows(order_1.bytes.span());  // order_1 read as a projection
   register_rows(orders_1000, true);
   register_rows(orders_reversed_1000, false);
   return true;

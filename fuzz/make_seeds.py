@@ -41,6 +41,7 @@ TARGETS = BSON_TARGETS + (
     "flat_bson_decode",
     "full_bson_decode",
     "orders_decode",
+    "projection_decode",
     VERDICT_TARGET,
 )
 
@@ -133,6 +134,8 @@ def bench_seeds(bench_dir, seeds):
             seeds.add(target, data)
         if stem in ("flat_bson", "full_bson"):
             seeds.add(stem + "_decode", data)
+        if stem == "flat_bson":
+            seeds.add("projection_decode", data)
 
 
 def order_seed(seeds):
@@ -177,6 +180,7 @@ def order_seed(seeds):
     }
     data = bson.encode(order)
     seeds.add("orders_decode", data)
+    seeds.add("projection_decode", data)
     for target in BSON_TARGETS:
         seeds.add(target, data)
 

@@ -96,6 +96,7 @@ struct codec_impl<::audit::actor> {
                                                                  "name"};
   static constexpr ::bsongen::detail::element_prefix prefix_address{::bsongen::bson_type::string,
                                                                     "ip"};
+
   static constexpr std::uint32_t field_count = 3;
   static constexpr std::string_view keys[] = {"userId", "name", "ip"};
   static constexpr auto key_table = ::bsongen::detail::make_key_index<field_count>(keys);
@@ -152,6 +153,7 @@ struct codec_impl<::audit::change> {
                                                                  "path"};
   static constexpr ::bsongen::detail::key_suffix prefix_before{"before"};
   static constexpr ::bsongen::detail::key_suffix prefix_after{"after"};
+
   static constexpr std::uint32_t field_count = 3;
   static constexpr std::string_view keys[] = {"path", "before", "after"};
   static constexpr auto key_table = ::bsongen::detail::make_key_index<field_count>(keys);
@@ -221,6 +223,7 @@ struct codec_impl<::audit::event> {
   static constexpr ::bsongen::detail::key_suffix prefix_reason{"reason"};
   static constexpr ::bsongen::detail::element_prefix prefix_context{::bsongen::bson_type::document,
                                                                     "context"};
+
   static constexpr std::uint32_t field_count = 10;
   static constexpr std::string_view keys[] = {"_id",    "at",         "action",     "severity",
                                               "actor",  "collection", "documentId", "changes",

@@ -12,6 +12,7 @@
 #include "bsongen/codec.hpp"
 #include "bsongen/nullable.hpp"
 #include "bsongen/object_id.hpp"
+#include "bsongen/query.hpp"
 #include "bsongen/raw_document.hpp"
 #include "bsongen/types.hpp"
 #include "bsongen/value.hpp"
@@ -92,6 +93,14 @@ template <>
 struct codec<::audit::actor> {
   using value_type = ::audit::actor;
   static constexpr bool is_document = true;
+  // The MongoDB find projection asking for exactly what decode reads (bsongen::projection<T>()).
+  static constexpr std::uint8_t projection_document[] = {
+      0x2C, 0x00, 0x00, 0x00,                                                  // 44 bytes
+      0x10, 0x5F, 0x69, 0x64, 0x00, 0x00, 0x00, 0x00, 0x00,                    // "_id": 0
+      0x10, 0x75, 0x73, 0x65, 0x72, 0x49, 0x64, 0x00, 0x01, 0x00, 0x00, 0x00,  // "userId": 1
+      0x10, 0x6E, 0x61, 0x6D, 0x65, 0x00, 0x01, 0x00, 0x00, 0x00,              // "name": 1
+      0x10, 0x69, 0x70, 0x00, 0x01, 0x00, 0x00, 0x00,                          // "ip": 1
+      0x00};
 
   static std::size_t size(const value_type& v, ::bsongen::detail::encode_state& es) noexcept;
   static std::uint8_t* write(const value_type& v, std::uint8_t* out,
@@ -105,6 +114,14 @@ template <>
 struct codec<::audit::change> {
   using value_type = ::audit::change;
   static constexpr bool is_document = true;
+  // The MongoDB find projection asking for exactly what decode reads (bsongen::projection<T>()).
+  static constexpr std::uint8_t projection_document[] = {
+      0x2F, 0x00, 0x00, 0x00,                                                  // 47 bytes
+      0x10, 0x5F, 0x69, 0x64, 0x00, 0x00, 0x00, 0x00, 0x00,                    // "_id": 0
+      0x10, 0x70, 0x61, 0x74, 0x68, 0x00, 0x01, 0x00, 0x00, 0x00,              // "path": 1
+      0x10, 0x62, 0x65, 0x66, 0x6F, 0x72, 0x65, 0x00, 0x01, 0x00, 0x00, 0x00,  // "before": 1
+      0x10, 0x61, 0x66, 0x74, 0x65, 0x72, 0x00, 0x01, 0x00, 0x00, 0x00,        // "after": 1
+      0x00};
 
   static std::size_t size(const value_type& v, ::bsongen::detail::encode_state& es) noexcept;
   static std::uint8_t* write(const value_type& v, std::uint8_t* out,
@@ -118,6 +135,9 @@ template <>
 struct codec<::audit::event> {
   using value_type = ::audit::event;
   static constexpr bool is_document = true;
+  // The MongoDB find projection asking for exactly what decode reads (bsongen::projection<T>()).
+  static constexpr std::uint8_t projection_document[] = {0x05, 0x00, 0x00, 0x00,  // 5 bytes
+                                                         0x00};
 
   static std::size_t size(const value_type& v, ::bsongen::detail::encode_state& es) noexcept;
   static std::uint8_t* write(const value_type& v, std::uint8_t* out,
@@ -127,4 +147,51 @@ struct codec<::audit::event> {
                                              value_type& out, bool fresh);
 };
 
+// The stored dotted paths of ::audit::actor's fields below `Path`.
+template <::bsongen::detail::path_text Path>
+struct paths_of<::audit::actor, Path> : ::bsongen::field_path<Path> {
+  static constexpr ::bsongen::field_path<::bsongen::detail::child_path(Path, "userId")> user_id{};
+  static constexpr ::bsongen::field_path<::bsongen::detail::child_path(Path, "name")> name{};
+  static constexpr ::bsongen::field_path<::bsongen::detail::child_path(Path, "ip")> address{};
+};
+
+// The stored dotted paths of ::audit::change's fields below `Path`.
+template <::bsongen::detail::path_text Path>
+struct paths_of<::audit::change, Path> : ::bsongen::field_path<Path> {
+  static constexpr ::bsongen::field_path<::bsongen::detail::child_path(Path, "path")> path{};
+  static constexpr ::bsongen::field_path<::bsongen::detail::child_path(Path, "before")> before{};
+  static constexpr ::bsongen::field_path<::bsongen::detail::child_path(Path, "after")> after{};
+};
+
+// The stored dotted paths of ::audit::event's fields below `Path`.
+template <::bsongen::detail::path_text Path>
+struct paths_of<::audit::event, Path> : ::bsongen::field_path<Path> {
+  static constexpr ::bsongen::field_path<::bsongen::detail::child_path(Path, "_id")> id{};
+  static constexpr ::bsongen::field_path<::bsongen::detail::child_path(Path, "at")> at{};
+  static constexpr ::bsongen::field_path<::bsongen::detail::child_path(Path, "action")> action{};
+  static constexpr ::bsongen::field_path<::bsongen::detail::child_path(Path, "severity")>
+      severity{};
+  static constexpr ::bsongen::paths_of<::audit::actor, ::bsongen::detail::child_path(Path, "actor")>
+      actor{};
+  static constexpr ::bsongen::field_path<::bsongen::detail::child_path(Path, "collection")>
+      collection{};
+  static constexpr ::bsongen::field_path<::bsongen::detail::child_path(Path, "documentId")>
+      document_id{};
+  static constexpr ::bsongen::paths_of<::audit::change,
+                                       ::bsongen::detail::child_path(Path, "changes")>
+      changes{};
+  static constexpr ::bsongen::field_path<::bsongen::detail::child_path(Path, "reason")> reason{};
+  static constexpr ::bsongen::field_path<::bsongen::detail::child_path(Path, "context")> context{};
+};
+
 }  // namespace bsongen
+
+namespace audit {
+
+// Typed field paths (bsongen/query.hpp): `<struct>_paths::<member>` converts to the member's
+// stored dotted path, e.g. event_paths::id.
+using actor_paths = ::bsongen::paths<::audit::actor>;
+using change_paths = ::bsongen::paths<::audit::change>;
+using event_paths = ::bsongen::paths<::audit::event>;
+
+}  // namespace audit

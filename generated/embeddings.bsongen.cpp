@@ -32,6 +32,7 @@ struct codec_impl<::search::chunk> {
                                                                       "quantized"};
   static constexpr ::bsongen::detail::element_prefix prefix_signature{::bsongen::bson_type::binary,
                                                                       "signature"};
+
   static constexpr std::uint32_t field_count = 8;
   static constexpr std::string_view keys[] = {"_id",   "documentId", "position",  "text",
                                               "model", "embedding",  "quantized", "signature"};
@@ -97,6 +98,7 @@ struct codec_impl<::search::query> {
                                                                    "vector"};
   static constexpr ::bsongen::detail::element_prefix prefix_limit{::bsongen::bson_type::int32,
                                                                   "limit"};
+
   static constexpr std::uint32_t field_count = 4;
   static constexpr std::string_view keys[] = {"_id", "text", "vector", "limit"};
   static constexpr auto key_table = ::bsongen::detail::make_key_index<field_count>(keys);

@@ -11,6 +11,7 @@
 #include "bsongen/binary_vector.hpp"
 #include "bsongen/codec.hpp"
 #include "bsongen/object_id.hpp"
+#include "bsongen/query.hpp"
 #include "bsongen/version.hpp"
 
 static_assert(BSONGEN_RUNTIME_ABI == 2,
@@ -57,6 +58,23 @@ template <>
 struct codec<::search::chunk> {
   using value_type = ::search::chunk;
   static constexpr bool is_document = true;
+  // The MongoDB find projection asking for exactly what decode reads (bsongen::projection<T>()).
+  static constexpr std::uint8_t projection_document[] = {
+      0x6E, 0x00, 0x00, 0x00,                                // 110 bytes
+      0x10, 0x5F, 0x69, 0x64, 0x00, 0x01, 0x00, 0x00, 0x00,  // "_id": 1
+      0x10, 0x64, 0x6F, 0x63, 0x75, 0x6D, 0x65, 0x6E, 0x74, 0x49, 0x64,
+      0x00, 0x01, 0x00, 0x00, 0x00,  // "documentId": 1
+      0x10, 0x70, 0x6F, 0x73, 0x69, 0x74, 0x69, 0x6F, 0x6E, 0x00, 0x01,
+      0x00, 0x00, 0x00,                                                  // "position": 1
+      0x10, 0x74, 0x65, 0x78, 0x74, 0x00, 0x01, 0x00, 0x00, 0x00,        // "text": 1
+      0x10, 0x6D, 0x6F, 0x64, 0x65, 0x6C, 0x00, 0x01, 0x00, 0x00, 0x00,  // "model": 1
+      0x10, 0x65, 0x6D, 0x62, 0x65, 0x64, 0x64, 0x69, 0x6E, 0x67, 0x00,
+      0x01, 0x00, 0x00, 0x00,  // "embedding": 1
+      0x10, 0x71, 0x75, 0x61, 0x6E, 0x74, 0x69, 0x7A, 0x65, 0x64, 0x00,
+      0x01, 0x00, 0x00, 0x00,  // "quantized": 1
+      0x10, 0x73, 0x69, 0x67, 0x6E, 0x61, 0x74, 0x75, 0x72, 0x65, 0x00,
+      0x01, 0x00, 0x00, 0x00,  // "signature": 1
+      0x00};
 
   static std::size_t size(const value_type& v, ::bsongen::detail::encode_state& es) noexcept;
   static std::uint8_t* write(const value_type& v, std::uint8_t* out,
@@ -70,6 +88,14 @@ template <>
 struct codec<::search::query> {
   using value_type = ::search::query;
   static constexpr bool is_document = true;
+  // The MongoDB find projection asking for exactly what decode reads (bsongen::projection<T>()).
+  static constexpr std::uint8_t projection_document[] = {
+      0x2F, 0x00, 0x00, 0x00,                                                  // 47 bytes
+      0x10, 0x5F, 0x69, 0x64, 0x00, 0x01, 0x00, 0x00, 0x00,                    // "_id": 1
+      0x10, 0x74, 0x65, 0x78, 0x74, 0x00, 0x01, 0x00, 0x00, 0x00,              // "text": 1
+      0x10, 0x76, 0x65, 0x63, 0x74, 0x6F, 0x72, 0x00, 0x01, 0x00, 0x00, 0x00,  // "vector": 1
+      0x10, 0x6C, 0x69, 0x6D, 0x69, 0x74, 0x00, 0x01, 0x00, 0x00, 0x00,        // "limit": 1
+      0x00};
 
   static std::size_t size(const value_type& v, ::bsongen::detail::encode_state& es) noexcept;
   static std::uint8_t* write(const value_type& v, std::uint8_t* out,
@@ -79,4 +105,40 @@ struct codec<::search::query> {
                                              value_type& out, bool fresh);
 };
 
+// The stored dotted paths of ::search::chunk's fields below `Path`.
+template <::bsongen::detail::path_text Path>
+struct paths_of<::search::chunk, Path> : ::bsongen::field_path<Path> {
+  static constexpr ::bsongen::field_path<::bsongen::detail::child_path(Path, "_id")> id{};
+  static constexpr ::bsongen::field_path<::bsongen::detail::child_path(Path, "documentId")>
+      document_id{};
+  static constexpr ::bsongen::field_path<::bsongen::detail::child_path(Path, "position")>
+      position{};
+  static constexpr ::bsongen::field_path<::bsongen::detail::child_path(Path, "text")> text{};
+  static constexpr ::bsongen::field_path<::bsongen::detail::child_path(Path, "model")> model{};
+  static constexpr ::bsongen::field_path<::bsongen::detail::child_path(Path, "embedding")>
+      embedding{};
+  static constexpr ::bsongen::field_path<::bsongen::detail::child_path(Path, "quantized")>
+      quantized{};
+  static constexpr ::bsongen::field_path<::bsongen::detail::child_path(Path, "signature")>
+      signature{};
+};
+
+// The stored dotted paths of ::search::query's fields below `Path`.
+template <::bsongen::detail::path_text Path>
+struct paths_of<::search::query, Path> : ::bsongen::field_path<Path> {
+  static constexpr ::bsongen::field_path<::bsongen::detail::child_path(Path, "_id")> id{};
+  static constexpr ::bsongen::field_path<::bsongen::detail::child_path(Path, "text")> text{};
+  static constexpr ::bsongen::field_path<::bsongen::detail::child_path(Path, "vector")> vector{};
+  static constexpr ::bsongen::field_path<::bsongen::detail::child_path(Path, "limit")> limit{};
+};
+
 }  // namespace bsongen
+
+namespace search {
+
+// Typed field paths (bsongen/query.hpp): `<struct>_paths::<member>` converts to the member's
+// stored dotted path, e.g. query_paths::id.
+using chunk_paths = ::bsongen::paths<::search::chunk>;
+using query_paths = ::bsongen::paths<::search::query>;
+
+}  // namespace search

@@ -5,6 +5,7 @@
 #include "orders.bsongen.hpp"
 
 #include "bsongen/detail/codec_support.hpp"
+#include "bsongen/detail/projection_support.hpp"
 
 namespace bsongen::detail {
 
@@ -112,6 +113,7 @@ struct codec_impl<::shop::address> {
       ::bsongen::bson_type::string, "postalCode"};
   static constexpr ::bsongen::detail::element_prefix prefix_country{::bsongen::bson_type::string,
                                                                     "country"};
+
   static constexpr std::uint32_t field_count = 4;
   static constexpr std::string_view keys[] = {"street", "city", "postalCode", "country"};
   static constexpr auto key_table = ::bsongen::detail::make_key_index<field_count>(keys);
@@ -172,6 +174,7 @@ struct codec_impl<::shop::customer> {
                                                                      "shipping"};
   static constexpr ::bsongen::detail::element_prefix prefix_billing{::bsongen::bson_type::document,
                                                                     "billing"};
+
   static constexpr std::uint32_t field_count = 5;
   static constexpr std::string_view keys[] = {"_id", "name", "email", "shipping", "billing"};
   static constexpr auto key_table = ::bsongen::detail::make_key_index<field_count>(keys);
@@ -233,6 +236,7 @@ struct codec_impl<::shop::line_item> {
       ::bsongen::bson_type::decimal128, "unitPrice"};
   static constexpr ::bsongen::detail::element_prefix prefix_discount{
       ::bsongen::bson_type::decimal128, "discount"};
+
   static constexpr std::uint32_t field_count = 4;
   static constexpr std::string_view keys[] = {"sku", "qty", "unitPrice", "discount"};
   static constexpr auto key_table = ::bsongen::detail::make_key_index<field_count>(keys);
@@ -318,6 +322,7 @@ struct codec_impl<::shop::order> {
                                                                      "tracking"};
   static constexpr ::bsongen::detail::element_prefix prefix_dimensions{::bsongen::bson_type::array,
                                                                        "dimensions"};
+
   static constexpr std::uint32_t field_count = 16;
   static constexpr std::string_view keys[] = {"_id",       "number",     "status",   "payment",
                                               "customer",  "items",      "total",    "createdAt",
@@ -384,6 +389,143 @@ struct codec_impl<::shop::order> {
       .decode_field = &decode_field,
       .size_field = &size_field,
       .capture = &capture,
+      .successors = successors};
+};
+
+// ::shop::order_summary_customer: element prefixes, field tables and the codec.
+template <>
+struct codec_impl<::shop::order_summary_customer> {
+  using value_type = ::shop::order_summary_customer;
+  static constexpr bool is_document = true;
+  static constexpr std::uint8_t type = static_cast<std::uint8_t>(::bsongen::bson_type::document);
+
+  static constexpr ::bsongen::detail::element_prefix prefix_name{::bsongen::bson_type::string,
+                                                                 "name"};
+  static constexpr ::bsongen::detail::element_prefix skip_0{::bsongen::bson_type::object_id, "_id"};
+  static constexpr ::bsongen::detail::element_prefix skip_2{::bsongen::bson_type::string, "email"};
+  static constexpr ::bsongen::detail::element_prefix skip_3{::bsongen::bson_type::document,
+                                                            "shipping"};
+  static constexpr ::bsongen::detail::element_prefix skip_4{::bsongen::bson_type::document,
+                                                            "billing"};
+
+  static constexpr std::uint32_t field_count = 1;
+  static constexpr std::string_view keys[] = {"name"};
+  static constexpr auto key_table = ::bsongen::detail::make_key_index<field_count>(keys);
+  static constexpr std::uint64_t required[] = {0x0000000000000001ULL};
+  static constexpr std::uint64_t all_fields[] = {0x0000000000000001ULL};
+  static constexpr std::string value_type::*members_0[] = {&value_type::name};
+  static constexpr ::bsongen::detail::field_slot slots[] = {{0, 0}};
+
+  static std::size_t size(const value_type& v, ::bsongen::detail::encode_state& es) noexcept;
+  static std::uint8_t* write(const value_type& v, std::uint8_t* out,
+                             ::bsongen::detail::text_bits& text) noexcept;
+  static const std::uint8_t* decode(::bsongen::detail::decode_state& st, std::uint8_t t,
+                                    const std::uint8_t* p, const std::uint8_t* end, value_type& out,
+                                    bool fresh);
+  static const std::uint8_t* decode_document(::bsongen::detail::decode_state& st,
+                                             const std::uint8_t* p, const std::uint8_t* end,
+                                             value_type& out, bool fresh);
+  static const std::uint8_t* decode_field(::bsongen::detail::decode_state& st, std::uint32_t index,
+                                          std::uint8_t t, const std::uint8_t* p,
+                                          const std::uint8_t* end, void* obj, bool fresh);
+  // Sets every field whose bit `seen` lacks back to its initial value (a reused struct's fields
+  // the document left out).
+  static void reset_absent(value_type& out, const std::uint64_t* seen);
+  // Only after an encode error (detail::locate_encode_error): cold, so it stays small.
+  [[gnu::cold]] static std::size_t size_field(std::uint32_t index, const void* obj,
+                                              ::bsongen::detail::encode_state& es);
+  // The order earlier documents came in (struct_table::successors).
+  static inline constinit std::atomic<std::uint32_t> successors[field_count + 1] = {};
+  static constexpr ::bsongen::detail::struct_table table = {
+      .keys = keys,
+      .key_slots = key_table.slots.data(),
+      .key_shift = key_table.shift,
+      .required = required,
+      .field_count = field_count,
+      .unknown = ::bsongen::detail::unknown_policy::skip,
+      .reject_duplicates = false,
+      .decode_field = &decode_field,
+      .size_field = &size_field,
+      .capture = nullptr,
+      .successors = successors};
+};
+
+// ::shop::order_summary: element prefixes, field tables and the codec.
+template <>
+struct codec_impl<::shop::order_summary> {
+  using value_type = ::shop::order_summary;
+  static constexpr bool is_document = true;
+  static constexpr std::uint8_t type = static_cast<std::uint8_t>(::bsongen::bson_type::document);
+
+  static constexpr ::bsongen::detail::element_prefix prefix_id{::bsongen::bson_type::object_id,
+                                                               "_id"};
+  static constexpr ::bsongen::detail::element_prefix prefix_status{::bsongen::bson_type::string,
+                                                                   "status"};
+  static constexpr ::bsongen::detail::element_prefix prefix_customer{::bsongen::bson_type::document,
+                                                                     "customer"};
+  static constexpr ::bsongen::detail::element_prefix prefix_total{::bsongen::bson_type::decimal128,
+                                                                  "total"};
+  static constexpr ::bsongen::detail::element_prefix skip_1{::bsongen::bson_type::int64, "number"};
+  static constexpr ::bsongen::detail::element_prefix skip_3{::bsongen::bson_type::int32, "payment"};
+  static constexpr ::bsongen::detail::element_prefix skip_5{::bsongen::bson_type::array, "items"};
+  static constexpr ::bsongen::detail::element_prefix skip_7{::bsongen::bson_type::datetime,
+                                                            "createdAt"};
+  static constexpr ::bsongen::detail::element_prefix skip_8{::bsongen::bson_type::datetime,
+                                                            "shippedAt"};
+  static constexpr ::bsongen::detail::element_prefix skip_9{::bsongen::bson_type::document, "tags"};
+  static constexpr ::bsongen::detail::element_prefix skip_10{::bsongen::bson_type::string, "notes"};
+  static constexpr ::bsongen::detail::element_prefix skip_11{::bsongen::bson_type::boolean, "gift"};
+  static constexpr ::bsongen::detail::element_prefix skip_12{::bsongen::bson_type::timestamp, "_v"};
+  static constexpr ::bsongen::detail::element_prefix skip_13{::bsongen::bson_type::binary,
+                                                             "attachment"};
+  static constexpr ::bsongen::detail::element_prefix skip_14{::bsongen::bson_type::binary,
+                                                             "tracking"};
+  static constexpr ::bsongen::detail::element_prefix skip_15{::bsongen::bson_type::array,
+                                                             "dimensions"};
+
+  static constexpr std::uint32_t field_count = 4;
+  static constexpr std::string_view keys[] = {"_id", "status", "customer", "total"};
+  static constexpr auto key_table = ::bsongen::detail::make_key_index<field_count>(keys);
+  static constexpr std::uint64_t required[] = {0x0000000000000001ULL};
+  static constexpr std::uint64_t all_fields[] = {0x000000000000000FULL};
+  static constexpr ::bsongen::object_id value_type::*members_0[] = {&value_type::id};
+  static constexpr ::shop::order_status value_type::*members_1[] = {&value_type::status};
+  static constexpr ::shop::order_summary_customer value_type::*members_2[] = {
+      &value_type::customer};
+  static constexpr ::bsongen::decimal128 value_type::*members_3[] = {&value_type::total};
+  static constexpr ::bsongen::detail::field_slot slots[] = {{0, 0}, {1, 0}, {2, 0}, {3, 0}};
+
+  static std::size_t size(const value_type& v, ::bsongen::detail::encode_state& es) noexcept;
+  static std::uint8_t* write(const value_type& v, std::uint8_t* out,
+                             ::bsongen::detail::text_bits& text) noexcept;
+  static const std::uint8_t* decode(::bsongen::detail::decode_state& st, std::uint8_t t,
+                                    const std::uint8_t* p, const std::uint8_t* end, value_type& out,
+                                    bool fresh);
+  static const std::uint8_t* decode_document(::bsongen::detail::decode_state& st,
+                                             const std::uint8_t* p, const std::uint8_t* end,
+                                             value_type& out, bool fresh);
+  static const std::uint8_t* decode_field(::bsongen::detail::decode_state& st, std::uint32_t index,
+                                          std::uint8_t t, const std::uint8_t* p,
+                                          const std::uint8_t* end, void* obj, bool fresh);
+  // Sets every field whose bit `seen` lacks back to its initial value (a reused struct's fields
+  // the document left out).
+  static void reset_absent(value_type& out, const std::uint64_t* seen);
+  // Only after an encode error (detail::locate_encode_error): cold, so it stays small.
+  [[gnu::cold]] static std::size_t size_field(std::uint32_t index, const void* obj,
+                                              ::bsongen::detail::encode_state& es);
+  // The order earlier documents came in (struct_table::successors).
+  static inline constinit std::atomic<std::uint32_t> successors[field_count + 1] = {};
+  static constexpr ::bsongen::detail::struct_table table = {
+      .keys = keys,
+      .key_slots = key_table.slots.data(),
+      .key_shift = key_table.shift,
+      .required = required,
+      .field_count = field_count,
+      .unknown = ::bsongen::detail::unknown_policy::skip,
+      .reject_duplicates = false,
+      .decode_field = &decode_field,
+      .size_field = &size_field,
+      .capture = nullptr,
       .successors = successors};
 };
 
@@ -1395,6 +1537,354 @@ std::size_t codec_impl<::shop::order>::size_field(
   return 0;
 }
 
+// --- ::shop::order_summary_customer ---
+
+inline std::size_t codec_impl<::shop::order_summary_customer>::size(
+    [[maybe_unused]] const value_type& v, ::bsongen::detail::encode_state& es) noexcept {
+  std::size_t n = 5;
+  n += prefix_name.size + ::bsongen::detail::string_codec::size(v.name, es);
+  if (es.failed) [[unlikely]]
+    ::bsongen::detail::locate_encode_error(&v, table, es);
+  return n;
+}
+
+inline std::uint8_t* codec_impl<::shop::order_summary_customer>::write(
+    const value_type& v, std::uint8_t* out,
+    [[maybe_unused]] ::bsongen::detail::text_bits& text) noexcept {
+  std::uint8_t* const start = out;
+  out += 4;
+  out = ::bsongen::detail::put_prefix(out, prefix_name);
+  out = ::bsongen::detail::string_codec::write(v.name, out, text);
+  *out++ = 0;
+  ::bsongen::detail::store_i32_le(start, static_cast<std::int32_t>(out - start));
+  return out;
+}
+
+const std::uint8_t* codec_impl<::shop::order_summary_customer>::decode(
+    ::bsongen::detail::decode_state& st, std::uint8_t t, const std::uint8_t* p,
+    const std::uint8_t* end, value_type& out, bool fresh) {
+  if (t != type) return ::bsongen::detail::fail_type(st, ::bsongen::bson_type::document, t, p);
+  return decode_document(st, p, end, out, fresh);
+}
+
+const std::uint8_t* codec_impl<::shop::order_summary_customer>::decode_document(
+    ::bsongen::detail::decode_state& st, const std::uint8_t* p, const std::uint8_t* end,
+    value_type& out, bool fresh) {
+  const std::uint8_t* body;
+  const std::uint8_t* doc_end;
+  if (!::bsongen::detail::open_document(st, p, end, body, doc_end)) return nullptr;
+  ++st.depth;
+  std::uint64_t seen[1] = {};
+  // Fields in schema order take the chain: one prefix compare and an inlined decode each. At any
+  // other element the chain goes to the case the order of earlier documents suggests
+  // (::bsongen::detail::follow_learned_order), or the table decodes it
+  // (::bsongen::detail::decode_out_of_order) and the chain goes on after that field.
+  ::bsongen::detail::chain_cursor chain{.last = field_count};
+  const std::uint8_t* element = nullptr;
+  for (;;) {
+    switch (chain.next) {
+      case 0:
+        if (!::bsongen::detail::has_prefix(body, doc_end, prefix_name) &&
+            ::bsongen::detail::skips_inline(st)) {
+          body = ::bsongen::detail::skip_in_mode(
+              st, body, doc_end,
+              [&st](auto mode, const std::uint8_t* at, const std::uint8_t* stop) {
+                constexpr bool validate = decltype(mode)::validate;
+                at = ::bsongen::detail::skip_known<validate>(st, at, stop, skip_0);
+                return at;
+              });
+        }
+        if (!::bsongen::detail::has_prefix(body, doc_end, prefix_name)) {
+          chain.next = 0;
+          break;
+        }
+        element = body;
+        body = ::bsongen::detail::decode_member<::bsongen::detail::string_codec>(
+            st, prefix_name.type, body + prefix_name.size, doc_end, out.name, fresh);
+        if (body == nullptr) return ::bsongen::detail::fail_in_element(st, element, keys[0]);
+        seen[0] |= std::uint64_t{1} << 0;
+        [[fallthrough]];
+      default:
+        if (body != doc_end && ::bsongen::detail::skips_inline(st)) {
+          body = ::bsongen::detail::skip_in_mode(
+              st, body, doc_end,
+              [&st](auto mode, const std::uint8_t* at, const std::uint8_t* stop) {
+                constexpr bool validate = decltype(mode)::validate;
+                at = ::bsongen::detail::skip_known<validate>(st, at, stop, skip_2);
+                at = ::bsongen::detail::skip_known<validate>(st, at, stop, skip_3);
+                at = ::bsongen::detail::skip_known<validate>(st, at, stop, skip_4);
+                return at;
+              });
+        }
+        chain.next = field_count;
+    }
+    if (!::bsongen::detail::check_chain_run(chain))
+      return ::bsongen::detail::fail_repeat_on_guessed_path(st);
+    if (body == doc_end) break;
+    if (::bsongen::detail::follow_learned_order(st, chain, table, seen)) continue;
+    body =
+        ::bsongen::detail::decode_out_of_order(st, body, doc_end, &out, table, seen, fresh, chain);
+    if (body == nullptr) return nullptr;
+  }
+  if (!::bsongen::detail::has_all(seen, required))
+    return ::bsongen::detail::fail_missing_field(st, p, keys, seen, required);
+  if (!fresh && !::bsongen::detail::has_all(seen, all_fields)) reset_absent(out, seen);
+  --st.depth;
+  return doc_end + 1;
+}
+
+const std::uint8_t* codec_impl<::shop::order_summary_customer>::decode_field(
+    [[maybe_unused]] ::bsongen::detail::decode_state& st, std::uint32_t index,
+    [[maybe_unused]] std::uint8_t t, [[maybe_unused]] const std::uint8_t* p,
+    [[maybe_unused]] const std::uint8_t* end, void* obj, [[maybe_unused]] bool fresh) {
+  [[maybe_unused]] value_type& out = *static_cast<value_type*>(obj);
+  [[maybe_unused]] const ::bsongen::detail::field_slot slot = slots[index];
+  switch (slot.group) {
+    case 0:
+      return ::bsongen::detail::decode_member<::bsongen::detail::string_codec>(
+          st, t, p, end, out.*members_0[slot.index], fresh);
+  }
+  return nullptr;
+}
+
+void codec_impl<::shop::order_summary_customer>::reset_absent(
+    [[maybe_unused]] value_type& out, [[maybe_unused]] const std::uint64_t* seen) {
+  if ((seen[0] & (std::uint64_t{1} << 0)) == 0) ::bsongen::detail::reset_value(out.name);
+}
+
+std::size_t codec_impl<::shop::order_summary_customer>::size_field(
+    std::uint32_t index, const void* obj, [[maybe_unused]] ::bsongen::detail::encode_state& es) {
+  [[maybe_unused]] const value_type& v = *static_cast<const value_type*>(obj);
+  [[maybe_unused]] const ::bsongen::detail::field_slot slot = slots[index];
+  switch (slot.group) {
+    case 0: {
+      return ::bsongen::detail::string_codec::size(v.*members_0[slot.index], es);
+    }
+  }
+  return 0;
+}
+
+// --- ::shop::order_summary ---
+
+inline std::size_t codec_impl<::shop::order_summary>::size(
+    [[maybe_unused]] const value_type& v, ::bsongen::detail::encode_state& es) noexcept {
+  std::size_t n = 5;
+  n += prefix_id.size + ::bsongen::detail::object_id_codec::size(v.id, es);
+  n += prefix_status.size + ::bsongen::detail::codec_impl<::shop::order_status>::size(v.status, es);
+  n += prefix_customer.size +
+       ::bsongen::detail::codec_impl<::shop::order_summary_customer>::size(v.customer, es);
+  n += prefix_total.size + ::bsongen::detail::decimal128_codec::size(v.total, es);
+  if (es.failed) [[unlikely]]
+    ::bsongen::detail::locate_encode_error(&v, table, es);
+  return n;
+}
+
+inline std::uint8_t* codec_impl<::shop::order_summary>::write(
+    const value_type& v, std::uint8_t* out,
+    [[maybe_unused]] ::bsongen::detail::text_bits& text) noexcept {
+  std::uint8_t* const start = out;
+  out += 4;
+  out = ::bsongen::detail::put_prefix(out, prefix_id);
+  out = ::bsongen::detail::object_id_codec::write(v.id, out, text);
+  out = ::bsongen::detail::put_prefix(out, prefix_status);
+  out = ::bsongen::detail::codec_impl<::shop::order_status>::write(v.status, out, text);
+  out = ::bsongen::detail::put_prefix(out, prefix_customer);
+  out = ::bsongen::detail::codec_impl<::shop::order_summary_customer>::write(v.customer, out, text);
+  out = ::bsongen::detail::put_prefix(out, prefix_total);
+  out = ::bsongen::detail::decimal128_codec::write(v.total, out, text);
+  *out++ = 0;
+  ::bsongen::detail::store_i32_le(start, static_cast<std::int32_t>(out - start));
+  return out;
+}
+
+const std::uint8_t* codec_impl<::shop::order_summary>::decode(::bsongen::detail::decode_state& st,
+                                                              std::uint8_t t, const std::uint8_t* p,
+                                                              const std::uint8_t* end,
+                                                              value_type& out, bool fresh) {
+  if (t != type) return ::bsongen::detail::fail_type(st, ::bsongen::bson_type::document, t, p);
+  return decode_document(st, p, end, out, fresh);
+}
+
+const std::uint8_t* codec_impl<::shop::order_summary>::decode_document(
+    ::bsongen::detail::decode_state& st, const std::uint8_t* p, const std::uint8_t* end,
+    value_type& out, bool fresh) {
+  const std::uint8_t* body;
+  const std::uint8_t* doc_end;
+  if (!::bsongen::detail::open_document(st, p, end, body, doc_end)) return nullptr;
+  ++st.depth;
+  std::uint64_t seen[1] = {};
+  // Fields in schema order take the chain: one prefix compare and an inlined decode each. At any
+  // other element the chain goes to the case the order of earlier documents suggests
+  // (::bsongen::detail::follow_learned_order), or the table decodes it
+  // (::bsongen::detail::decode_out_of_order) and the chain goes on after that field.
+  ::bsongen::detail::chain_cursor chain{.last = field_count};
+  const std::uint8_t* element = nullptr;
+  for (;;) {
+    switch (chain.next) {
+      case 0:
+        if (!::bsongen::detail::has_prefix(body, doc_end, prefix_id)) {
+          chain.next = 0;
+          break;
+        }
+        element = body;
+        body = ::bsongen::detail::decode_member<::bsongen::detail::object_id_codec>(
+            st, prefix_id.type, body + prefix_id.size, doc_end, out.id, fresh);
+        if (body == nullptr) return ::bsongen::detail::fail_in_element(st, element, keys[0]);
+        seen[0] |= std::uint64_t{1} << 0;
+        [[fallthrough]];
+      case 1:
+        if (!::bsongen::detail::has_prefix(body, doc_end, prefix_status) &&
+            ::bsongen::detail::skips_inline(st)) {
+          body = ::bsongen::detail::skip_in_mode(
+              st, body, doc_end,
+              [&st](auto mode, const std::uint8_t* at, const std::uint8_t* stop) {
+                constexpr bool validate = decltype(mode)::validate;
+                at = ::bsongen::detail::skip_known<validate>(st, at, stop, skip_1);
+                return at;
+              });
+        }
+        if (!::bsongen::detail::has_prefix(body, doc_end, prefix_status)) {
+          chain.next = 1;
+          break;
+        }
+        element = body;
+        body =
+            ::bsongen::detail::decode_member<::bsongen::detail::codec_impl<::shop::order_status>>(
+                st, prefix_status.type, body + prefix_status.size, doc_end, out.status, fresh);
+        if (body == nullptr) return ::bsongen::detail::fail_in_element(st, element, keys[1]);
+        seen[0] |= std::uint64_t{1} << 1;
+        [[fallthrough]];
+      case 2:
+        if (!::bsongen::detail::has_prefix(body, doc_end, prefix_customer) &&
+            ::bsongen::detail::skips_inline(st)) {
+          body = ::bsongen::detail::skip_in_mode(
+              st, body, doc_end,
+              [&st](auto mode, const std::uint8_t* at, const std::uint8_t* stop) {
+                constexpr bool validate = decltype(mode)::validate;
+                at = ::bsongen::detail::skip_known<validate>(st, at, stop, skip_3);
+                return at;
+              });
+        }
+        if (!::bsongen::detail::has_prefix(body, doc_end, prefix_customer)) {
+          chain.next = 2;
+          break;
+        }
+        element = body;
+        body = ::bsongen::detail::decode_member<
+            ::bsongen::detail::codec_impl<::shop::order_summary_customer>>(
+            st, prefix_customer.type, body + prefix_customer.size, doc_end, out.customer, fresh);
+        if (body == nullptr) return ::bsongen::detail::fail_in_element(st, element, keys[2]);
+        seen[0] |= std::uint64_t{1} << 2;
+        [[fallthrough]];
+      case 3:
+        if (!::bsongen::detail::has_prefix(body, doc_end, prefix_total) &&
+            ::bsongen::detail::skips_inline(st)) {
+          body = ::bsongen::detail::skip_in_mode(
+              st, body, doc_end,
+              [&st](auto mode, const std::uint8_t* at, const std::uint8_t* stop) {
+                constexpr bool validate = decltype(mode)::validate;
+                at = ::bsongen::detail::skip_known<validate>(st, at, stop, skip_5);
+                return at;
+              });
+        }
+        if (!::bsongen::detail::has_prefix(body, doc_end, prefix_total)) {
+          chain.next = 3;
+          break;
+        }
+        element = body;
+        body = ::bsongen::detail::decode_member<::bsongen::detail::decimal128_codec>(
+            st, prefix_total.type, body + prefix_total.size, doc_end, out.total, fresh);
+        if (body == nullptr) return ::bsongen::detail::fail_in_element(st, element, keys[3]);
+        seen[0] |= std::uint64_t{1} << 3;
+        [[fallthrough]];
+      default:
+        if (body != doc_end && ::bsongen::detail::skips_inline(st)) {
+          body = ::bsongen::detail::skip_in_mode(
+              st, body, doc_end,
+              [&st](auto mode, const std::uint8_t* at, const std::uint8_t* stop) {
+                constexpr bool validate = decltype(mode)::validate;
+                at = ::bsongen::detail::skip_fixed_run<validate, skip_7, skip_8>(st, at, stop);
+                at = ::bsongen::detail::skip_known<validate>(st, at, stop, skip_9);
+                at = ::bsongen::detail::skip_known<validate>(st, at, stop, skip_10);
+                at = ::bsongen::detail::skip_fixed_run<validate, skip_11, skip_12>(st, at, stop);
+                at = ::bsongen::detail::skip_known<validate>(st, at, stop, skip_13);
+                at = ::bsongen::detail::skip_known<validate>(st, at, stop, skip_14);
+                at = ::bsongen::detail::skip_known<validate>(st, at, stop, skip_15);
+                return at;
+              });
+        }
+        chain.next = field_count;
+    }
+    if (!::bsongen::detail::check_chain_run(chain))
+      return ::bsongen::detail::fail_repeat_on_guessed_path(st);
+    if (body == doc_end) break;
+    if (::bsongen::detail::follow_learned_order(st, chain, table, seen)) continue;
+    body =
+        ::bsongen::detail::decode_out_of_order(st, body, doc_end, &out, table, seen, fresh, chain);
+    if (body == nullptr) return nullptr;
+  }
+  if (!::bsongen::detail::has_all(seen, required))
+    return ::bsongen::detail::fail_missing_field(st, p, keys, seen, required);
+  if (!fresh && !::bsongen::detail::has_all(seen, all_fields)) reset_absent(out, seen);
+  --st.depth;
+  return doc_end + 1;
+}
+
+const std::uint8_t* codec_impl<::shop::order_summary>::decode_field(
+    [[maybe_unused]] ::bsongen::detail::decode_state& st, std::uint32_t index,
+    [[maybe_unused]] std::uint8_t t, [[maybe_unused]] const std::uint8_t* p,
+    [[maybe_unused]] const std::uint8_t* end, void* obj, [[maybe_unused]] bool fresh) {
+  [[maybe_unused]] value_type& out = *static_cast<value_type*>(obj);
+  [[maybe_unused]] const ::bsongen::detail::field_slot slot = slots[index];
+  switch (slot.group) {
+    case 0:
+      return ::bsongen::detail::decode_member<::bsongen::detail::object_id_codec>(
+          st, t, p, end, out.*members_0[slot.index], fresh);
+    case 1:
+      return ::bsongen::detail::decode_member<::bsongen::detail::codec_impl<::shop::order_status>>(
+          st, t, p, end, out.*members_1[slot.index], fresh);
+    case 2:
+      return ::bsongen::detail::decode_member<
+          ::bsongen::detail::codec_impl<::shop::order_summary_customer>>(
+          st, t, p, end, out.*members_2[slot.index], fresh);
+    case 3:
+      return ::bsongen::detail::decode_member<::bsongen::detail::decimal128_codec>(
+          st, t, p, end, out.*members_3[slot.index], fresh);
+  }
+  return nullptr;
+}
+
+void codec_impl<::shop::order_summary>::reset_absent([[maybe_unused]] value_type& out,
+                                                     [[maybe_unused]] const std::uint64_t* seen) {
+  if ((seen[0] & (std::uint64_t{1} << 0)) == 0) ::bsongen::detail::reset_value(out.id);
+  if ((seen[0] & (std::uint64_t{1} << 1)) == 0) out.status = ::shop::order_status::pending;
+  if ((seen[0] & (std::uint64_t{1} << 2)) == 0) ::bsongen::detail::reset_value(out.customer);
+  if ((seen[0] & (std::uint64_t{1} << 3)) == 0) ::bsongen::detail::reset_value(out.total);
+}
+
+std::size_t codec_impl<::shop::order_summary>::size_field(
+    std::uint32_t index, const void* obj, [[maybe_unused]] ::bsongen::detail::encode_state& es) {
+  [[maybe_unused]] const value_type& v = *static_cast<const value_type*>(obj);
+  [[maybe_unused]] const ::bsongen::detail::field_slot slot = slots[index];
+  switch (slot.group) {
+    case 0: {
+      return ::bsongen::detail::object_id_codec::size(v.*members_0[slot.index], es);
+    }
+    case 1: {
+      return ::bsongen::detail::codec_impl<::shop::order_status>::size(v.*members_1[slot.index],
+                                                                       es);
+    }
+    case 2: {
+      return ::bsongen::detail::codec_impl<::shop::order_summary_customer>::size(
+          v.*members_2[slot.index], es);
+    }
+    case 3: {
+      return ::bsongen::detail::decimal128_codec::size(v.*members_3[slot.index], es);
+    }
+  }
+  return 0;
+}
+
 }  // namespace bsongen::detail
 
 namespace bsongen {
@@ -1457,6 +1947,36 @@ const std::uint8_t* codec<::shop::order>::decode_document(::bsongen::detail::dec
                                                           const std::uint8_t* end, value_type& out,
                                                           bool fresh) {
   return ::bsongen::detail::codec_impl<::shop::order>::decode_document(st, p, end, out, fresh);
+}
+
+std::size_t codec<::shop::order_summary_customer>::size(
+    const value_type& v, ::bsongen::detail::encode_state& es) noexcept {
+  return ::bsongen::detail::codec_impl<::shop::order_summary_customer>::size(v, es);
+}
+std::uint8_t* codec<::shop::order_summary_customer>::write(
+    const value_type& v, std::uint8_t* out, ::bsongen::detail::text_bits& text) noexcept {
+  return ::bsongen::detail::codec_impl<::shop::order_summary_customer>::write(v, out, text);
+}
+const std::uint8_t* codec<::shop::order_summary_customer>::decode_document(
+    ::bsongen::detail::decode_state& st, const std::uint8_t* p, const std::uint8_t* end,
+    value_type& out, bool fresh) {
+  return ::bsongen::detail::codec_impl<::shop::order_summary_customer>::decode_document(st, p, end,
+                                                                                        out, fresh);
+}
+
+std::size_t codec<::shop::order_summary>::size(const value_type& v,
+                                               ::bsongen::detail::encode_state& es) noexcept {
+  return ::bsongen::detail::codec_impl<::shop::order_summary>::size(v, es);
+}
+std::uint8_t* codec<::shop::order_summary>::write(const value_type& v, std::uint8_t* out,
+                                                  ::bsongen::detail::text_bits& text) noexcept {
+  return ::bsongen::detail::codec_impl<::shop::order_summary>::write(v, out, text);
+}
+const std::uint8_t* codec<::shop::order_summary>::decode_document(
+    ::bsongen::detail::decode_state& st, const std::uint8_t* p, const std::uint8_t* end,
+    value_type& out, bool fresh) {
+  return ::bsongen::detail::codec_impl<::shop::order_summary>::decode_document(st, p, end, out,
+                                                                               fresh);
 }
 
 }  // namespace bsongen

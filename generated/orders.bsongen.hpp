@@ -13,6 +13,7 @@
 #include "bsongen/codec.hpp"
 #include "bsongen/decimal128.hpp"
 #include "bsongen/object_id.hpp"
+#include "bsongen/query.hpp"
 #include "bsongen/raw_document.hpp"
 #include "bsongen/types.hpp"
 #include "bsongen/version.hpp"
@@ -99,6 +100,26 @@ struct order {
   friend bool operator==(const ::shop::order&, const ::shop::order&) = default;
 };
 
+// `customer` of order_summary: what it keeps of customer.
+struct order_summary_customer {
+  std::string name{};
+
+  friend bool operator==(const ::shop::order_summary_customer&,
+                         const ::shop::order_summary_customer&) = default;
+};
+
+// What an order list shows: four fields of an order, one of them from its customer. Decoding
+// a whole order document into it reads these and steps over the rest; a query made with
+// bsongen::projection<order_summary>() asks the server for these alone.
+struct order_summary {
+  ::bsongen::object_id id{};
+  ::shop::order_status status = ::shop::order_status::pending;
+  ::shop::order_summary_customer customer{};
+  ::bsongen::decimal128 total{};
+
+  friend bool operator==(const ::shop::order_summary&, const ::shop::order_summary&) = default;
+};
+
 }  // namespace shop
 
 namespace bsongen {
@@ -107,6 +128,16 @@ template <>
 struct codec<::shop::address> {
   using value_type = ::shop::address;
   static constexpr bool is_document = true;
+  // The MongoDB find projection asking for exactly what decode reads (bsongen::projection<T>()).
+  static constexpr std::uint8_t projection_document[] = {
+      0x41, 0x00, 0x00, 0x00,                                                  // 65 bytes
+      0x10, 0x5F, 0x69, 0x64, 0x00, 0x00, 0x00, 0x00, 0x00,                    // "_id": 0
+      0x10, 0x73, 0x74, 0x72, 0x65, 0x65, 0x74, 0x00, 0x01, 0x00, 0x00, 0x00,  // "street": 1
+      0x10, 0x63, 0x69, 0x74, 0x79, 0x00, 0x01, 0x00, 0x00, 0x00,              // "city": 1
+      0x10, 0x70, 0x6F, 0x73, 0x74, 0x61, 0x6C, 0x43, 0x6F, 0x64, 0x65, 0x00, 0x01,
+      0x00, 0x00, 0x00,  // "postalCode": 1
+      0x10, 0x63, 0x6F, 0x75, 0x6E, 0x74, 0x72, 0x79, 0x00, 0x01, 0x00, 0x00, 0x00,  // "country": 1
+      0x00};
 
   static std::size_t size(const value_type& v, ::bsongen::detail::encode_state& es) noexcept;
   static std::uint8_t* write(const value_type& v, std::uint8_t* out,
@@ -120,6 +151,30 @@ template <>
 struct codec<::shop::customer> {
   using value_type = ::shop::customer;
   static constexpr bool is_document = true;
+  // The MongoDB find projection asking for exactly what decode reads (bsongen::projection<T>()).
+  static constexpr std::uint8_t projection_document[] = {
+      0xCD, 0x00, 0x00, 0x00,                                            // 205 bytes
+      0x10, 0x5F, 0x69, 0x64, 0x00, 0x01, 0x00, 0x00, 0x00,              // "_id": 1
+      0x10, 0x6E, 0x61, 0x6D, 0x65, 0x00, 0x01, 0x00, 0x00, 0x00,        // "name": 1
+      0x10, 0x65, 0x6D, 0x61, 0x69, 0x6C, 0x00, 0x01, 0x00, 0x00, 0x00,  // "email": 1
+      0x10, 0x73, 0x68, 0x69, 0x70, 0x70, 0x69, 0x6E, 0x67, 0x2E, 0x73, 0x74, 0x72,
+      0x65, 0x65, 0x74, 0x00, 0x01, 0x00, 0x00, 0x00,  // "shipping.street": 1
+      0x10, 0x73, 0x68, 0x69, 0x70, 0x70, 0x69, 0x6E, 0x67, 0x2E, 0x63, 0x69, 0x74,
+      0x79, 0x00, 0x01, 0x00, 0x00, 0x00,  // "shipping.city": 1
+      0x10, 0x73, 0x68, 0x69, 0x70, 0x70, 0x69, 0x6E, 0x67, 0x2E, 0x70, 0x6F, 0x73,
+      0x74, 0x61, 0x6C, 0x43, 0x6F, 0x64, 0x65, 0x00, 0x01, 0x00, 0x00, 0x00,  // "shipping.postalCode":
+                                                                               // 1
+      0x10, 0x73, 0x68, 0x69, 0x70, 0x70, 0x69, 0x6E, 0x67, 0x2E, 0x63, 0x6F, 0x75,
+      0x6E, 0x74, 0x72, 0x79, 0x00, 0x01, 0x00, 0x00, 0x00,  // "shipping.country": 1
+      0x10, 0x62, 0x69, 0x6C, 0x6C, 0x69, 0x6E, 0x67, 0x2E, 0x73, 0x74, 0x72, 0x65,
+      0x65, 0x74, 0x00, 0x01, 0x00, 0x00, 0x00,  // "billing.street": 1
+      0x10, 0x62, 0x69, 0x6C, 0x6C, 0x69, 0x6E, 0x67, 0x2E, 0x63, 0x69, 0x74, 0x79,
+      0x00, 0x01, 0x00, 0x00, 0x00,  // "billing.city": 1
+      0x10, 0x62, 0x69, 0x6C, 0x6C, 0x69, 0x6E, 0x67, 0x2E, 0x70, 0x6F, 0x73, 0x74,
+      0x61, 0x6C, 0x43, 0x6F, 0x64, 0x65, 0x00, 0x01, 0x00, 0x00, 0x00,  // "billing.postalCode": 1
+      0x10, 0x62, 0x69, 0x6C, 0x6C, 0x69, 0x6E, 0x67, 0x2E, 0x63, 0x6F, 0x75, 0x6E,
+      0x74, 0x72, 0x79, 0x00, 0x01, 0x00, 0x00, 0x00,  // "billing.country": 1
+      0x00};
 
   static std::size_t size(const value_type& v, ::bsongen::detail::encode_state& es) noexcept;
   static std::uint8_t* write(const value_type& v, std::uint8_t* out,
@@ -133,6 +188,17 @@ template <>
 struct codec<::shop::line_item> {
   using value_type = ::shop::line_item;
   static constexpr bool is_document = true;
+  // The MongoDB find projection asking for exactly what decode reads (bsongen::projection<T>()).
+  static constexpr std::uint8_t projection_document[] = {
+      0x3D, 0x00, 0x00, 0x00,                                // 61 bytes
+      0x10, 0x5F, 0x69, 0x64, 0x00, 0x00, 0x00, 0x00, 0x00,  // "_id": 0
+      0x10, 0x73, 0x6B, 0x75, 0x00, 0x01, 0x00, 0x00, 0x00,  // "sku": 1
+      0x10, 0x71, 0x74, 0x79, 0x00, 0x01, 0x00, 0x00, 0x00,  // "qty": 1
+      0x10, 0x75, 0x6E, 0x69, 0x74, 0x50, 0x72, 0x69, 0x63,
+      0x65, 0x00, 0x01, 0x00, 0x00, 0x00,  // "unitPrice": 1
+      0x10, 0x64, 0x69, 0x73, 0x63, 0x6F, 0x75, 0x6E, 0x74,
+      0x00, 0x01, 0x00, 0x00, 0x00,  // "discount": 1
+      0x00};
 
   static std::size_t size(const value_type& v, ::bsongen::detail::encode_state& es) noexcept;
   static std::uint8_t* write(const value_type& v, std::uint8_t* out,
@@ -146,6 +212,9 @@ template <>
 struct codec<::shop::order> {
   using value_type = ::shop::order;
   static constexpr bool is_document = true;
+  // The MongoDB find projection asking for exactly what decode reads (bsongen::projection<T>()).
+  static constexpr std::uint8_t projection_document[] = {0x05, 0x00, 0x00, 0x00,  // 5 bytes
+                                                         0x00};
 
   static std::size_t size(const value_type& v, ::bsongen::detail::encode_state& es) noexcept;
   static std::uint8_t* write(const value_type& v, std::uint8_t* out,
@@ -155,4 +224,140 @@ struct codec<::shop::order> {
                                              value_type& out, bool fresh);
 };
 
+template <>
+struct codec<::shop::order_summary_customer> {
+  using value_type = ::shop::order_summary_customer;
+  static constexpr bool is_document = true;
+  // The MongoDB find projection asking for exactly what decode reads (bsongen::projection<T>()).
+  static constexpr std::uint8_t projection_document[] = {
+      0x18, 0x00, 0x00, 0x00,                                      // 24 bytes
+      0x10, 0x5F, 0x69, 0x64, 0x00, 0x00, 0x00, 0x00, 0x00,        // "_id": 0
+      0x10, 0x6E, 0x61, 0x6D, 0x65, 0x00, 0x01, 0x00, 0x00, 0x00,  // "name": 1
+      0x00};
+
+  static std::size_t size(const value_type& v, ::bsongen::detail::encode_state& es) noexcept;
+  static std::uint8_t* write(const value_type& v, std::uint8_t* out,
+                             ::bsongen::detail::text_bits& text) noexcept;
+  static const std::uint8_t* decode_document(::bsongen::detail::decode_state& st,
+                                             const std::uint8_t* p, const std::uint8_t* end,
+                                             value_type& out, bool fresh);
+};
+
+template <>
+struct codec<::shop::order_summary> {
+  using value_type = ::shop::order_summary;
+  static constexpr bool is_document = true;
+  // The MongoDB find projection asking for exactly what decode reads (bsongen::projection<T>()).
+  static constexpr std::uint8_t projection_document[] = {
+      0x38, 0x00, 0x00, 0x00,                                                  // 56 bytes
+      0x10, 0x5F, 0x69, 0x64, 0x00, 0x01, 0x00, 0x00, 0x00,                    // "_id": 1
+      0x10, 0x73, 0x74, 0x61, 0x74, 0x75, 0x73, 0x00, 0x01, 0x00, 0x00, 0x00,  // "status": 1
+      0x10, 0x63, 0x75, 0x73, 0x74, 0x6F, 0x6D, 0x65, 0x72, 0x2E, 0x6E, 0x61,
+      0x6D, 0x65, 0x00, 0x01, 0x00, 0x00, 0x00,                          // "customer.name": 1
+      0x10, 0x74, 0x6F, 0x74, 0x61, 0x6C, 0x00, 0x01, 0x00, 0x00, 0x00,  // "total": 1
+      0x00};
+
+  static std::size_t size(const value_type& v, ::bsongen::detail::encode_state& es) noexcept;
+  static std::uint8_t* write(const value_type& v, std::uint8_t* out,
+                             ::bsongen::detail::text_bits& text) noexcept;
+  static const std::uint8_t* decode_document(::bsongen::detail::decode_state& st,
+                                             const std::uint8_t* p, const std::uint8_t* end,
+                                             value_type& out, bool fresh);
+};
+
+// The stored dotted paths of ::shop::address's fields below `Path`.
+template <::bsongen::detail::path_text Path>
+struct paths_of<::shop::address, Path> : ::bsongen::field_path<Path> {
+  static constexpr ::bsongen::field_path<::bsongen::detail::child_path(Path, "street")> street{};
+  static constexpr ::bsongen::field_path<::bsongen::detail::child_path(Path, "city")> city{};
+  static constexpr ::bsongen::field_path<::bsongen::detail::child_path(Path, "postalCode")>
+      postal_code{};
+  static constexpr ::bsongen::field_path<::bsongen::detail::child_path(Path, "country")> country{};
+};
+
+// The stored dotted paths of ::shop::customer's fields below `Path`.
+template <::bsongen::detail::path_text Path>
+struct paths_of<::shop::customer, Path> : ::bsongen::field_path<Path> {
+  static constexpr ::bsongen::field_path<::bsongen::detail::child_path(Path, "_id")> id{};
+  static constexpr ::bsongen::field_path<::bsongen::detail::child_path(Path, "name")> name{};
+  static constexpr ::bsongen::field_path<::bsongen::detail::child_path(Path, "email")> email{};
+  static constexpr ::bsongen::paths_of<::shop::address,
+                                       ::bsongen::detail::child_path(Path, "shipping")>
+      shipping{};
+  static constexpr ::bsongen::paths_of<::shop::address,
+                                       ::bsongen::detail::child_path(Path, "billing")>
+      billing{};
+};
+
+// The stored dotted paths of ::shop::line_item's fields below `Path`.
+template <::bsongen::detail::path_text Path>
+struct paths_of<::shop::line_item, Path> : ::bsongen::field_path<Path> {
+  static constexpr ::bsongen::field_path<::bsongen::detail::child_path(Path, "sku")> sku{};
+  static constexpr ::bsongen::field_path<::bsongen::detail::child_path(Path, "qty")> quantity{};
+  static constexpr ::bsongen::field_path<::bsongen::detail::child_path(Path, "unitPrice")>
+      unit_price{};
+  static constexpr ::bsongen::field_path<::bsongen::detail::child_path(Path, "discount")>
+      discount{};
+};
+
+// The stored dotted paths of ::shop::order's fields below `Path`.
+template <::bsongen::detail::path_text Path>
+struct paths_of<::shop::order, Path> : ::bsongen::field_path<Path> {
+  static constexpr ::bsongen::field_path<::bsongen::detail::child_path(Path, "_id")> id{};
+  static constexpr ::bsongen::field_path<::bsongen::detail::child_path(Path, "number")> number{};
+  static constexpr ::bsongen::field_path<::bsongen::detail::child_path(Path, "status")> status{};
+  static constexpr ::bsongen::field_path<::bsongen::detail::child_path(Path, "payment")> payment{};
+  static constexpr ::bsongen::paths_of<::shop::customer,
+                                       ::bsongen::detail::child_path(Path, "customer")>
+      customer{};
+  static constexpr ::bsongen::paths_of<::shop::line_item,
+                                       ::bsongen::detail::child_path(Path, "items")>
+      items{};
+  static constexpr ::bsongen::field_path<::bsongen::detail::child_path(Path, "total")> total{};
+  static constexpr ::bsongen::field_path<::bsongen::detail::child_path(Path, "createdAt")>
+      created_at{};
+  static constexpr ::bsongen::field_path<::bsongen::detail::child_path(Path, "shippedAt")>
+      shipped_at{};
+  static constexpr ::bsongen::field_path<::bsongen::detail::child_path(Path, "tags")> tags{};
+  static constexpr ::bsongen::field_path<::bsongen::detail::child_path(Path, "notes")> notes{};
+  static constexpr ::bsongen::field_path<::bsongen::detail::child_path(Path, "gift")> gift{};
+  static constexpr ::bsongen::field_path<::bsongen::detail::child_path(Path, "_v")> version{};
+  static constexpr ::bsongen::field_path<::bsongen::detail::child_path(Path, "attachment")>
+      attachment{};
+  static constexpr ::bsongen::field_path<::bsongen::detail::child_path(Path, "tracking")>
+      tracking{};
+  static constexpr ::bsongen::field_path<::bsongen::detail::child_path(Path, "dimensions")>
+      dimensions{};
+};
+
+// The stored dotted paths of ::shop::order_summary_customer's fields below `Path`.
+template <::bsongen::detail::path_text Path>
+struct paths_of<::shop::order_summary_customer, Path> : ::bsongen::field_path<Path> {
+  static constexpr ::bsongen::field_path<::bsongen::detail::child_path(Path, "name")> name{};
+};
+
+// The stored dotted paths of ::shop::order_summary's fields below `Path`.
+template <::bsongen::detail::path_text Path>
+struct paths_of<::shop::order_summary, Path> : ::bsongen::field_path<Path> {
+  static constexpr ::bsongen::field_path<::bsongen::detail::child_path(Path, "_id")> id{};
+  static constexpr ::bsongen::field_path<::bsongen::detail::child_path(Path, "status")> status{};
+  static constexpr ::bsongen::paths_of<::shop::order_summary_customer,
+                                       ::bsongen::detail::child_path(Path, "customer")>
+      customer{};
+  static constexpr ::bsongen::field_path<::bsongen::detail::child_path(Path, "total")> total{};
+};
+
 }  // namespace bsongen
+
+namespace shop {
+
+// Typed field paths (bsongen/query.hpp): `<struct>_paths::<member>` converts to the member's
+// stored dotted path, e.g. order_summary_paths::id.
+using address_paths = ::bsongen::paths<::shop::address>;
+using customer_paths = ::bsongen::paths<::shop::customer>;
+using line_item_paths = ::bsongen::paths<::shop::line_item>;
+using order_paths = ::bsongen::paths<::shop::order>;
+using order_summary_customer_paths = ::bsongen::paths<::shop::order_summary_customer>;
+using order_summary_paths = ::bsongen::paths<::shop::order_summary>;
+
+}  // namespace shop

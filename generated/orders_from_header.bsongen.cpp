@@ -119,6 +119,7 @@ struct codec_impl<::shop_header::address> {
       ::bsongen::bson_type::string, "postalCode"};
   static constexpr ::bsongen::detail::element_prefix prefix_country{::bsongen::bson_type::string,
                                                                     "country"};
+
   static constexpr std::uint32_t field_count = 4;
   static constexpr std::string_view keys[] = {"street", "city", "postalCode", "country"};
   static constexpr auto key_table = ::bsongen::detail::make_key_index<field_count>(keys);
@@ -179,6 +180,7 @@ struct codec_impl<::shop_header::customer> {
                                                                      "shipping"};
   static constexpr ::bsongen::detail::element_prefix prefix_billing{::bsongen::bson_type::document,
                                                                     "billing"};
+
   static constexpr std::uint32_t field_count = 5;
   static constexpr std::string_view keys[] = {"_id", "name", "email", "shipping", "billing"};
   static constexpr auto key_table = ::bsongen::detail::make_key_index<field_count>(keys);
@@ -241,6 +243,7 @@ struct codec_impl<::shop_header::line_item> {
       ::bsongen::bson_type::decimal128, "unitPrice"};
   static constexpr ::bsongen::detail::element_prefix prefix_discount{
       ::bsongen::bson_type::decimal128, "discount"};
+
   static constexpr std::uint32_t field_count = 4;
   static constexpr std::string_view keys[] = {"sku", "qty", "unitPrice", "discount"};
   static constexpr auto key_table = ::bsongen::detail::make_key_index<field_count>(keys);
@@ -326,6 +329,7 @@ struct codec_impl<::shop_header::order> {
                                                                      "tracking"};
   static constexpr ::bsongen::detail::element_prefix prefix_dimensions{::bsongen::bson_type::array,
                                                                        "dimensions"};
+
   static constexpr std::uint32_t field_count = 16;
   static constexpr std::string_view keys[] = {"_id",       "number",     "status",   "payment",
                                               "customer",  "items",      "total",    "createdAt",

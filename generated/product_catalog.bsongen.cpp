@@ -72,6 +72,7 @@ struct codec_impl<::catalog::price> {
                                                                    "amount"};
   static constexpr ::bsongen::detail::element_prefix prefix_currency{::bsongen::bson_type::string,
                                                                      "currency"};
+
   static constexpr std::uint32_t field_count = 2;
   static constexpr std::string_view keys[] = {"amount", "currency"};
   static constexpr auto key_table = ::bsongen::detail::make_key_index<field_count>(keys);
@@ -132,6 +133,7 @@ struct codec_impl<::catalog::variant> {
                                                                   "stock"};
   static constexpr ::bsongen::detail::element_prefix prefix_availability{
       ::bsongen::bson_type::string, "availability"};
+
   static constexpr std::uint32_t field_count = 5;
   static constexpr std::string_view keys[] = {"sku", "options", "price", "stock", "availability"};
   static constexpr auto key_table = ::bsongen::detail::make_key_index<field_count>(keys);
@@ -206,6 +208,7 @@ struct codec_impl<::catalog::product> {
                                                                       "thumbnail"};
   static constexpr ::bsongen::detail::element_prefix prefix_updated_at{
       ::bsongen::bson_type::datetime, "updatedAt"};
+
   static constexpr std::uint32_t field_count = 10;
   static constexpr std::string_view keys[] = {
       "_id",        "slug",       "title",    "description", "brand",

@@ -16,6 +16,7 @@
 #include "bsongen/detail/allocator_aware.hpp"
 #include "bsongen/object_id.hpp"
 #include "bsongen/pmr_types.hpp"
+#include "bsongen/query.hpp"
 #include "bsongen/types.hpp"
 #include "bsongen/version.hpp"
 
@@ -171,6 +172,14 @@ template <>
 struct codec<::catalog::price> {
   using value_type = ::catalog::price;
   static constexpr bool is_document = true;
+  // The MongoDB find projection asking for exactly what decode reads (bsongen::projection<T>()).
+  static constexpr std::uint8_t projection_document[] = {
+      0x28, 0x00, 0x00, 0x00,                                                  // 40 bytes
+      0x10, 0x5F, 0x69, 0x64, 0x00, 0x00, 0x00, 0x00, 0x00,                    // "_id": 0
+      0x10, 0x61, 0x6D, 0x6F, 0x75, 0x6E, 0x74, 0x00, 0x01, 0x00, 0x00, 0x00,  // "amount": 1
+      0x10, 0x63, 0x75, 0x72, 0x72, 0x65, 0x6E, 0x63, 0x79, 0x00, 0x01, 0x00,
+      0x00, 0x00,  // "currency": 1
+      0x00};
 
   static std::size_t size(const value_type& v, ::bsongen::detail::encode_state& es) noexcept;
   static std::uint8_t* write(const value_type& v, std::uint8_t* out,
@@ -184,6 +193,20 @@ template <>
 struct codec<::catalog::variant> {
   using value_type = ::catalog::variant;
   static constexpr bool is_document = true;
+  // The MongoDB find projection asking for exactly what decode reads (bsongen::projection<T>()).
+  static constexpr std::uint8_t projection_document[] = {
+      0x67, 0x00, 0x00, 0x00,                                                        // 103 bytes
+      0x10, 0x5F, 0x69, 0x64, 0x00, 0x00, 0x00, 0x00, 0x00,                          // "_id": 0
+      0x10, 0x73, 0x6B, 0x75, 0x00, 0x01, 0x00, 0x00, 0x00,                          // "sku": 1
+      0x10, 0x6F, 0x70, 0x74, 0x69, 0x6F, 0x6E, 0x73, 0x00, 0x01, 0x00, 0x00, 0x00,  // "options": 1
+      0x10, 0x70, 0x72, 0x69, 0x63, 0x65, 0x2E, 0x61, 0x6D, 0x6F, 0x75, 0x6E, 0x74,
+      0x00, 0x01, 0x00, 0x00, 0x00,  // "price.amount": 1
+      0x10, 0x70, 0x72, 0x69, 0x63, 0x65, 0x2E, 0x63, 0x75, 0x72, 0x72, 0x65, 0x6E,
+      0x63, 0x79, 0x00, 0x01, 0x00, 0x00, 0x00,                          // "price.currency": 1
+      0x10, 0x73, 0x74, 0x6F, 0x63, 0x6B, 0x00, 0x01, 0x00, 0x00, 0x00,  // "stock": 1
+      0x10, 0x61, 0x76, 0x61, 0x69, 0x6C, 0x61, 0x62, 0x69, 0x6C, 0x69, 0x74, 0x79,
+      0x00, 0x01, 0x00, 0x00, 0x00,  // "availability": 1
+      0x00};
 
   static std::size_t size(const value_type& v, ::bsongen::detail::encode_state& es) noexcept;
   static std::uint8_t* write(const value_type& v, std::uint8_t* out,
@@ -197,6 +220,39 @@ template <>
 struct codec<::catalog::product> {
   using value_type = ::catalog::product;
   static constexpr bool is_document = true;
+  // The MongoDB find projection asking for exactly what decode reads (bsongen::projection<T>()).
+  static constexpr std::uint8_t projection_document[] = {
+      0x0C, 0x01, 0x00, 0x00,                                            // 268 bytes
+      0x10, 0x5F, 0x69, 0x64, 0x00, 0x01, 0x00, 0x00, 0x00,              // "_id": 1
+      0x10, 0x73, 0x6C, 0x75, 0x67, 0x00, 0x01, 0x00, 0x00, 0x00,        // "slug": 1
+      0x10, 0x74, 0x69, 0x74, 0x6C, 0x65, 0x00, 0x01, 0x00, 0x00, 0x00,  // "title": 1
+      0x10, 0x64, 0x65, 0x73, 0x63, 0x72, 0x69, 0x70, 0x74, 0x69, 0x6F, 0x6E, 0x00, 0x01,
+      0x00, 0x00, 0x00,                                                  // "description": 1
+      0x10, 0x62, 0x72, 0x61, 0x6E, 0x64, 0x00, 0x01, 0x00, 0x00, 0x00,  // "brand": 1
+      0x10, 0x63, 0x61, 0x74, 0x65, 0x67, 0x6F, 0x72, 0x69, 0x65, 0x73, 0x00, 0x01, 0x00,
+      0x00, 0x00,  // "categories": 1
+      0x10, 0x61, 0x74, 0x74, 0x72, 0x69, 0x62, 0x75, 0x74, 0x65, 0x73, 0x00, 0x01, 0x00,
+      0x00, 0x00,  // "attributes": 1
+      0x10, 0x76, 0x61, 0x72, 0x69, 0x61, 0x6E, 0x74, 0x73, 0x2E, 0x73, 0x6B, 0x75, 0x00,
+      0x01, 0x00, 0x00, 0x00,  // "variants.sku": 1
+      0x10, 0x76, 0x61, 0x72, 0x69, 0x61, 0x6E, 0x74, 0x73, 0x2E, 0x6F, 0x70, 0x74, 0x69,
+      0x6F, 0x6E, 0x73, 0x00, 0x01, 0x00, 0x00, 0x00,  // "variants.options": 1
+      0x10, 0x76, 0x61, 0x72, 0x69, 0x61, 0x6E, 0x74, 0x73, 0x2E, 0x70, 0x72, 0x69, 0x63,
+      0x65, 0x2E, 0x61, 0x6D, 0x6F, 0x75, 0x6E, 0x74, 0x00, 0x01, 0x00, 0x00, 0x00,  // "variants.price.amount":
+                                                                                     // 1
+      0x10, 0x76, 0x61, 0x72, 0x69, 0x61, 0x6E, 0x74, 0x73, 0x2E, 0x70, 0x72, 0x69, 0x63,
+      0x65, 0x2E, 0x63, 0x75, 0x72, 0x72, 0x65, 0x6E, 0x63, 0x79, 0x00, 0x01, 0x00, 0x00,
+      0x00,  // "variants.price.currency": 1
+      0x10, 0x76, 0x61, 0x72, 0x69, 0x61, 0x6E, 0x74, 0x73, 0x2E, 0x73, 0x74, 0x6F, 0x63,
+      0x6B, 0x00, 0x01, 0x00, 0x00, 0x00,  // "variants.stock": 1
+      0x10, 0x76, 0x61, 0x72, 0x69, 0x61, 0x6E, 0x74, 0x73, 0x2E, 0x61, 0x76, 0x61, 0x69,
+      0x6C, 0x61, 0x62, 0x69, 0x6C, 0x69, 0x74, 0x79, 0x00, 0x01, 0x00, 0x00, 0x00,  // "variants.availability":
+                                                                                     // 1
+      0x10, 0x74, 0x68, 0x75, 0x6D, 0x62, 0x6E, 0x61, 0x69, 0x6C, 0x00, 0x01, 0x00, 0x00,
+      0x00,  // "thumbnail": 1
+      0x10, 0x75, 0x70, 0x64, 0x61, 0x74, 0x65, 0x64, 0x41, 0x74, 0x00, 0x01, 0x00, 0x00,
+      0x00,  // "updatedAt": 1
+      0x00};
 
   static std::size_t size(const value_type& v, ::bsongen::detail::encode_state& es) noexcept;
   static std::uint8_t* write(const value_type& v, std::uint8_t* out,
@@ -206,4 +262,57 @@ struct codec<::catalog::product> {
                                              value_type& out, bool fresh);
 };
 
+// The stored dotted paths of ::catalog::price's fields below `Path`.
+template <::bsongen::detail::path_text Path>
+struct paths_of<::catalog::price, Path> : ::bsongen::field_path<Path> {
+  static constexpr ::bsongen::field_path<::bsongen::detail::child_path(Path, "amount")> amount{};
+  static constexpr ::bsongen::field_path<::bsongen::detail::child_path(Path, "currency")>
+      currency{};
+};
+
+// The stored dotted paths of ::catalog::variant's fields below `Path`.
+template <::bsongen::detail::path_text Path>
+struct paths_of<::catalog::variant, Path> : ::bsongen::field_path<Path> {
+  static constexpr ::bsongen::field_path<::bsongen::detail::child_path(Path, "sku")> sku{};
+  static constexpr ::bsongen::field_path<::bsongen::detail::child_path(Path, "options")> options{};
+  static constexpr ::bsongen::paths_of<::catalog::price,
+                                       ::bsongen::detail::child_path(Path, "price")>
+      price{};
+  static constexpr ::bsongen::field_path<::bsongen::detail::child_path(Path, "stock")> stock{};
+  static constexpr ::bsongen::field_path<::bsongen::detail::child_path(Path, "availability")>
+      availability{};
+};
+
+// The stored dotted paths of ::catalog::product's fields below `Path`.
+template <::bsongen::detail::path_text Path>
+struct paths_of<::catalog::product, Path> : ::bsongen::field_path<Path> {
+  static constexpr ::bsongen::field_path<::bsongen::detail::child_path(Path, "_id")> id{};
+  static constexpr ::bsongen::field_path<::bsongen::detail::child_path(Path, "slug")> slug{};
+  static constexpr ::bsongen::field_path<::bsongen::detail::child_path(Path, "title")> title{};
+  static constexpr ::bsongen::field_path<::bsongen::detail::child_path(Path, "description")>
+      description{};
+  static constexpr ::bsongen::field_path<::bsongen::detail::child_path(Path, "brand")> brand{};
+  static constexpr ::bsongen::field_path<::bsongen::detail::child_path(Path, "categories")>
+      categories{};
+  static constexpr ::bsongen::field_path<::bsongen::detail::child_path(Path, "attributes")>
+      attributes{};
+  static constexpr ::bsongen::paths_of<::catalog::variant,
+                                       ::bsongen::detail::child_path(Path, "variants")>
+      variants{};
+  static constexpr ::bsongen::field_path<::bsongen::detail::child_path(Path, "thumbnail")>
+      thumbnail{};
+  static constexpr ::bsongen::field_path<::bsongen::detail::child_path(Path, "updatedAt")>
+      updated_at{};
+};
+
 }  // namespace bsongen
+
+namespace catalog {
+
+// Typed field paths (bsongen/query.hpp): `<struct>_paths::<member>` converts to the member's
+// stored dotted path, e.g. product_paths::id.
+using price_paths = ::bsongen::paths<::catalog::price>;
+using variant_paths = ::bsongen::paths<::catalog::variant>;
+using product_paths = ::bsongen::paths<::catalog::product>;
+
+}  // namespace catalog

@@ -42,6 +42,7 @@ struct codec_impl<::sensors::position> {
                                                                 "lon"};
   static constexpr ::bsongen::detail::element_prefix prefix_altitude_m{
       ::bsongen::bson_type::double_, "altM"};
+
   static constexpr std::uint32_t field_count = 3;
   static constexpr std::string_view keys[] = {"lat", "lon", "altM"};
   static constexpr auto key_table = ::bsongen::detail::make_key_index<field_count>(keys);
@@ -138,6 +139,7 @@ struct codec_impl<::sensors::reading> {
                                                                     "quality"};
   static constexpr ::bsongen::detail::element_prefix prefix_site{::bsongen::bson_type::document,
                                                                  "site"};
+
   static constexpr std::uint32_t field_count = 13;
   static constexpr std::string_view keys[] = {
       "_id",      "station", "sensor",    "takenAt", "seq",     "tempC", "humidity",

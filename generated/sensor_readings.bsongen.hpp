@@ -8,6 +8,7 @@
 
 #include "bsongen/codec.hpp"
 #include "bsongen/object_id.hpp"
+#include "bsongen/query.hpp"
 #include "bsongen/types.hpp"
 #include "bsongen/version.hpp"
 
@@ -65,6 +66,15 @@ template <>
 struct codec<::sensors::position> {
   using value_type = ::sensors::position;
   static constexpr bool is_document = true;
+  // The MongoDB find projection asking for exactly what decode reads (bsongen::projection<T>()).
+  static constexpr std::uint8_t projection_document[] = {
+      0x2A, 0x00, 0x00, 0x00,                                      // 42 bytes
+      0x10, 0x5F, 0x69, 0x64, 0x00, 0x00, 0x00, 0x00, 0x00,        // "_id": 0
+      0x10, 0x6C, 0x61, 0x74, 0x00, 0x01, 0x00, 0x00, 0x00,        // "lat": 1
+      0x10, 0x6C, 0x6F, 0x6E, 0x00, 0x01, 0x00, 0x00, 0x00,        // "lon": 1
+      0x10, 0x61, 0x6C, 0x74, 0x4D, 0x00, 0x01, 0x00, 0x00, 0x00,  // "altM": 1
+      0x00};
+
   // Every value encodes to this many bytes, and can be encoded: encode() needs no size pass.
   static constexpr std::size_t fixed_size = 45;
   static constexpr bool encode_always_succeeds = true;
@@ -87,6 +97,32 @@ template <>
 struct codec<::sensors::reading> {
   using value_type = ::sensors::reading;
   static constexpr bool is_document = true;
+  // The MongoDB find projection asking for exactly what decode reads (bsongen::projection<T>()).
+  static constexpr std::uint8_t projection_document[] = {
+      0xC2, 0x00, 0x00, 0x00,                                                        // 194 bytes
+      0x10, 0x5F, 0x69, 0x64, 0x00, 0x01, 0x00, 0x00, 0x00,                          // "_id": 1
+      0x10, 0x73, 0x74, 0x61, 0x74, 0x69, 0x6F, 0x6E, 0x00, 0x01, 0x00, 0x00, 0x00,  // "station": 1
+      0x10, 0x73, 0x65, 0x6E, 0x73, 0x6F, 0x72, 0x00, 0x01, 0x00, 0x00, 0x00,        // "sensor": 1
+      0x10, 0x74, 0x61, 0x6B, 0x65, 0x6E, 0x41, 0x74, 0x00, 0x01, 0x00, 0x00, 0x00,  // "takenAt": 1
+      0x10, 0x73, 0x65, 0x71, 0x00, 0x01, 0x00, 0x00, 0x00,                          // "seq": 1
+      0x10, 0x74, 0x65, 0x6D, 0x70, 0x43, 0x00, 0x01, 0x00, 0x00, 0x00,              // "tempC": 1
+      0x10, 0x68, 0x75, 0x6D, 0x69, 0x64, 0x69, 0x74, 0x79, 0x00, 0x01, 0x00, 0x00,
+      0x00,  // "humidity": 1
+      0x10, 0x70, 0x72, 0x65, 0x73, 0x73, 0x75, 0x72, 0x65, 0x00, 0x01, 0x00, 0x00,
+      0x00,                                                              // "pressure": 1
+      0x10, 0x61, 0x63, 0x63, 0x65, 0x6C, 0x00, 0x01, 0x00, 0x00, 0x00,  // "accel": 1
+      0x10, 0x62, 0x61, 0x74, 0x74, 0x65, 0x72, 0x79, 0x4D, 0x76, 0x00, 0x01, 0x00,
+      0x00, 0x00,                                                              // "batteryMv": 1
+      0x10, 0x68, 0x65, 0x61, 0x74, 0x65, 0x72, 0x00, 0x01, 0x00, 0x00, 0x00,  // "heater": 1
+      0x10, 0x71, 0x75, 0x61, 0x6C, 0x69, 0x74, 0x79, 0x00, 0x01, 0x00, 0x00, 0x00,  // "quality": 1
+      0x10, 0x73, 0x69, 0x74, 0x65, 0x2E, 0x6C, 0x61, 0x74, 0x00, 0x01, 0x00, 0x00,
+      0x00,  // "site.lat": 1
+      0x10, 0x73, 0x69, 0x74, 0x65, 0x2E, 0x6C, 0x6F, 0x6E, 0x00, 0x01, 0x00, 0x00,
+      0x00,  // "site.lon": 1
+      0x10, 0x73, 0x69, 0x74, 0x65, 0x2E, 0x61, 0x6C, 0x74, 0x4D, 0x00, 0x01, 0x00,
+      0x00, 0x00,  // "site.altM": 1
+      0x00};
+
   // Every value encodes to this many bytes (encoding still checks each value).
   static constexpr std::size_t fixed_size = 278;
   static constexpr bool encode_always_succeeds = false;
@@ -105,4 +141,46 @@ struct codec<::sensors::reading> {
                                              value_type& out, bool fresh);
 };
 
+// The stored dotted paths of ::sensors::position's fields below `Path`.
+template <::bsongen::detail::path_text Path>
+struct paths_of<::sensors::position, Path> : ::bsongen::field_path<Path> {
+  static constexpr ::bsongen::field_path<::bsongen::detail::child_path(Path, "lat")> lat{};
+  static constexpr ::bsongen::field_path<::bsongen::detail::child_path(Path, "lon")> lon{};
+  static constexpr ::bsongen::field_path<::bsongen::detail::child_path(Path, "altM")> altitude_m{};
+};
+
+// The stored dotted paths of ::sensors::reading's fields below `Path`.
+template <::bsongen::detail::path_text Path>
+struct paths_of<::sensors::reading, Path> : ::bsongen::field_path<Path> {
+  static constexpr ::bsongen::field_path<::bsongen::detail::child_path(Path, "_id")> id{};
+  static constexpr ::bsongen::field_path<::bsongen::detail::child_path(Path, "station")> station{};
+  static constexpr ::bsongen::field_path<::bsongen::detail::child_path(Path, "sensor")> sensor{};
+  static constexpr ::bsongen::field_path<::bsongen::detail::child_path(Path, "takenAt")> taken_at{};
+  static constexpr ::bsongen::field_path<::bsongen::detail::child_path(Path, "seq")> sequence{};
+  static constexpr ::bsongen::field_path<::bsongen::detail::child_path(Path, "tempC")>
+      temperature_c{};
+  static constexpr ::bsongen::field_path<::bsongen::detail::child_path(Path, "humidity")>
+      humidity_pct{};
+  static constexpr ::bsongen::field_path<::bsongen::detail::child_path(Path, "pressure")>
+      pressure_hpa{};
+  static constexpr ::bsongen::field_path<::bsongen::detail::child_path(Path, "accel")>
+      acceleration{};
+  static constexpr ::bsongen::field_path<::bsongen::detail::child_path(Path, "batteryMv")>
+      battery_mv{};
+  static constexpr ::bsongen::field_path<::bsongen::detail::child_path(Path, "heater")> heater_on{};
+  static constexpr ::bsongen::field_path<::bsongen::detail::child_path(Path, "quality")> quality{};
+  static constexpr ::bsongen::paths_of<::sensors::position,
+                                       ::bsongen::detail::child_path(Path, "site")>
+      site{};
+};
+
 }  // namespace bsongen
+
+namespace sensors {
+
+// Typed field paths (bsongen/query.hpp): `<struct>_paths::<member>` converts to the member's
+// stored dotted path, e.g. reading_paths::id.
+using position_paths = ::bsongen::paths<::sensors::position>;
+using reading_paths = ::bsongen::paths<::sensors::reading>;
+
+}  // namespace sensors

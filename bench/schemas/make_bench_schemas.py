@@ -1,6 +1,7 @@
 #!/usr/bin/python3
 """Writes flat_bson.yaml, deep_bson.yaml and full_bson.yaml: schemas matching the MongoDB driver
-benchmark documents (canonical Extended JSON in the shared bench-data folder).
+benchmark documents (canonical Extended JSON in the shared bench-data folder), flat_bson.yaml
+with the projection flat_projection too, and their _view variants.
 
   bench/schemas/make_bench_schemas.py /work/shared/bench-data
 
@@ -89,6 +90,22 @@ def deep(name: str, doc: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
+# The bench case flat_projection (bench/README.md): five of flat_bson's fields, evenly spread over
+# the document (positions 0, 36, 72, 108 and 144 of 145: a double, a bool, a double, a string and
+# the ObjectId _id), read from the whole document.
+PROJECTION_POSITIONS = (0, 36, 72, 108, 144)
+
+
+def flat_projection(doc: dict) -> str:
+    keys = list(doc)
+    kept = ", ".join(keys[i] for i in PROJECTION_POSITIONS)
+    return "\n".join([
+        "  flat_projection:",
+        "    doc: Five of flat_bson's fields, spread over it (the bench case flat_projection).",
+        "    projection_of: flat_bson",
+        f"    fields: [{kept}]"]) + "\n"
+
+
 def view_variant(text: str, name: str) -> str:
     """The same schema with every string member a std::string_view into the decoded input."""
     out = []
@@ -110,10 +127,12 @@ def main() -> None:
         with open(os.path.join(data_dir, f"{name}.json"), encoding="utf-8") as f:
             doc = json.load(f)
         text = make(name, doc)
-        with open(os.path.join(here, f"{name}.yaml"), "w", encoding="utf-8") as f:
-            f.write(text)
         with open(os.path.join(here, f"{name}_view.yaml"), "w", encoding="utf-8") as f:
             f.write(view_variant(text, name))
+        if name == "flat_bson":
+            text += flat_projection(doc)
+        with open(os.path.join(here, f"{name}.yaml"), "w", encoding="utf-8") as f:
+            f.write(text)
 
 
 if __name__ == "__main__":

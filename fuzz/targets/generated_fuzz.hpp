@@ -11,6 +11,8 @@
 // - T's encoding decodes back through the generated decoder and re-encodes byte-identically.
 // - Decoding {} into a populated object resets it: the result encodes like T{}, as decoding into a
 //   reused object promises.
+// - Decoding with decode_options::validate_skipped = false (trusted input) accepts what the
+//   validated decode accepts, with the same values, and its errors point inside the input too.
 //
 // check_pmr_twin: T's `allocator: pmr` twin (the same schema with its own namespace), decoded onto
 // a pool resource, into a new struct and into one reused on the resource, under the same options,
@@ -90,10 +92,15 @@ template <generated_document T>
 int check_generated_decoder(const std::uint8_t* data, std::size_t size) {
   const std::span<const std::uint8_t> input(data, size);
   result<T> decoded = decode<T>(input);
+  // Trusted (validate_skipped = false): unknown elements stepped over by their lengths alone,
+  // still never reading outside the input; it accepts what validation accepts, with its values.
+  const result<T> trusted = decode<T>(input, {.validate_skipped = false});
+  if (!trusted) require_sane_error(trusted.error(), size);
   if (!decoded) {
     require_sane_error(decoded.error(), size);
     return 0;
   }
+  BSONGEN_FUZZ_REQUIRE(trusted.has_value(), "trusted decoding refused what validation accepts");
   result<document> generic = decode_document(input);
   if (!generic) std::fprintf(stderr, "generic decoder: %s\n", generic.error().to_string().c_str());
   BSONGEN_FUZZ_REQUIRE(generic.has_value(),
@@ -101,6 +108,10 @@ int check_generated_decoder(const std::uint8_t* data, std::size_t size) {
 
   result<byte_buffer> encoded = encode(*decoded);
   BSONGEN_FUZZ_REQUIRE(encoded.has_value(), "a decoded struct does not encode");
+  // By their encodings, which compare NaNs too.
+  result<byte_buffer> encoded_trusted = encode(*trusted);
+  BSONGEN_FUZZ_REQUIRE(encoded_trusted && same_bytes(encoded_trusted->span(), encoded->span()),
+                       "trusted and validated decoding read different values");
   result<document> reread = decode_document(encoded->span());
   BSONGEN_FUZZ_REQUIRE(reread.has_value(), "the generated encoding is not valid BSON");
   BSONGEN_FUZZ_REQUIRE(documents_agree(*reread, *generic),

@@ -10,6 +10,7 @@
 
 #include "bsongen/codec.hpp"
 #include "bsongen/detail/codec_support.hpp"
+#include "bsongen/query.hpp"
 #include "bsongen/version.hpp"
 
 static_assert(BSONGEN_RUNTIME_ABI == 2,
@@ -57,6 +58,14 @@ template <>
 struct codec<::config::endpoint> {
   using value_type = ::config::endpoint;
   static constexpr bool is_document = true;
+  // The MongoDB find projection asking for exactly what decode reads (bsongen::projection<T>()).
+  static constexpr std::uint8_t projection_document[] = {
+      0x2B, 0x00, 0x00, 0x00,                                      // 43 bytes
+      0x10, 0x5F, 0x69, 0x64, 0x00, 0x00, 0x00, 0x00, 0x00,        // "_id": 0
+      0x10, 0x68, 0x6F, 0x73, 0x74, 0x00, 0x01, 0x00, 0x00, 0x00,  // "host": 1
+      0x10, 0x70, 0x6F, 0x72, 0x74, 0x00, 0x01, 0x00, 0x00, 0x00,  // "port": 1
+      0x10, 0x74, 0x6C, 0x73, 0x00, 0x01, 0x00, 0x00, 0x00,        // "tls": 1
+      0x00};
 
   static std::size_t size(const value_type& v, ::bsongen::detail::encode_state& es) noexcept;
   static std::uint8_t* write(const value_type& v, std::uint8_t* out,
@@ -70,6 +79,26 @@ template <>
 struct codec<::config::service_config> {
   using value_type = ::config::service_config;
   static constexpr bool is_document = true;
+  // The MongoDB find projection asking for exactly what decode reads (bsongen::projection<T>()).
+  static constexpr std::uint8_t projection_document[] = {
+      0x92, 0x00, 0x00, 0x00,                                      // 146 bytes
+      0x10, 0x5F, 0x69, 0x64, 0x00, 0x00, 0x00, 0x00, 0x00,        // "_id": 0
+      0x10, 0x6E, 0x61, 0x6D, 0x65, 0x00, 0x01, 0x00, 0x00, 0x00,  // "name": 1
+      0x10, 0x6C, 0x6F, 0x67, 0x4C, 0x65, 0x76, 0x65, 0x6C, 0x00,
+      0x01, 0x00, 0x00, 0x00,  // "logLevel": 1
+      0x10, 0x65, 0x6E, 0x64, 0x70, 0x6F, 0x69, 0x6E, 0x74, 0x73,
+      0x2E, 0x68, 0x6F, 0x73, 0x74, 0x00, 0x01, 0x00, 0x00, 0x00,  // "endpoints.host": 1
+      0x10, 0x65, 0x6E, 0x64, 0x70, 0x6F, 0x69, 0x6E, 0x74, 0x73,
+      0x2E, 0x70, 0x6F, 0x72, 0x74, 0x00, 0x01, 0x00, 0x00, 0x00,  // "endpoints.port": 1
+      0x10, 0x65, 0x6E, 0x64, 0x70, 0x6F, 0x69, 0x6E, 0x74, 0x73,
+      0x2E, 0x74, 0x6C, 0x73, 0x00, 0x01, 0x00, 0x00, 0x00,  // "endpoints.tls": 1
+      0x10, 0x74, 0x69, 0x6D, 0x65, 0x6F, 0x75, 0x74, 0x4D, 0x73,
+      0x00, 0x01, 0x00, 0x00, 0x00,  // "timeoutMs": 1
+      0x10, 0x6D, 0x61, 0x78, 0x43, 0x6F, 0x6E, 0x6E, 0x65, 0x63,
+      0x74, 0x69, 0x6F, 0x6E, 0x73, 0x00, 0x01, 0x00, 0x00, 0x00,  // "maxConnections": 1
+      0x10, 0x66, 0x65, 0x61, 0x74, 0x75, 0x72, 0x65, 0x73, 0x00,
+      0x01, 0x00, 0x00, 0x00,  // "features": 1
+      0x00};
 
   static std::size_t size(const value_type& v, ::bsongen::detail::encode_state& es) noexcept;
   static std::uint8_t* write(const value_type& v, std::uint8_t* out,
@@ -79,7 +108,41 @@ struct codec<::config::service_config> {
                                              value_type& out, bool fresh);
 };
 
+// The stored dotted paths of ::config::endpoint's fields below `Path`.
+template <::bsongen::detail::path_text Path>
+struct paths_of<::config::endpoint, Path> : ::bsongen::field_path<Path> {
+  static constexpr ::bsongen::field_path<::bsongen::detail::child_path(Path, "host")> host{};
+  static constexpr ::bsongen::field_path<::bsongen::detail::child_path(Path, "port")> port{};
+  static constexpr ::bsongen::field_path<::bsongen::detail::child_path(Path, "tls")> tls{};
+};
+
+// The stored dotted paths of ::config::service_config's fields below `Path`.
+template <::bsongen::detail::path_text Path>
+struct paths_of<::config::service_config, Path> : ::bsongen::field_path<Path> {
+  static constexpr ::bsongen::field_path<::bsongen::detail::child_path(Path, "name")> name{};
+  static constexpr ::bsongen::field_path<::bsongen::detail::child_path(Path, "logLevel")>
+      log_level{};
+  static constexpr ::bsongen::paths_of<::config::endpoint,
+                                       ::bsongen::detail::child_path(Path, "endpoints")>
+      endpoints{};
+  static constexpr ::bsongen::field_path<::bsongen::detail::child_path(Path, "timeoutMs")>
+      timeout_ms{};
+  static constexpr ::bsongen::field_path<::bsongen::detail::child_path(Path, "maxConnections")>
+      max_connections{};
+  static constexpr ::bsongen::field_path<::bsongen::detail::child_path(Path, "features")>
+      features{};
+};
+
 }  // namespace bsongen
+
+namespace config {
+
+// Typed field paths (bsongen/query.hpp): `<struct>_paths::<member>` converts to the member's
+// stored dotted path, e.g. service_config_paths::name.
+using endpoint_paths = ::bsongen::paths<::config::endpoint>;
+using service_config_paths = ::bsongen::paths<::config::service_config>;
+
+}  // namespace config
 
 namespace bsongen::detail {
 
@@ -156,6 +219,7 @@ struct codec_impl<::config::endpoint> {
                                                                  "port"};
   static constexpr ::bsongen::detail::element_prefix prefix_tls{::bsongen::bson_type::boolean,
                                                                 "tls"};
+
   static constexpr std::uint32_t field_count = 3;
   static constexpr std::string_view keys[] = {"host", "port", "tls"};
   static constexpr auto key_table = ::bsongen::detail::make_key_index<field_count>(keys);
@@ -219,6 +283,7 @@ struct codec_impl<::config::service_config> {
       ::bsongen::bson_type::int32, "maxConnections"};
   static constexpr ::bsongen::detail::element_prefix prefix_features{::bsongen::bson_type::document,
                                                                      "features"};
+
   static constexpr std::uint32_t field_count = 6;
   static constexpr std::string_view keys[] = {"name",      "logLevel",       "endpoints",
                                               "timeoutMs", "maxConnections", "features"};

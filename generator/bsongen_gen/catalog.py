@@ -65,6 +65,9 @@ BSON_TYPES: dict[str, BsonType] = {t.name: t for t in [
 # Headers every generated header includes, and where the runtime types are declared.
 CODEC_HEADER = "bsongen/codec.hpp"
 VERSION_HEADER = "bsongen/version.hpp"
+# Typed field paths and projection documents (bsongen::paths_of, bsongen::projection): every
+# generated header includes it.
+QUERY_HEADER = "bsongen/query.hpp"
 FILLED_ARRAY_HEADER = "bsongen/filled_array.hpp"  # fixed arrays of enums start at an enumerator
 BSON_TYPE_HEADER = "bsongen/bson_type.hpp"
 CAPTURE_KIND = "raw_document"  # the kind of a struct's capture member (unknown_fields: capture)
@@ -74,6 +77,13 @@ ALLOCATOR_AWARE_HEADER = "bsongen/detail/allocator_aware.hpp"  # what their cons
 # What a generated source includes for the codec definitions (containers, fixed shapes, the
 # per-type leaf codecs).
 SUPPORT_HEADER = "bsongen/detail/codec_support.hpp"
+# What a projection's decoder steps over its source's other fields with (skip runs).
+PROJECTION_SUPPORT_HEADER = "bsongen/detail/projection_support.hpp"
+# The BSON types whose values have one width (bson_type.hpp's value_rules, layout `fixed`): a
+# projection steps over consecutive source fields of these together (detail::skip_fixed_run,
+# whose static_assert holds this list to the table).
+FIXED_WIDTH_BSON_TYPES = ("double_", "undefined", "object_id", "boolean", "datetime", "null",
+                          "int32", "timestamp", "int64", "decimal128", "min_key", "max_key")
 
 
 # A binary value: its int32 length and subtype byte, then the payload.

@@ -1,5 +1,5 @@
 """Command line: bsongen generate | model | inputs, and the tools (tools/commands.py: scan, dump,
-infer, jsonschema, diff). Exit codes: 0 ok, 1 error in the input, 2 usage."""
+infer, jsonschema, projection, diff). Exit codes: 0 ok, 1 error in the input, 2 usage."""
 
 from __future__ import annotations
 

@@ -17,6 +17,7 @@ from typing import Optional
 from . import catalog, linker, names
 from .layout import Fixed, Layouts, element_bson_type
 from .model import Enum, Field, Model, Struct, TypeRef
+from .query_view import QueryView, query_view
 
 CODEC_IMPL = "::bsongen::detail::codec_impl"
 
@@ -349,12 +350,16 @@ class StructView:
     allocated_members: list[MemberInit] = field(default_factory=list)
     memory_param: str = "memory"
     other_param: str = "other"
+    # Its projection document, field paths and (projections) skip runs.
+    queries: Optional[QueryView] = None
 
     @property
     def has_chain(self) -> bool:
         """Decode runs the unrolled in-order chain; fixed-shape and empty structs decode every
-        element that missed their fast path through the table alone."""
-        return bool(self.fields) and self.fixed is None
+        element that missed their fast path through the table alone, but a fixed-shape projection,
+        whose skip runs step over the source's other fields in the chain."""
+        return bool(self.fields) and (self.fixed is None or
+                                      (self.queries is not None and self.queries.skip_runs))
 
 
 @dataclass
@@ -496,7 +501,8 @@ def _struct(model: Model, s: Struct, layouts: Layouts) -> StructView:
         copied_members=copied,
         allocated_members=[m for m in copied if m.use is not None and m.use.holds_allocator],
         memory_param=_unused_name("memory", member_names),
-        other_param=_unused_name("other", member_names))
+        other_param=_unused_name("other", member_names),
+        queries=query_view(model, s))
 
 
 # Values that fill this many whole words in a row (64 bytes) are not compared by decode nor copied
@@ -562,7 +568,7 @@ def _fixed_view(starts: list[int], fixed: Fixed) -> FixedView:
 def view(model: Model, header_only: bool = False) -> ModelView:
     layouts = Layouts(model)
     std_headers: set[str] = set()
-    runtime_headers = {catalog.CODEC_HEADER, catalog.VERSION_HEADER}
+    runtime_headers = {catalog.CODEC_HEADER, catalog.VERSION_HEADER, catalog.QUERY_HEADER}
     if model.enums and model.defines_types:
         std_headers.add(catalog.ENUM_UNDERLYING_HEADER)
     if any(_allocator_use(model, f.type) for s in model.structs for f in s.fields) or \
@@ -595,6 +601,8 @@ def view(model: Model, header_only: bool = False) -> ModelView:
     for s in model.structs:
         for f in s.fields:
             codec_headers_of(f.type, codec_headers)
+    if any(s.projection is not None for s in model.structs):
+        codec_headers.add(catalog.PROJECTION_SUPPORT_HEADER)  # skip runs (query_view.py)
     source_headers = [catalog.SUPPORT_HEADER, *sorted(codec_headers)]
     return ModelView(
         origin_kind=model.origin_kind, origin_path=model.origin_path,

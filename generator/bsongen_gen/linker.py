@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import Optional, Union
 
-from . import catalog, names, spellings
+from . import catalog, names, projection, queries, spellings
 from .diagnostics import Location, SchemaError, SchemaErrors, did_you_mean
 from .model import (ALLOCATORS, DEFAULT_ALLOCATOR, DUPLICATE_KEY_POLICIES, NAMED_KIND,
                     UNKNOWN_FIELD_POLICIES, Enum, EnumValue, Field, Model, Struct, TypeRef)
@@ -48,11 +48,17 @@ class _Linker:
     def __init__(self, model: Model):
         self.model = model
         self.errors: list[SchemaError] = []
+        self.reported: set[str] = set()
         self.definitions: dict[str, Union[Struct, Enum]] = {}
         self.model_location = Location(model.origin_path)
 
     def error(self, location: Optional[Location], message: str, hint: str = "") -> None:
-        self.errors.append(SchemaError(location or self.model_location, message, hint))
+        e = SchemaError(location or self.model_location, message, hint)
+        # A projection's fields are copies of its source's, with their locations: a problem
+        # with one is reported once.
+        if str(e) not in self.reported:
+            self.reported.add(str(e))
+            self.errors.append(e)
 
     def check_allocator(self) -> None:
         allocator = self.model.allocator
@@ -402,7 +408,9 @@ class _Linker:
 
     def run(self) -> Model:
         self.check_allocator()
+        projection.expand(self.model, self.error)
         self.collect_definitions()
+        queries.check_names(self.model, self.error)
         for e in self.model.enums:
             self.link_enum(e)
         for s in self.model.structs:

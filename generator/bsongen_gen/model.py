@@ -94,6 +94,26 @@ class Field:
 
 
 @dataclass
+class ProjectionPath:
+    """A kept field of a projection: member names joined by dots (`customer.name`)."""
+    text: str
+    location: Optional[Location] = None
+
+
+@dataclass
+class Projection:
+    """A struct declared as keeping some of another struct's fields (`projection_of`)."""
+    source: str                         # the struct it projects (projection.py: what may be)
+    paths: list[ProjectionPath]
+    # The struct's fields are filled in from the source (projection.expand, which the linker runs;
+    # the JSON form holds them already unless its `fields` are empty).
+    expanded: bool = False
+
+    def to_json(self) -> dict:
+        return {"struct": self.source, "paths": [p.text for p in self.paths]}
+
+
+@dataclass
 class Struct:
     name: str
     fields: list[Field]
@@ -103,6 +123,7 @@ class Struct:
     capture_member: Optional[str] = None
     duplicate_keys: str = DEFAULT_DUPLICATE_KEYS
     visit: bool = False                 # generate codec<T>::visit (a reflection hook)
+    projection: Optional[Projection] = None  # `projection_of`: the fields come from another struct
 
     def to_json(self) -> dict:
         out = {"name": self.name, "doc": self.doc, "unknown_fields": self.unknown_fields,
@@ -110,6 +131,8 @@ class Struct:
                "fields": [f.to_json() for f in self.fields]}
         if self.visit:
             out["visit"] = True
+        if self.projection is not None:
+            out["projection_of"] = self.projection.to_json()
         if self.location:
             out["location"] = self.location.to_json()
         return out
@@ -219,13 +242,25 @@ class _JsonReader:
 
     def struct(self, obj: dict, where: Location) -> Struct:
         loc = self.location(obj, where)
-        return Struct(name=self.require(obj, "name", str, loc),
-                      fields=[self.field(f, loc) for f in self.require(obj, "fields", list, loc)],
+        projection = None
+        if "projection_of" in obj:
+            spec = self.require(obj, "projection_of", dict, loc)
+            paths = self.require(spec, "paths", list, loc)
+            if not all(isinstance(p, str) for p in paths):
+                raise SchemaError(loc, "model: `projection_of.paths` must be strings")
+            projection = Projection(self.require(spec, "struct", str, loc),
+                                    [ProjectionPath(p, loc) for p in paths])
+        fields = [self.field(f, loc) for f in obj.get("fields", [])] if projection else \
+            [self.field(f, loc) for f in self.require(obj, "fields", list, loc)]
+        if projection is not None:
+            # Fields given are the projection's, resolved by the front end; none: resolve them.
+            projection.expanded = bool(fields)
+        return Struct(name=self.require(obj, "name", str, loc), fields=fields,
                       doc=obj.get("doc", ""), location=loc,
                       unknown_fields=obj.get("unknown_fields", DEFAULT_UNKNOWN_FIELDS),
                       capture_member=obj.get("capture_member"),
                       duplicate_keys=obj.get("duplicate_keys", DEFAULT_DUPLICATE_KEYS),
-                      visit=bool(obj.get("visit", False)))
+                      visit=bool(obj.get("visit", False)), projection=projection)
 
     def enum(self, obj: dict, where: Location) -> Enum:
         loc = self.location(obj, where)

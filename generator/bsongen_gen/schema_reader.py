@@ -16,11 +16,12 @@ import yaml
 from . import catalog
 from .diagnostics import Location, SchemaError, SchemaErrors, did_you_mean
 from .model import (DEFAULT_ALLOCATOR, DEFAULT_DUPLICATE_KEYS, DEFAULT_ENUM_STORAGE,
-                    DEFAULT_UNKNOWN_FIELDS, NAMED_KIND, Enum, EnumValue, Field, Model, Struct,
-                    TypeRef)
+                    DEFAULT_UNKNOWN_FIELDS, NAMED_KIND, Enum, EnumValue, Field, Model, Projection,
+                    ProjectionPath, Struct, TypeRef)
 
 TOP_KEYS = ("namespace", "output", "doc", "allocator", "enums", "structs")
-STRUCT_KEYS = ("doc", "fields", "unknown_fields", "capture_member", "duplicate_keys", "visit")
+STRUCT_KEYS = ("doc", "fields", "unknown_fields", "capture_member", "duplicate_keys", "visit",
+               "projection_of")
 FIELD_KEYS = ("type", "key", "default", "required", "omit_empty", "doc", "cpp")
 ENUM_KEYS = ("doc", "storage", "values")
 ENUM_VALUE_KEYS = ("value", "bson_name", "doc")
@@ -206,7 +207,28 @@ class _Reader:
 
     def struct(self, name: str, name_node: yaml.Node, body: yaml.Node) -> Struct:
         s = Struct(name=name, fields=[], location=self.loc(name_node))
-        for key, _, value in self.mapping(body, f"struct `{name}`", STRUCT_KEYS):
+        options = self.mapping(body, f"struct `{name}`", STRUCT_KEYS)
+        for key, key_node, value in options:
+            if key == "projection_of":
+                source = self.typed(value, "projection_of", str)
+                if source is not None:
+                    s.projection = Projection(source, [])
+        fields_node = next((value for key, _, value in options if key == "fields"), None)
+        if s.projection is not None:
+            # A projection lists the paths it keeps; the linker fills in the fields
+            # (projection.py).
+            if fields_node is None:
+                self.error(name_node, f"projection `{name}` has no `fields`",
+                           f"list the fields of `{s.projection.source}` it keeps: "
+                           "`fields: [id, customer.name]`")
+            else:
+                s.projection.paths = self.projection_paths(name, fields_node)
+        elif isinstance(fields_node, yaml.SequenceNode):
+            self.error(fields_node, f"struct `{name}`: `fields` is a list, which only a projection "
+                       "has", "map member names to types, or add `projection_of: STRUCT` to keep "
+                       "these fields of STRUCT")
+            fields_node = None
+        for key, _, value in options:
             if key == "doc":
                 s.doc = self.typed(value, "doc", str) or ""
             elif key == "unknown_fields":
@@ -219,12 +241,26 @@ class _Reader:
                     DEFAULT_DUPLICATE_KEYS
             elif key == "visit":
                 s.visit = bool(self.typed(value, "visit", bool))
-            elif key == "fields":
+            elif key == "fields" and s.projection is None and fields_node is not None:
                 for field_name, field_node, field_body in self.mapping(value, f"`{name}` fields"):
                     f = self.field(field_name, field_node, field_body)
                     if f is not None:
                         s.fields.append(f)
         return s
+
+    def projection_paths(self, name: str, node: yaml.Node) -> list[ProjectionPath]:
+        """A projection's `fields`: a sequence of member paths (`customer.name`)."""
+        if not isinstance(node, yaml.SequenceNode):
+            self.error(node, f"projection `{name}`: `fields` must be a list of the source's member "
+                       "paths", "e.g. `fields: [id, status, customer.name]`: the types, keys and "
+                       "defaults come from the source")
+            return []
+        paths = []
+        for item in node.value:
+            text = self.typed(item, f"projection `{name}` path", str)
+            if text is not None:
+                paths.append(ProjectionPath(text, self.loc(item)))
+        return paths
 
     def field(self, name: str, name_node: yaml.Node, body: yaml.Node) -> Optional[Field]:
         location = self.loc(name_node)

@@ -22,7 +22,7 @@ SCAN = os.environ.get("BSONGEN_SCAN", "")
 # The runtime's public include folders: one per subsystem (runtime/<subsystem>/include).
 RUNTIME_FOLDERS = sorted(glob.glob(os.path.join(ROOT, "runtime", "*", "include")))
 RUNTIME_INCLUDES = [arg for folder in RUNTIME_FOLDERS for arg in ("-I", folder)]
-SUBCOMMANDS = ("generate", "model", "scan", "dump", "infer", "jsonschema", "diff")
+SUBCOMMANDS = ("generate", "model", "scan", "dump", "infer", "jsonschema", "projection", "diff")
 
 
 def clean_env(**extra) -> dict:
@@ -65,6 +65,21 @@ class CliTest(unittest.TestCase):
             self.assertIn("usage: bsongen-dump", self.run_bsongen("dump", "--help", env=env).stdout)
         if SCAN:
             self.assertIn("bsongen-scan", self.run_bsongen("scan", "--help", env=env).stdout)
+
+    def test_projection_prints_extended_json_or_says_what_is_wrong(self):
+        orders = os.path.join(ROOT, "schemas", "orders.yaml")
+        r = self.run_bsongen("projection", orders, "order_summary")
+        self.assertEqual((r.returncode, r.stdout),
+                         (0, '{"_id": 1, "status": 1, "customer.name": 1, "total": 1}\n'))
+        out = os.path.join(self.tmp.name, "p.json")
+        self.assertEqual(self.run_bsongen("projection", orders, "order", "-o", out).returncode, 0)
+        with open(out, encoding="utf-8") as f:
+            self.assertEqual(f.read(), "{}\n")  # it captures unknown fields: everything
+        r = self.run_bsongen("projection", orders, "ordr")
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("no struct `ordr` in the schema", r.stderr)
+        self.assertIn("did you mean `order`?", r.stderr)
+        self.assertEqual(self.run_bsongen("projection", orders).returncode, 2)
 
     def test_help_of_a_missing_helper_says_where_it_looked(self):
         r = self.run_bsongen("dump", "--help")

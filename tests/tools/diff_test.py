@@ -452,5 +452,74 @@ class CommandLineTest(unittest.TestCase):
         self.assertEqual(change["location"], new + ":4:7")
 
 
+def shop(order_fields: str, kept: str, customer_name: str = "string") -> str:
+    """A schema of an order, its customer, and a projection `summary` keeping `kept`."""
+    lines = ["structs:", "  customer:", "    fields:",
+             f"      name: {{type: {customer_name}, required: true}}", "      email: string",
+             "  order:", "    fields:", *("      " + f.strip() for f in order_fields.split(";")),
+             "  summary:", "    projection_of: order", f"    fields: [{kept}]"]
+    return "\n".join(lines) + "\n"
+
+
+ORDER = "id: {type: object_id, key: _id, required: true}; total: decimal128; customer: customer"
+
+
+class ProjectionTest(unittest.TestCase):
+    """A projection reads documents its source writes: its fields are judged against the
+    source's, and a kept field the source drops breaks old code."""
+
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(self.tmp.cleanup)
+
+    def write(self, name: str, text: str) -> str:
+        path = os.path.join(self.tmp.name, name)
+        with open(path, "w") as f:
+            f.write(text)
+        return path
+
+    def changes(self, old: str, new: str) -> dict:
+        models = [schemas.load(self.write(n, t)) for n, t in (("old.yaml", old), ("new.yaml", new))]
+        return {c.path: c for c in diff.compare(*models)}
+
+    def test_a_kept_field_the_source_drops_breaks_old_code(self):
+        found = self.changes(shop(ORDER, "id, total"), shop(ORDER.replace("; total: decimal128", ""),
+                                                           "id"))
+        change = found["summary.total"]
+        self.assertEqual(change.rules, ["kept_field_dropped_by_source"])
+        self.assertFalse(change.readers.breaking)
+        self.assertTrue(change.writers.breaking)
+        self.assertIn("old code reading documents as summary keeps `total`, which order no longer "
+                      "writes: it reads the default", change.writers.reason)
+        # The source's own line: removing an optional field of a struct is compatible.
+        self.assertFalse(found["order.total"].writers.breaking)
+
+    def test_a_projection_that_stops_keeping_a_field_the_source_writes_is_compatible(self):
+        found = self.changes(shop(ORDER, "id, total"), shop(ORDER, "id"))
+        change = found["summary.total"]
+        self.assertEqual(change.rules, ["field_removed"])
+        self.assertFalse(change.readers.breaking or change.writers.breaking)
+
+    def test_a_kept_field_the_source_retypes_breaks_both_ways(self):
+        found = self.changes(shop(ORDER, "id, customer.name"),
+                             shop(ORDER, "id, customer.name", customer_name="int64"))
+        for path in ("summary.customer", "summary_customer.name", "customer.name"):
+            self.assertTrue(found[path].readers.breaking and found[path].writers.breaking, path)
+        self.assertIn("struct customer -> summary_customer", found["summary.customer"].readers.reason)
+
+    def test_projections_are_not_roots(self):
+        self.assertEqual(diff.roots(schemas.load(self.write("s.yaml", shop(ORDER, "id")))),
+                         ["order"])
+
+    def test_a_source_dropping_a_field_its_projection_keeps_is_a_schema_error(self):
+        old = self.write("old.yaml", shop(ORDER, "id, total"))
+        new = self.write("new.yaml", shop(ORDER.replace("; total: decimal128", ""), "id, total"))
+        r = subprocess.run([sys.executable, BSONGEN, "diff", old, new], capture_output=True,
+                           text=True)
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("new.yaml:12:18: error: projection `summary`: `total`: struct `order` has no "
+                      "member `total`", r.stderr)
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -326,6 +326,11 @@ class NamesTest(InferCase):
         self.assertEqual(self.type_of(s, "top", "a_b"), "top_a_b_2")
         self.assertEqual(list(s["structs"])[0], "top")
 
+    def test_struct_names_keep_clear_of_field_paths_aliases(self):
+        # The struct of top.paths would be `top_paths`, the name of top's field paths alias.
+        s = self.infer_docs([{"paths": {"x": 1}}], "--name", "top")
+        self.assertEqual(self.type_of(s, "top", "paths"), "top_paths_")
+
     def test_identical_shapes_share_one_struct(self):
         s = self.infer_docs([{"home": {"city": "a", "zip": "1"}, "work": {"city": "b", "zip": "2"}}])
         self.assertEqual(self.type_of(s, "c", "home"), "c_home")

@@ -1,4 +1,5 @@
-"""The `bsongen` subcommands beyond generate/model: scan, dump, infer, jsonschema, diff.
+"""The `bsongen` subcommands beyond generate/model: scan, dump, infer, jsonschema, projection,
+diff.
 
 Exit codes, as for every bsongen command: 0 success; 1 a problem in the input (a corrupt
 document, a schema error, an unknown struct) or, for diff, a breaking change; 2 a usage error (or
@@ -26,7 +27,7 @@ EXIT_OK, EXIT_INPUT_ERROR, EXIT_USAGE = 0, 1, 2
 
 # Subcommand -> (program, environment variable naming it).
 HELPERS = {"scan": ("bsongen-scan", "BSONGEN_SCAN"), "dump": ("bsongen-dump", "BSONGEN_DUMP")}
-COMMANDS = ("infer", "jsonschema", "diff")
+COMMANDS = ("infer", "jsonschema", "projection", "diff")
 
 
 def find_helper(program: str, env_var: str, explicit: Optional[str] = None) \
@@ -136,6 +137,18 @@ def add_parsers(sub) -> None:
     js.add_argument("struct", metavar="STRUCT")
     js.add_argument("-o", "--output", metavar="FILE", help="write here (default: stdout)")
 
+    proj = sub.add_parser(
+        "projection", help="print the MongoDB find projection of a struct (Extended JSON)",
+        description="Prints the MongoDB find projection asking for exactly the fields STRUCT of "
+        "SCHEMA decodes (what bsongen::projection<T>() holds as BSON), as Extended JSON: "
+        "{\"_id\": 1, \"status\": 1, \"customer.name\": 1}. Nested structs are asked for by "
+        "their fields' paths; a struct without an _id field says \"_id\": 0; a struct that "
+        "captures unknown fields asks for everything, {} (docs/schema-format.md, \"Projection "
+        "documents\").")
+    proj.add_argument("schema", metavar="SCHEMA.yaml")
+    proj.add_argument("struct", metavar="STRUCT")
+    proj.add_argument("-o", "--output", metavar="FILE", help="write here (default: stdout)")
+
     diff = sub.add_parser(
         "diff", help="classify the changes between two schemas as compatible or breaking",
         description="Compares OLD and NEW struct by struct (by struct name, fields by BSON key) "
@@ -173,6 +186,8 @@ def run(args: argparse.Namespace) -> int:
         return _infer(args)
     if args.command == "jsonschema":
         return _jsonschema(args)
+    if args.command == "projection":
+        return _projection(args)
     return _diff(args)
 
 
@@ -255,6 +270,30 @@ def _jsonschema(args: argparse.Namespace) -> int:
         _write_output(args.output, jsonschema.dumps(validator))
     except OSError as e:
         print(f"bsongen jsonschema: cannot write {args.output}: {e.strerror}", file=sys.stderr)
+        return EXIT_INPUT_ERROR
+    return EXIT_OK
+
+
+def _projection(args: argparse.Namespace) -> int:
+    from .. import linker, queries, schema_reader
+    from ..diagnostics import Location, did_you_mean
+
+    try:
+        model = linker.link(schema_reader.read_schema(args.schema))
+        structs = {s.name: s for s in model.structs}
+        s = structs.get(args.struct)
+        if s is None:
+            raise SchemaError(Location(model.origin_path), f"no struct `{args.struct}` in the "
+                              "schema", did_you_mean(args.struct, structs) or
+                              "structs: " + ", ".join(structs))
+    except (SchemaError, SchemaErrors) as e:
+        _print_schema_errors(e)
+        return EXIT_INPUT_ERROR
+    try:
+        _write_output(args.output, queries.extended_json(queries.projection_entries(model, s)) +
+                      "\n")
+    except OSError as e:
+        print(f"bsongen projection: cannot write {args.output}: {e.strerror}", file=sys.stderr)
         return EXIT_INPUT_ERROR
     return EXIT_OK
 

@@ -19,6 +19,11 @@ verdicts follow from that one question, so rules never disagree with each other.
 
 Two changes are breaking whatever the wire says, because data is silently lost: a renamed key
 (values under the old key are no longer read) and an enum value whose stored name changed.
+
+A projection (`projection_of`) reads documents its source writes, so its fields are judged
+against the source's (Differ.projection) rather than against what the projection itself would
+write, and it is never a root. A field the old projection kept that the new source no longer
+writes breaks old code (it reads the default in place of the value), like a renamed key.
 """
 
 from __future__ import annotations
@@ -291,10 +296,11 @@ class PairingError(ValueError):
 
 
 def roots(model: Model) -> list[str]:
-    """The structs no other struct's field refers to: what documents are stored as."""
+    """The structs no other struct's field refers to: what documents are stored as. Not
+    projections, which read documents stored as their source."""
     referred = {t.name for s in model.structs for f in s.fields for t in schemas.walk(f.type)
                 if t.kind == "struct" and t.name != s.name}
-    return [s.name for s in model.structs if s.name not in referred]
+    return [s.name for s in model.structs if s.name not in referred and s.projection is None]
 
 
 # How an old struct was paired with a differently named new one, for the struct_renamed line.
@@ -419,6 +425,11 @@ class _Differ:
         return self.changes
 
     def struct(self, old: Struct, new: Struct) -> None:
+        if old.projection is not None and new.projection is not None and \
+                old.projection.source in self.old.structs and \
+                new.projection.source in self.new.structs:
+            self.projection(old, new)
+            return
         if old.unknown_fields != new.unknown_fields:
             readers = _verdict(["documents with fields the struct does not know are now rejected"]
                                if new.unknown_fields == "reject" else [])
@@ -467,6 +478,50 @@ class _Differ:
                                 _verdict(field_reasons(None, new, f, self.for_readers)),
                                 _verdict(field_reasons(f, old, None, self.for_writers)),
                                 new.location, key))
+
+    def projection(self, old: Struct, new: Struct) -> None:
+        """A projection reads documents its source writes: each kept field is judged against the
+        source's field of that key (new code: the new projection reading what the old source
+        wrote; old code: the old projection reading what the new source writes), and a field the
+        old projection kept that the new source no longer writes breaks old code, which then
+        reads the field's default where it read the value (data silently lost, as for a renamed
+        key)."""
+        old_source = self.old.structs[old.projection.source]
+        new_source = self.new.structs[new.projection.source]
+        written_before = {f.key: f for f in old_source.fields}
+        written_now = {f.key: f for f in new_source.fields}
+        old_kept = {f.key: f for f in old.fields}
+        new_kept = {f.key: f for f in new.fields}
+        for key in [*new_kept, *(k for k in old_kept if k not in new_kept)]:
+            was, now = old_kept.get(key), new_kept.get(key)
+            readers = field_reasons(now, new, written_before.get(key), self.for_readers) \
+                if now is not None else []
+            writers = field_reasons(was, old, written_now.get(key), self.for_writers) \
+                if was is not None else []
+            shown = now or was
+            path = f"{new.name}.{shown.name}"
+            if was is not None and key not in written_now:
+                writers.append(f"old code reading documents as {old.name} keeps `{key}`, which "
+                               f"{new_source.name} no longer writes: it reads the default "
+                               "instead of the value")
+                self.add(Change(path, ["kept_field_dropped_by_source"],
+                                f"`{key}` kept from {old_source.name}, which no longer has it" +
+                                ("" if now is None else " (still kept)"),
+                                _verdict(readers), _verdict(writers), new.location, key))
+            elif now is None:
+                self.add(Change(path, ["field_removed"], f"no longer keeps `{key}` of "
+                                f"{new_source.name}", _verdict(readers), _verdict(writers),
+                                new.location, key))
+            elif was is None:
+                self.add(Change(path, ["field_added"], f"keeps `{key}` of {new_source.name} "
+                                f"({type_expression(now.type)})", _verdict(readers),
+                                _verdict(writers), now.location, key))
+            else:
+                rules, parts = _type_rules(was, now, self.for_readers, self.for_writers)
+                if rules or readers or writers:
+                    self.add(Change(path, rules or ["source_changed"], "; ".join(parts) or
+                                    f"`{key}` as {new_source.name} writes it changed",
+                                    _verdict(readers), _verdict(writers), now.location, key))
 
     def key_renamed(self, old_s: Struct, new_s: Struct, old: Field, new: Field) -> None:
         readers = [f"values stored under `{old.key}` are no longer read"] + \

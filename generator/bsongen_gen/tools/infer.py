@@ -33,7 +33,7 @@ import time
 from dataclasses import dataclass, field
 from typing import BinaryIO, Iterator, Optional, TextIO
 
-from .. import catalog, names
+from .. import catalog, names, queries
 from ..model import Enum, EnumValue, Field, Model, Struct, TypeRef
 from . import bson_reader, schema_yaml, schemas, wire
 
@@ -579,6 +579,7 @@ class _Names:
     def __init__(self, namespace: Optional[str] = None, reserved=()):
         self.namespace = namespace      # a definition scope when not None
         self.taken: set[str] = set(reserved)
+        self.aliases: set[str] = set()          # definition scopes: field paths aliases (queries)
         self.next_suffix: dict[str, int] = {}   # stem -> the first `_<n>` not yet tried
 
     def rule_problem(self, name: str) -> str:
@@ -589,8 +590,15 @@ class _Names:
         return problem
 
     def why_not(self, name: str) -> str:
-        """Why `name` itself cannot be taken ("" when it can)."""
-        return self.rule_problem(name) or ("is taken" if name in self.taken else "")
+        """Why `name` itself cannot be taken ("" when it can). A definition also may not be the
+        field paths alias of another (`user_paths` of `user`), nor have one that another is."""
+        why = self.rule_problem(name) or ("is taken" if name in self.taken else "")
+        if not why and self.namespace is not None:
+            if name in self.aliases:
+                why = "is the name of another struct's field paths"
+            elif queries.paths_alias(name) in self.taken:
+                why = f"would have its field paths named `{queries.paths_alias(name)}`, which is taken"
+        return why
 
     def take(self, name: str) -> tuple[str, str]:
         """(`name`, or when the rules refuse it `name_`, or when that is refused or taken too the
@@ -598,21 +606,27 @@ class _Names:
         why `name` itself was not taken, "" when it was)."""
         why = self.why_not(name)
         if not why:
-            self.taken.add(name)
+            self.add(name)
             return name, ""
         if name not in self.taken and not self.why_not(name + "_"):  # like class_: log_, std_
-            self.taken.add(name + "_")
+            self.add(name + "_")
             return name + "_", why
         stem = name.rstrip("_")
         n = self.next_suffix.get(stem, 2)
         while self.why_not(candidate := f"{stem}_{n}" if stem else f"_{n}"):
             n += 1
         self.next_suffix[stem] = n + 1
-        self.taken.add(candidate)
+        self.add(candidate)
         return candidate, why
+
+    def add(self, name: str) -> None:
+        self.taken.add(name)
+        if self.namespace is not None:
+            self.aliases.add(queries.paths_alias(name))
 
     def release(self, name: str) -> None:
         self.taken.discard(name)
+        self.aliases.discard(queries.paths_alias(name))
 
 
 def _renamed(path: str, what: str, text: str, base: str, name: str, why: str) -> Optional[str]:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import copy
 from typing import Iterator, Optional, Union
 
-from .. import linker, schema_reader
+from .. import linker, projection, schema_reader
 from ..model import NAMED_KIND, Enum, Field, Model, Struct, TypeRef
 from . import wire
 
@@ -25,6 +25,8 @@ def load(path: str, display: Optional[str] = None) -> Model:
     SchemaError exactly as `bsongen generate` would."""
     model = schema_reader.read_schema(path, display)
     linker.link(copy.deepcopy(model))  # the linker's verdict; it fills in what it derives
+    # Projections are structs with the source's fields (the linker accepted every path).
+    projection.expand(model, lambda *problem: None)
     # The reader leaves a reference to a struct or enum `named` (the linker resolves it); the tools
     # look at the unlinked model, so name the kind here as the linker would.
     kinds = {s.name: "struct" for s in model.structs} | {e.name: "enum" for e in model.enums}

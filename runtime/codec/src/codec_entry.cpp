@@ -42,6 +42,7 @@ decode_state initial_state(std::span<const std::uint8_t> bytes, const decode_opt
   st.origin = bytes.data();
   st.max_depth = std::min(options.max_depth, max_depth_limit);
   st.validate_utf8 = options.validate_utf8;
+  st.validate_skipped = options.validate_skipped;
   st.duplicate_keys = options.duplicate_keys;
   st.memory = options.memory;
   return st;

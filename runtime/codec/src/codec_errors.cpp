@@ -35,6 +35,12 @@ std::nullptr_t fail_in_element(decode_state& st, const std::uint8_t* element,
   return nullptr;
 }
 
+std::nullptr_t fail_skipped(decode_state& st, const std::uint8_t* element, std::string_view key) {
+  // An error inside the skipped value (it has a path) already points at its own element.
+  if (!st.err.path.empty()) st.error_located = true;
+  return fail_in_element(st, element, key);
+}
+
 std::nullptr_t fail_in_element(decode_state& st, const std::uint8_t* element, std::size_t index) {
   if (locate(st, element)) st.err.prepend_path(std::to_string(index));
   return nullptr;

@@ -84,12 +84,12 @@ const std::uint8_t* decode_out_of_order(decode_state& st, const std::uint8_t* el
     if (rejects_repeats && !note_unknown_key(st, doc_end, key)) {
       return fail_duplicate_field(st, element, key);
     }
-    const std::uint8_t* const after = skip_value(st, type, body, doc_end);
-    if (after == nullptr) {
-      // An error inside the skipped value (it has a path) already points at its own element.
-      if (!st.err.path.empty()) st.error_located = true;
-      return fail_in_element(st, element, key);
-    }
+    // A captured element is kept (a raw_document holds valid BSON), so it is validated whatever
+    // decode_options::validate_skipped says; a skipped one is stepped over as that says.
+    const std::uint8_t* const after = table.unknown == unknown_policy::capture
+                                          ? skip_value(st, type, body, doc_end)
+                                          : step_over(st, type, body, doc_end);
+    if (after == nullptr) return fail_skipped(st, element, key);
     if (table.unknown == unknown_policy::capture) {
       try {
         table.capture(obj, {element, after});

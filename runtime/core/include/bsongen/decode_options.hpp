@@ -37,6 +37,19 @@ struct decode_options {
   // Check that every string, key, regex and DBPointer namespace is UTF-8, as the spec requires.
   bool validate_utf8 = true;
   duplicate_key_policy duplicate_keys = duplicate_key_policy::last_wins;
+  // Generated decoders: how they step over the elements they do not keep (keys the struct does
+  // not know, and the source's fields a projection leaves out; elements captured by
+  // `unknown_fields: capture` are kept, so always validated). true: each is validated as fully
+  // as the generic decoder validates it (lengths, terminators, UTF-8, booleans, nested documents
+  // to max_depth), so a decoder accepts only valid BSON. false: for input validated elsewhere,
+  // such as documents straight from a MongoDB server (which validated them on insert): a skipped
+  // element's key is read as any key is, its value is stepped over by its length prefix alone,
+  // checked to end inside its document (never a read outside the input) and not looked into. The
+  // trade-off: garbage inside a skipped value (a bad UTF-8 byte, a broken nested document) goes
+  // unnoticed, so a document the generic decoder rejects may decode; what decode reads is
+  // validated either way. A projection of a few fields out of many decodes several times faster
+  // (README, "Projections, field paths and trusted input").
+  bool validate_skipped = true;
   // Where the document's arena takes its blocks; nullptr means the runtime default. Generated
   // decoders: what a new struct of an `allocator: pmr` schema is built on, and where the values
   // of `any` members take their memory. Must outlive the decoded document, struct or values.

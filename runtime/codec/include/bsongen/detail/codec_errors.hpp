@@ -24,6 +24,11 @@ namespace bsongen::detail {
 [[gnu::cold, gnu::noinline]] std::nullptr_t fail_in_element(decode_state& st,
                                                             const std::uint8_t* element,
                                                             std::size_t index);
+// The value of an element decode steps over (detail::step_over: an unknown key's, or a source
+// field a projection leaves out) is not acceptable: the error, st.err, names the element.
+[[gnu::cold, gnu::noinline]] std::nullptr_t fail_skipped(decode_state& st,
+                                                         const std::uint8_t* element,
+                                                         std::string_view key);
 // An element whose type byte BSON does not define, in the generic decoder's words (a NUL type
 // byte means the document ended before its declared length).
 [[gnu::cold]] std::nullptr_t fail_element_type(decode_state& st, const std::uint8_t* element,

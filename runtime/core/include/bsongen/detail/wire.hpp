@@ -37,6 +37,9 @@ struct decode_state {
   std::size_t depth = 0;                 // documents/arrays open on the current path
   std::size_t max_depth = 100;
   bool validate_utf8 = true;
+  // decode_options::validate_skipped: false steps over skipped values by their length prefixes
+  // alone (step_over).
+  bool validate_skipped = true;
   duplicate_key_policy duplicate_keys = duplicate_key_policy::last_wins;
   // Generated decoders: err.offset already points where decision 1 wants it (an element's type
   // byte, or the document lacking a required field), so enclosing levels leave it alone. Value
@@ -367,6 +370,53 @@ inline std::uint8_t* write_string(std::string_view s, std::uint8_t* out) noexcep
   }
   out = std::string_view(reinterpret_cast<const char*>(p), n);
   return terminator + 1;
+}
+
+// --- Skipping. ---
+
+// Steps over the type-`type` value at p of an element a generated decoder does not keep (an
+// unknown key's, or a source field a projection leaves out) and returns the byte after it, or
+// nullptr with st.err set as skip_value sets it. With st.validate_skipped the value is validated
+// as skip_value validates it; without, by its length fields alone (claimed_value_size: it must end
+// by `end`; nothing inside it is read). Fixed-width and string values are stepped over inline
+// (for a constant `type`, as a projection's skip runs pass, a few instructions); other values,
+// and any that fail, go to skip_value, which validates them or says why their framing is wrong.
+[[nodiscard]] [[gnu::always_inline]] inline const std::uint8_t* step_over(decode_state& st,
+                                                                          std::uint8_t type,
+                                                                          const std::uint8_t* p,
+                                                                          const std::uint8_t* end) {
+  const value_rule& rule = rule_of(type);
+  const auto avail = static_cast<std::size_t>(end - p);
+  if (rule.layout == value_layout::fixed) {
+    if (avail >= rule.width && (type != static_cast<std::uint8_t>(bson_type::boolean) ||
+                                !st.validate_skipped || *p <= 1)) [[likely]] {
+      return p + rule.width;
+    }
+  } else if (rule.layout == value_layout::string) {
+    // read_string's checks: a length of at least 1 that fits (1 <= n <= avail - 4, one unsigned
+    // compare), then (validated) its NUL and UTF-8.
+    if (avail >= rule.width) [[likely]] {
+      const auto n = static_cast<std::uint64_t>(std::int64_t{load_i32_le(p)});
+      if (n - 1 < avail - 4) [[likely]] {
+        const std::uint8_t* const next = p + 4 + n;
+        if (!st.validate_skipped ||
+            (next[-1] == 0 && (!st.validate_utf8 || is_valid_utf8_call(p + 4, n - 1)))) {
+          return next;
+        }
+      }
+    }
+  } else if (!st.validate_skipped) {
+    const std::ptrdiff_t n = claimed_value_size(type, p, avail);
+    if (n >= 0) [[likely]]
+      return p + n;
+  }
+  return skip_value(st, type, p, end);
+}
+
+// Whether a generated projection may step over its source's other fields inline (its skip runs):
+// not when repeated keys are refused, which records every unknown key (note_unknown_key).
+[[nodiscard]] inline bool skips_inline(const decode_state& st) noexcept {
+  return st.duplicate_keys != duplicate_key_policy::reject;
 }
 
 }  // namespace detail
