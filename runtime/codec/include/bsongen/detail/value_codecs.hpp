@@ -1,9 +1,37 @@
 #pragma once
 
-// The value codecs of generated code, one per BSON type a schema names (the codec contract is in
-// bsongen/detail/codec_support.hpp): numbers, booleans, datetimes, ObjectIds, Decimal128,
-// timestamps, UUIDs, strings, binary, regexes, raw documents, JavaScript with scope, `any`, enums,
-// and the value wrappers nullable<T> and number<T>.
+// The value codecs of generated code, one per BSON type a schema names: numbers, booleans,
+// datetimes, ObjectIds, Decimal128, timestamps, UUIDs, strings, binary, regexes, raw documents,
+// JavaScript with scope, `any`, enums, and the value wrappers nullable<T> and number<T>. Generated
+// sources include it (catalog.VALUE_CODEC_HEADER). The other codecs build on it: the
+// containers (array_codec.hpp, map_codec.hpp), binary vectors (vector_codecs.hpp) and generated
+// structs (element_prefix.hpp, struct_table.hpp, member_decode.hpp, fixed_shape.hpp); the wire
+// rules all of them use (framing, strings, the common error builders) are in
+// bsongen/detail/wire.hpp.
+//
+// Codec contract (every *_codec of these headers and every bsongen::codec<T> the generator writes):
+//   static constexpr std::uint8_t type;            the BSON type byte it writes; any_codec, whose
+//                                                   value decides it, has type_of(v) instead
+//   size(v, encode_state&) -> std::size_t           bytes write() will produce for v's value; a
+//                                                   value that cannot be encoded calls fail_encode
+//   write(v, std::uint8_t* out, text_bits&) -> std::uint8_t*
+//                                                   writes exactly size(v) bytes, returns the end;
+//                                                   text it copies unchecked goes through copy_text
+//   decode(decode_state&, type, p, end, v&) -> const std::uint8_t*
+//       p: first byte of the value; end: the enclosing document's terminating NUL (the value must
+//       end at or before it). Returns the byte after the value, or nullptr with st.err set. Never
+//       reads outside [p, end]. A value codec's errors point at p; the element around it moves
+//       them to its type byte (fail_in_element).
+// Document codecs (generated structs: is_document) take a sixth argument, `fresh`: v is as
+// value-initialized, so fields the input lacks need no reset.
+// Fixed-width codecs also have
+//   static constexpr std::size_t fixed_size;
+//   store_fixed(v, out)  stores only the value's variable bytes into a region already holding the
+//                        skeleton (constant bytes) of the value
+//   load_fixed(p, v&) -> bool   reads them back from a region whose constant bytes were verified;
+//                        false (with no error set) when the value is not acceptable, so the caller
+//                        falls back to decode() which reports it.
+// Emptiable codecs have empty(v) for omit_empty.
 
 #include <algorithm>
 #include <array>
@@ -58,6 +86,21 @@ namespace bsongen::detail {
 [[nodiscard]] inline bool is_utf8_cstring(std::string_view s) noexcept {
   return is_ascii_without_nul(reinterpret_cast<const std::uint8_t*>(s.data()), s.size()) ||
          (s.find('\0') == std::string_view::npos && is_utf8_text(s));
+}
+
+// Specialized by the generated source for each struct (its prefixes, tables and dispatch) and
+// enum (the traits its enum codec takes).
+template <class T>
+struct codec_impl;
+
+// The type byte Elem writes for v: its constant `type`, or type_of(v) when the value decides.
+template <class Elem, class V>
+[[nodiscard]] constexpr std::uint8_t element_type(const V& v) noexcept {
+  if constexpr (requires { Elem::type_of(v); }) {
+    return Elem::type_of(v);
+  } else {
+    return Elem::type;
+  }
 }
 
 template <bson_type Type, std::size_t Width>
@@ -851,7 +894,7 @@ struct javascript_with_scope_codec {
 // schemas), through the generic path's decoder and encoder (bsongen/detail/value_wire.hpp). ---
 
 // The one codec whose type byte depends on the value: callers write type_of(v) where other codecs
-// have the constant `type` (see element_type below).
+// have the constant `type` (element_type above).
 struct any_codec {
   template <class V>
   static std::uint8_t type_of(const V& v) noexcept {
