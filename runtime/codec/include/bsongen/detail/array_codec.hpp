@@ -469,8 +469,10 @@ std::uint8_t* write_array(const Container& v, std::uint8_t* out, text_bits& text
   return out;
 }
 
+// What vector_codec and both array_codecs share: the type byte, and encode, which does not depend
+// on the container (write_array reads any of them by index and iterator).
 template <class Elem>
-struct vector_codec {
+struct array_encoder {
   static constexpr std::uint8_t type = static_cast<std::uint8_t>(bson_type::array);
   template <class V>
   static std::size_t size(const V& v, encode_state& es) noexcept {
@@ -481,6 +483,23 @@ struct vector_codec {
                              [[maybe_unused]] text_bits& text) noexcept {
     return write_array<Elem>(v, out, text);
   }
+};
+
+// The array value at p into out, which must end up with exactly N elements (std::array<T, N>).
+template <class Elem, std::size_t N, class V>
+const std::uint8_t* decode_exactly(decode_state& st, const std::uint8_t* p, const std::uint8_t* end,
+                                   V& out) {
+  std::size_t count = 0;
+  const std::uint8_t* next = decode_array_elements<Elem>(st, p, end, out, count, N);
+  if (next != nullptr && count != N) {
+    return fail_array_length(st, p, count, N);
+  }
+  return next;
+}
+
+template <class Elem>
+struct vector_codec : array_encoder<Elem> {
+  using array_encoder<Elem>::type;
   template <class V>
   static bool empty(const V& v) noexcept {
     return v.empty();
@@ -497,27 +516,13 @@ struct vector_codec {
 
 // std::array<T, N>: decode requires exactly N elements.
 template <class Elem, std::size_t N>
-struct array_codec {
-  static constexpr std::uint8_t type = static_cast<std::uint8_t>(bson_type::array);
-  template <class V>
-  static std::size_t size(const V& v, encode_state& es) noexcept {
-    return array_size<Elem>(v, es);
-  }
-  template <class V>
-  static std::uint8_t* write(const V& v, std::uint8_t* out,
-                             [[maybe_unused]] text_bits& text) noexcept {
-    return write_array<Elem>(v, out, text);
-  }
+struct array_codec : array_encoder<Elem> {
+  using array_encoder<Elem>::type;
   template <class V>
   static const std::uint8_t* decode(decode_state& st, std::uint8_t t, const std::uint8_t* p,
                                     const std::uint8_t* end, V& out) {
     if (t != type) return fail_type(st, bson_type::array, t, p);
-    std::size_t count = 0;
-    const std::uint8_t* next = decode_array_elements<Elem>(st, p, end, out, count, N);
-    if (next != nullptr && count != N) {
-      return fail_array_length(st, p, count, N);
-    }
-    return next;
+    return decode_exactly<Elem, N>(st, p, end, out);
   }
 };
 
@@ -542,18 +547,9 @@ consteval fixed_shape<Size> make_array_shape() {
 
 // Fixed arrays of fixed-width elements have a fixed shape themselves.
 template <class Elem, std::size_t N>
-requires(is_fixed_codec<Elem>()) struct array_codec<Elem, N> {
-  static constexpr std::uint8_t type = static_cast<std::uint8_t>(bson_type::array);
+requires(is_fixed_codec<Elem>()) struct array_codec<Elem, N> : array_encoder<Elem> {
+  using array_encoder<Elem>::type;
   static constexpr std::size_t fixed_size = 5 + index_keys_size(N) + N * (1 + Elem::fixed_size);
-  template <class V>
-  static std::size_t size(const V& v, encode_state& es) noexcept {
-    return array_size<Elem>(v, es);
-  }
-  template <class V>
-  static std::uint8_t* write(const V& v, std::uint8_t* out,
-                             [[maybe_unused]] text_bits& text) noexcept {
-    return write_array<Elem>(v, out, text);
-  }
   template <class V>
   static void store_fixed(const V& v, std::uint8_t* out) noexcept {
     std::uint8_t* p = out + 4;
@@ -589,12 +585,7 @@ requires(is_fixed_codec<Elem>()) struct array_codec<Elem, N> {
         return p + fixed_size;
       }
     }
-    std::size_t count = 0;
-    const std::uint8_t* next = decode_array_elements<Elem>(st, p, end, out, count, N);
-    if (next != nullptr && count != N) {
-      return fail_array_length(st, p, count, N);
-    }
-    return next;
+    return decode_exactly<Elem, N>(st, p, end, out);
   }
 };
 

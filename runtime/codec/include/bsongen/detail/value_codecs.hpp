@@ -103,13 +103,22 @@ template <class Elem, class V>
   }
 }
 
-template <bson_type Type, std::size_t Width>
+// What a fixed-width codec (Codec, which derives from it) shares: its type byte, its width, a
+// size() that is the width (codecs that check a value on encode have their own), and a write()
+// that is store_fixed() followed by the width, the value's bytes being all variable.
+template <class Codec, bson_type Type, std::size_t Width>
 struct fixed_width_codec_base {
   static constexpr std::uint8_t type = static_cast<std::uint8_t>(Type);
   static constexpr std::size_t fixed_size = Width;
   template <class V>
   static constexpr std::size_t size(const V&, encode_state&) noexcept {
     return Width;
+  }
+  template <class V>
+  static std::uint8_t* write(const V& v, std::uint8_t* out,
+                             [[maybe_unused]] text_bits& text) noexcept {
+    Codec::store_fixed(v, out);
+    return out + Width;
   }
 };
 
@@ -223,7 +232,7 @@ template <class V>
 }
 
 // Doubles, held as double (or float, an integral type: see the conversions above).
-struct double_codec : fixed_width_codec_base<bson_type::double_, 8> {
+struct double_codec : fixed_width_codec_base<double_codec, bson_type::double_, 8> {
   template <class V>
   static constexpr bool checks_on_encode =
       std::is_integral_v<V> && !std::is_same_v<V, bool> &&
@@ -239,12 +248,6 @@ struct double_codec : fixed_width_codec_base<bson_type::double_, 8> {
   template <class V>
   static void store_fixed(const V& v, std::uint8_t* out) noexcept {
     store_f64_le(out, static_cast<double>(v));
-  }
-  template <class V>
-  static std::uint8_t* write(const V& v, std::uint8_t* out,
-                             [[maybe_unused]] text_bits& text) noexcept {
-    store_fixed(v, out);
-    return out + 8;
   }
   template <class V>
   static bool assign(double d, V& out) noexcept {
@@ -291,7 +294,7 @@ struct double_codec : fixed_width_codec_base<bson_type::double_, 8> {
 // Integers: V is the member's type; values that do not fit it are `inexact` errors on decode, and
 // member values that do not fit the BSON type are `inexact` errors on encode.
 template <bson_type Type, class Wire>
-struct integer_codec : fixed_width_codec_base<Type, sizeof(Wire)> {
+struct integer_codec : fixed_width_codec_base<integer_codec<Type, Wire>, Type, sizeof(Wire)> {
   static constexpr std::uint8_t type = static_cast<std::uint8_t>(Type);
   template <class V>
   static constexpr bool checks_on_encode = std::is_integral_v<V> && !integer_widens<Wire, V>;
@@ -310,12 +313,6 @@ struct integer_codec : fixed_width_codec_base<Type, sizeof(Wire)> {
     } else {
       store_i64_le(out, static_cast<std::int64_t>(v));
     }
-  }
-  template <class V>
-  static std::uint8_t* write(const V& v, std::uint8_t* out,
-                             [[maybe_unused]] text_bits& text) noexcept {
-    store_fixed(v, out);
-    return out + sizeof(Wire);
   }
   template <class V, class W>
   static bool assign(W w, V& out) noexcept {
@@ -363,12 +360,8 @@ struct integer_codec : fixed_width_codec_base<Type, sizeof(Wire)> {
 using int32_codec = integer_codec<bson_type::int32, std::int32_t>;
 using int64_codec = integer_codec<bson_type::int64, std::int64_t>;
 
-struct bool_codec : fixed_width_codec_base<bson_type::boolean, 1> {
+struct bool_codec : fixed_width_codec_base<bool_codec, bson_type::boolean, 1> {
   static void store_fixed(bool v, std::uint8_t* out) noexcept { *out = v ? 1 : 0; }
-  static std::uint8_t* write(bool v, std::uint8_t* out, [[maybe_unused]] text_bits& text) noexcept {
-    *out = v ? 1 : 0;
-    return out + 1;
-  }
   static bool load_fixed(const std::uint8_t* p, bool& out) noexcept {
     out = *p == 1;
     return *p <= 1;
@@ -389,7 +382,7 @@ struct bool_codec : fixed_width_codec_base<bson_type::boolean, 1> {
 // milliseconds, decode fails with `inexact` beyond the clock's range. Coarser clocks (seconds):
 // decode fails with `inexact` unless the milliseconds are a whole number of ticks, encode unless
 // the milliseconds fit int64.
-struct datetime_codec : fixed_width_codec_base<bson_type::datetime, 8> {
+struct datetime_codec : fixed_width_codec_base<datetime_codec, bson_type::datetime, 8> {
   template <class Period>
   struct scale {
     static constexpr bool coarse = std::ratio_greater_v<Period, std::milli>;
@@ -455,12 +448,6 @@ struct datetime_codec : fixed_width_codec_base<bson_type::datetime, 8> {
     store_i64_le(out, ms);
   }
   template <class V>
-  static std::uint8_t* write(const V& v, std::uint8_t* out,
-                             [[maybe_unused]] text_bits& text) noexcept {
-    store_fixed(v, out);
-    return out + 8;
-  }
-  template <class V>
   static bool load_fixed(const std::uint8_t* p, V& out) noexcept {
     if constexpr (std::is_same_v<V, datetime>) {
       out = V(std::chrono::milliseconds(load_i64_le(p)));
@@ -482,7 +469,7 @@ struct datetime_codec : fixed_width_codec_base<bson_type::datetime, 8> {
 };
 
 template <bson_type Type, std::size_t Width, class Value>
-struct bytes_codec : fixed_width_codec_base<Type, Width> {
+struct bytes_codec : fixed_width_codec_base<bytes_codec<Type, Width, Value>, Type, Width> {
   static void store_fixed(const Value& v, std::uint8_t* out) noexcept {
     if constexpr (std::is_same_v<Value, object_id>) {
       std::memcpy(out, v.data(), Width);
@@ -492,11 +479,6 @@ struct bytes_codec : fixed_width_codec_base<Type, Width> {
       store_u32_le(out, v.increment);
       store_u32_le(out + 4, v.seconds);
     }
-  }
-  static std::uint8_t* write(const Value& v, std::uint8_t* out,
-                             [[maybe_unused]] text_bits& text) noexcept {
-    store_fixed(v, out);
-    return out + Width;
   }
   static bool load_fixed(const std::uint8_t* p, Value& out) noexcept {
     if constexpr (std::is_same_v<Value, object_id>) {
@@ -523,10 +505,11 @@ using timestamp_codec = bytes_codec<bson_type::timestamp, 8, timestamp>;
 
 // Binary subtype 4 with 16 bytes, held as std::array<std::uint8_t, 16>. The length and subtype are
 // the constant bytes of its fixed shape.
-struct uuid_codec : fixed_width_codec_base<bson_type::binary, 21> {
+struct uuid_codec : fixed_width_codec_base<uuid_codec, bson_type::binary, 21> {
   static void store_fixed(const std::array<std::uint8_t, 16>& v, std::uint8_t* out) noexcept {
     std::memcpy(out + 5, v.data(), 16);
   }
+  // Its own write(): with no skeleton under it, the length and subtype are written too.
   static std::uint8_t* write(const std::array<std::uint8_t, 16>& v, std::uint8_t* out,
                              [[maybe_unused]] text_bits& text) noexcept {
     store_i32_le(out, 16);
@@ -553,14 +536,9 @@ struct uuid_codec : fixed_width_codec_base<bson_type::binary, 21> {
 };
 
 template <bson_type Type>
-struct unit_codec : fixed_width_codec_base<Type, 0> {
+struct unit_codec : fixed_width_codec_base<unit_codec<Type>, Type, 0> {
   template <class V>
   static void store_fixed(const V&, std::uint8_t*) noexcept {}
-  template <class V>
-  static std::uint8_t* write(const V&, std::uint8_t* out,
-                             [[maybe_unused]] text_bits& text) noexcept {
-    return out;
-  }
   template <class V>
   static bool load_fixed(const std::uint8_t*, V&) noexcept {
     return true;
@@ -936,7 +914,8 @@ struct any_codec {
 
 // Enums stored as int32: E's codec supplies is_valid(std::int32_t).
 template <class E, class Traits>
-struct enum_int32_codec : fixed_width_codec_base<bson_type::int32, 4> {
+struct enum_int32_codec : fixed_width_codec_base<enum_int32_codec<E, Traits>, bson_type::int32, 4> {
+  using fixed_width_codec_base<enum_int32_codec, bson_type::int32, 4>::type;
   template <class V>
   static constexpr bool checks_on_encode = true;  // a value may name no enumerator
   static std::size_t size(E v, encode_state& es) noexcept {
@@ -945,10 +924,6 @@ struct enum_int32_codec : fixed_width_codec_base<bson_type::int32, 4> {
   }
   static void store_fixed(E v, std::uint8_t* out) noexcept {
     store_i32_le(out, static_cast<std::int32_t>(v));
-  }
-  static std::uint8_t* write(E v, std::uint8_t* out, [[maybe_unused]] text_bits& text) noexcept {
-    store_fixed(v, out);
-    return out + 4;
   }
   // Stores only a value that names an enumerator (a select, not a branch, in the fixed-shape
   // loops): a refused one leaves `out` as it was, so a failed decode leaves no value encode
@@ -1000,12 +975,7 @@ template <class Elem>
 struct nullable_codec {
   template <class V>
   static std::uint8_t type_of(const V& v) noexcept {
-    if (v.is_null()) return static_cast<std::uint8_t>(bson_type::null);
-    if constexpr (requires { Elem::type_of(*v); }) {
-      return Elem::type_of(*v);
-    } else {
-      return Elem::type;
-    }
+    return v.is_null() ? static_cast<std::uint8_t>(bson_type::null) : element_type<Elem>(*v);
   }
   template <class V>
   static std::size_t size(const V& v, encode_state& es) noexcept {
