@@ -3,7 +3,7 @@
 // Element prefixes of generated struct codecs: the type byte, key and NUL that precede a field's
 // value, built at compile time, compared and written in place; and the short-text compare that
 // struct tables (struct_table.hpp) and maps (map_codec.hpp) match keys with. Every generated
-// source includes it (catalog.STRUCT_CODEC_HEADERS).
+// source with a struct includes it (catalog.STRUCT_CODEC_HEADERS).
 
 #include <array>
 #include <cstddef>

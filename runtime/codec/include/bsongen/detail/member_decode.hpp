@@ -4,7 +4,7 @@
 // map_codec.hpp): calling a member's or element's codec (decode_member: document codecs take
 // `fresh`, an allocation failure becomes an error), optional members, resetting members a
 // document left out, and how many elements a new container reserves. Every generated source
-// includes it (catalog.STRUCT_CODEC_HEADERS).
+// with a struct includes it (catalog.STRUCT_CODEC_HEADERS).
 
 #include <cstddef>
 #include <cstdint>

@@ -3,8 +3,8 @@
 // Struct tables of generated struct codecs: the key index each struct builds at compile time, its
 // struct_table, the field order learned from earlier documents, and the table-driven loop
 // (codec/src/codec_struct.cpp) that decodes the elements the generated in-order chain did not
-// expect, captures unknown ones and places encode errors. Every generated source includes it
-// (catalog.STRUCT_CODEC_HEADERS).
+// expect, captures unknown ones and places encode errors. Every generated source with a struct
+// includes it (catalog.STRUCT_CODEC_HEADERS).
 
 #include <array>
 #include <atomic>
