@@ -4,7 +4,10 @@
 
 #include "embeddings.bsongen.hpp"
 
-#include "bsongen/detail/codec_support.hpp"
+#include "bsongen/detail/element_prefix.hpp"
+#include "bsongen/detail/member_decode.hpp"
+#include "bsongen/detail/struct_table.hpp"
+#include "bsongen/detail/value_codecs.hpp"
 #include "bsongen/detail/vector_codecs.hpp"
 
 namespace bsongen::detail {

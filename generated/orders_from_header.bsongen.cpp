@@ -4,7 +4,12 @@
 
 #include "orders_from_header.bsongen.hpp"
 
-#include "bsongen/detail/codec_support.hpp"
+#include "bsongen/detail/array_codec.hpp"
+#include "bsongen/detail/element_prefix.hpp"
+#include "bsongen/detail/map_codec.hpp"
+#include "bsongen/detail/member_decode.hpp"
+#include "bsongen/detail/struct_table.hpp"
+#include "bsongen/detail/value_codecs.hpp"
 
 #if defined(__GNUC__)  // g++ and clang: the user's [[deprecated]] members are still fields
 #pragma GCC diagnostic push

@@ -4,7 +4,12 @@
 
 #include "product_catalog.bsongen.hpp"
 
-#include "bsongen/detail/codec_support.hpp"
+#include "bsongen/detail/array_codec.hpp"
+#include "bsongen/detail/element_prefix.hpp"
+#include "bsongen/detail/map_codec.hpp"
+#include "bsongen/detail/member_decode.hpp"
+#include "bsongen/detail/struct_table.hpp"
+#include "bsongen/detail/value_codecs.hpp"
 
 namespace bsongen::detail {
 

@@ -9,7 +9,12 @@
 #include <vector>
 
 #include "bsongen/codec.hpp"
-#include "bsongen/detail/codec_support.hpp"
+#include "bsongen/detail/array_codec.hpp"
+#include "bsongen/detail/element_prefix.hpp"
+#include "bsongen/detail/map_codec.hpp"
+#include "bsongen/detail/member_decode.hpp"
+#include "bsongen/detail/struct_table.hpp"
+#include "bsongen/detail/value_codecs.hpp"
 #include "bsongen/query.hpp"
 #include "bsongen/version.hpp"
 

@@ -74,9 +74,18 @@ CAPTURE_KIND = "raw_document"  # the kind of a struct's capture member (unknown_
 PMR_HEADER = "<memory_resource>"   # std::pmr::polymorphic_allocator, for `allocator: pmr` schemas
 PMR_TYPES_HEADER = "bsongen/pmr_types.hpp"  # bsongen::pmr::binary, regex, raw_document...
 ALLOCATOR_AWARE_HEADER = "bsongen/detail/allocator_aware.hpp"  # what their constructors call
-# What a generated source includes for the codec definitions (containers, fixed shapes, the
-# per-type leaf codecs).
-SUPPORT_HEADER = "bsongen/detail/codec_support.hpp"
+# The runtime's codec headers (runtime/codec/include/bsongen/detail/), each one concern: what the
+# codec definitions include (the generated source, or the header after its declarations with
+# --header-only), by what the model uses (cpp.view's source_headers): a schema without maps does
+# not compile map_codec, one without fixed-shape structs not the fixed-shape matcher.
+VALUE_CODEC_HEADER = "bsongen/detail/value_codecs.hpp"  # the leaf codecs, enums, nullable, number
+# What every struct's codec calls: element prefixes and key compares, the member decode calls
+# (optionals, resets), the struct table with its out-of-order loop.
+STRUCT_CODEC_HEADERS = ("bsongen/detail/element_prefix.hpp", "bsongen/detail/member_decode.hpp",
+                        "bsongen/detail/struct_table.hpp")
+FIXED_SHAPE_HEADER = "bsongen/detail/fixed_shape.hpp"  # fixed-shape structs' fast path
+ARRAY_CODEC_HEADER = "bsongen/detail/array_codec.hpp"  # vector_codec, array_codec, array keys
+MAP_CODEC_HEADER = "bsongen/detail/map_codec.hpp"
 # What a projection's decoder steps over its source's other fields with (skip runs).
 PROJECTION_SUPPORT_HEADER = "bsongen/detail/projection_support.hpp"
 # The BSON types whose values have one width (bson_type.hpp's value_rules, layout `fixed`): a
@@ -129,9 +138,8 @@ class ScalarKind:
     # (FLOAT_SPELLING_MAX), "text_view" (std::string_view into the input), "clock" (system_clock
     # time points, CLOCK_*), "bytes16" (a std::array of 16 unsigned bytes).
     cpp_families: tuple[str, ...] = ()
-    # What the generated source includes for `codec`, beyond SUPPORT_HEADER (which has the leaf
-    # codecs every schema uses).
-    codec_headers: tuple[str, ...] = ()
+    # What the codec definitions include for `codec`.
+    codec_headers: tuple[str, ...] = (VALUE_CODEC_HEADER,)
 
 
 SCALARS: dict[str, ScalarKind] = {k.kind: k for k in [
@@ -214,30 +222,35 @@ class ContainerKind:
     cpp_entry_sequences: tuple[str, ...] = ()
     pmr_entry_sequences: tuple[str, ...] = ()
     cpp_element_exact: bool = False     # the element must be spelled as its kind's default
+    codec_headers: tuple[str, ...] = ()  # what the codec definitions include for codec_template
 
 
 CONTAINERS: dict[str, ContainerKind] = {k.kind: k for k in [
     ContainerKind("vector", "array", "std::vector", (), "::bsongen::detail::vector_codec",
-                  emptiable=True, headers=("<vector>",), pmr_cpp_template="std::pmr::vector"),
+                  emptiable=True, headers=("<vector>",), pmr_cpp_template="std::pmr::vector",
+                  codec_headers=(ARRAY_CODEC_HEADER,)),
     ContainerKind("array", "array", "std::array", (), "::bsongen::detail::array_codec",
-                  has_size=True, headers=("<array>",)),
+                  has_size=True, headers=("<array>",), codec_headers=(ARRAY_CODEC_HEADER,)),
     ContainerKind("map", "document", "std::map", ("std::string",), "::bsongen::detail::map_codec",
                   emptiable=True, headers=("<map>", "<string>"), pmr_cpp_template="std::pmr::map",
                   pmr_leading_args=("std::pmr::string",),
                   cpp_other_templates=("std::unordered_map",),
                   pmr_other_templates=("std::pmr::unordered_map",),
-                  cpp_entry_sequences=("std::vector",), pmr_entry_sequences=("std::pmr::vector",)),
+                  cpp_entry_sequences=("std::vector",), pmr_entry_sequences=("std::pmr::vector",),
+                  codec_headers=(MAP_CODEC_HEADER,)),
+    # Its decode (detail::decode_optional_member) is in STRUCT_CODEC_HEADERS.
     ContainerKind("optional", None, "std::optional", (), "", headers=("<optional>",)),
     # A T or null (decision 7); its type byte is the value's (null or T's).
     ContainerKind("nullable", None, "::bsongen::nullable", (), "::bsongen::detail::nullable_codec",
                   headers=("bsongen/nullable.hpp",), holds_null=True, refused_elements=(
                       ("nullable", "a nullable is already null or a value"),
                       ("any", "`any` holds a null itself"),
-                      ("null", "`null` is only null; use `nullable<T>` for a T or null"))),
+                      ("null", "`null` is only null; use `nullable<T>` for a T or null")),
+                  codec_headers=(VALUE_CODEC_HEADER,)),
     # A widened number that writes back the BSON type it was read as (decision 7).
     ContainerKind("number", None, "::bsongen::number", (), "::bsongen::detail::number_codec",
                   headers=("bsongen/number.hpp",), element_kinds=("int64", "double"),
-                  cpp_element_exact=True),
+                  cpp_element_exact=True, codec_headers=(VALUE_CODEC_HEADER,)),
 ]}
 
 
@@ -327,6 +340,7 @@ class EnumStorage:
     fixed_width: Optional[int]
     codec_template: str     # takes the enum and its traits (the generated codec_impl<E>)
     stored_as_name: bool    # traits give name_of and from_name (else is_valid(raw))
+    codec_headers: tuple[str, ...] = (VALUE_CODEC_HEADER,)  # what codec_template needs
 
 
 ENUM_STORAGES: dict[str, EnumStorage] = {s.storage: s for s in [

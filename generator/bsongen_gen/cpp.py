@@ -199,11 +199,15 @@ def headers_of(t: TypeRef, out: set, pmr: bool = False) -> None:
 
 
 def codec_headers_of(t: TypeRef, out: set) -> None:
-    """What the generated source includes for the codecs of a member of type t, beyond
-    catalog.SUPPORT_HEADER."""
+    """What the codec definitions include for the codec of a member of type t (its containers',
+    its leaf's or enum's); a struct's codec is generated."""
     scalar = catalog.scalar_of(t)
     if scalar is not None:
         out.update(scalar.codec_headers)
+    elif t.kind in catalog.CONTAINERS:
+        out.update(catalog.CONTAINERS[t.kind].codec_headers)
+    elif t.kind == "enum":
+        out.update(catalog.ENUM_STORAGES[t.definition.storage].codec_headers)
     if t.element is not None:
         codec_headers_of(t.element, out)
 
@@ -595,21 +599,25 @@ def view(model: Model, header_only: bool = False) -> ModelView:
         # The user's headers define the types (and include what they need); the generated
         # header still spells member types in its tables only in the source.
         std_headers = set()
-    # The codec definitions' headers: the generated source's, or the header's after its
-    # declarations with --header-only.
+    # The codec definitions' headers (the generated source's, or the header's after its
+    # declarations with --header-only): the parts of the runtime's codec support the model uses.
     codec_headers: set[str] = set()
+    for e in model.enums:
+        codec_headers.update(catalog.ENUM_STORAGES[e.storage].codec_headers)
     for s in model.structs:
+        codec_headers.update(catalog.STRUCT_CODEC_HEADERS)
+        if layouts.structs[s.name].fixed is not None:
+            codec_headers.add(catalog.FIXED_SHAPE_HEADER)
         for f in s.fields:
             codec_headers_of(f.type, codec_headers)
     if any(s.projection is not None for s in model.structs):
         codec_headers.add(catalog.PROJECTION_SUPPORT_HEADER)  # skip runs (query_view.py)
-    source_headers = [catalog.SUPPORT_HEADER, *sorted(codec_headers)]
     return ModelView(
         origin_kind=model.origin_kind, origin_path=model.origin_path,
         output_name=model.output_name, namespace=model.namespace,
         defines_types=model.defines_types, user_includes=list(model.includes),
         std_headers=sorted(std_headers), runtime_headers=sorted(runtime_headers),
-        source_headers=source_headers,
+        source_headers=sorted(codec_headers),
         enums=[_enum(model, e) for e in model.enums],
         structs=[_struct(model, s, layouts) for s in model.structs])
 

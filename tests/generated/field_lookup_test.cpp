@@ -15,7 +15,7 @@
 #include <string_view>
 #include <vector>
 
-#include "bsongen/detail/codec_support.hpp"
+#include "bsongen/detail/struct_table.hpp"
 
 namespace {
 

@@ -767,11 +767,39 @@ class OutputTest(SchemaCase):
         self.assertEqual(sorted(files), ["s.bsongen.cpp", "s.bsongen.hpp"])
         header, source = files["s.bsongen.hpp"], files["s.bsongen.cpp"]
         self.assertIn("struct codec<::a::p> {", header)
-        self.assertNotIn("codec_support.hpp", header)
+        self.assertNotIn("bsongen/detail/", header)
         self.assertNotIn("codec_impl", header)
         self.assertIn('#include "s.bsongen.hpp"', source)
-        self.assertIn('#include "bsongen/detail/codec_support.hpp"', source)
+        self.assertIn('#include "bsongen/detail/struct_table.hpp"', source)
         self.assertIn("struct codec_impl<::a::p>", source)
+
+    def test_sources_include_the_codec_headers_their_model_uses(self):
+        def included(text: str) -> list:
+            files = self.render(text)
+            self.assertNotIn("bsongen/detail/", files["s.bsongen.hpp"])
+            return [line.split('"')[1].removeprefix("bsongen/detail/")
+                    for line in files["s.bsongen.cpp"].splitlines()
+                    if line.startswith('#include "bsongen/detail/')]
+        every_struct = ["element_prefix.hpp", "member_decode.hpp", "struct_table.hpp",
+                        "value_codecs.hpp"]
+        # A struct of strings and optionals: no container, no fixed shape.
+        self.assertEqual(included("structs: {p: {fields: {s: string, o: \"int64?\"}}}\n"),
+                         every_struct)
+        # Fixed-width fields only: the fixed-shape matcher too.
+        self.assertEqual(included("structs: {p: {fields: {x: int32, y: double}}}\n"),
+                         sorted(every_struct + ["fixed_shape.hpp"]))
+        # Each container its own, found through other containers and wrappers.
+        self.assertEqual(included("structs: {p: {fields: {v: vector<string>}}}\n"),
+                         sorted(every_struct + ["array_codec.hpp"]))
+        self.assertEqual(included("structs: {p: {fields: {a: \"array<string, 2>\"}}}\n"),
+                         sorted(every_struct + ["array_codec.hpp"]))
+        self.assertEqual(included("structs: {p: {fields: {m: \"nullable<map<string, string>>?\"}}}\n"),
+                         sorted(every_struct + ["map_codec.hpp"]))
+        self.assertEqual(included("structs: {p: {fields: {m: \"map<string, vector<string>>\"}}}\n"),
+                         sorted(every_struct + ["array_codec.hpp", "map_codec.hpp"]))
+        # Enums alone: their codecs, no struct support.
+        self.assertEqual(included("enums: {e: {storage: int32, values: [a, b]}}\n"),
+                         ["value_codecs.hpp"])
 
     def test_allocator_reaches_values_inside_arrays_optionals_and_nullables(self):
         header = self.render("""\
@@ -862,7 +890,9 @@ class OutputTest(SchemaCase):
         files = self.render("structs: {p: {fields: {x: int32}}}\n", header_only=True)
         self.assertEqual(list(files), ["s.bsongen.hpp"])
         header = files["s.bsongen.hpp"]
-        self.assertIn('#include "bsongen/detail/codec_support.hpp"', header)
+        self.assertIn('#include "bsongen/detail/struct_table.hpp"', header)
+        self.assertIn('#include "bsongen/detail/fixed_shape.hpp"', header)
+        self.assertNotIn("map_codec.hpp", header)
         self.assertIn("inline std::size_t codec_impl<::p>::size(", header)
 
     def test_numeric_defaults_are_valid_literals_of_their_type(self):

@@ -1,6 +1,6 @@
 // The table-driven half of generated struct decoders: elements out of schema order, unknown and
 // repeated keys, resetting absent fields, and placing encode errors. One copy for every struct;
-// a struct brings its table (bsongen/detail/codec_support.hpp, struct_table).
+// a struct brings its table (bsongen/detail/struct_table.hpp, struct_table).
 
 #include <algorithm>
 #include <atomic>
@@ -11,7 +11,9 @@
 #include <utility>
 
 #include "bsongen/detail/codec_errors.hpp"
-#include "bsongen/detail/codec_support.hpp"
+#include "bsongen/detail/element_prefix.hpp"
+#include "bsongen/detail/struct_table.hpp"
+#include "bsongen/detail/wire.hpp"
 
 namespace bsongen::detail {
 

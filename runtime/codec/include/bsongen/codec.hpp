@@ -22,7 +22,7 @@
 //
 // The customization point is bsongen::codec<T>, which generated headers specialize for each
 // struct and enum. This header is light on purpose: a generated header includes it and declares
-// the codecs, whose definitions (and the heavy bsongen/detail/codec_support.hpp) live in the
+// the codecs, whose definitions (and the codec headers of bsongen/detail/ they need) live in the
 // generated source that bsongen_generate() compiles once.
 
 #include <cstddef>

@@ -17,7 +17,8 @@
 #include <type_traits>
 
 #include "bsongen/bson_type.hpp"
-#include "bsongen/detail/codec_support.hpp"
+#include "bsongen/detail/codec_errors.hpp"
+#include "bsongen/detail/element_prefix.hpp"
 #include "bsongen/detail/endian.hpp"
 #include "bsongen/detail/utf8.hpp"
 #include "bsongen/detail/wire.hpp"

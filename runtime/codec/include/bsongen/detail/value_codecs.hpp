@@ -1,9 +1,37 @@
 #pragma once
 
-// The value codecs of generated code, one per BSON type a schema names (the codec contract is in
-// bsongen/detail/codec_support.hpp): numbers, booleans, datetimes, ObjectIds, Decimal128,
-// timestamps, UUIDs, strings, binary, regexes, raw documents, JavaScript with scope, `any`, enums,
-// and the value wrappers nullable<T> and number<T>.
+// The value codecs of generated code, one per BSON type a schema names: numbers, booleans,
+// datetimes, ObjectIds, Decimal128, timestamps, UUIDs, strings, binary, regexes, raw documents,
+// JavaScript with scope, `any`, enums, and the value wrappers nullable<T> and number<T>. Generated
+// sources include it (catalog.VALUE_CODEC_HEADER). The other codecs build on it: the
+// containers (array_codec.hpp, map_codec.hpp), binary vectors (vector_codecs.hpp) and generated
+// structs (element_prefix.hpp, struct_table.hpp, member_decode.hpp, fixed_shape.hpp); the wire
+// rules all of them use (framing, strings, the common error builders) are in
+// bsongen/detail/wire.hpp.
+//
+// Codec contract (every *_codec of these headers and every bsongen::codec<T> the generator writes):
+//   static constexpr std::uint8_t type;            the BSON type byte it writes; any_codec, whose
+//                                                   value decides it, has type_of(v) instead
+//   size(v, encode_state&) -> std::size_t           bytes write() will produce for v's value; a
+//                                                   value that cannot be encoded calls fail_encode
+//   write(v, std::uint8_t* out, text_bits&) -> std::uint8_t*
+//                                                   writes exactly size(v) bytes, returns the end;
+//                                                   text it copies unchecked goes through copy_text
+//   decode(decode_state&, type, p, end, v&) -> const std::uint8_t*
+//       p: first byte of the value; end: the enclosing document's terminating NUL (the value must
+//       end at or before it). Returns the byte after the value, or nullptr with st.err set. Never
+//       reads outside [p, end]. A value codec's errors point at p; the element around it moves
+//       them to its type byte (fail_in_element).
+// Document codecs (generated structs: is_document) take a sixth argument, `fresh`: v is as
+// value-initialized, so fields the input lacks need no reset.
+// Fixed-width codecs also have
+//   static constexpr std::size_t fixed_size;
+//   store_fixed(v, out)  stores only the value's variable bytes into a region already holding the
+//                        skeleton (constant bytes) of the value
+//   load_fixed(p, v&) -> bool   reads them back from a region whose constant bytes were verified;
+//                        false (with no error set) when the value is not acceptable, so the caller
+//                        falls back to decode() which reports it.
+// Emptiable codecs have empty(v) for omit_empty.
 
 #include <algorithm>
 #include <array>
@@ -72,7 +100,25 @@ namespace bsongen::detail {
 inline constexpr std::int64_t double_exact_limit = std::int64_t{1}
                                                    << std::numeric_limits<double>::digits;
 
-template <bson_type Type, std::size_t Width = width_of(Type)>
+// Specialized by the generated source for each struct (its prefixes, tables and dispatch) and
+// enum (the traits its enum codec takes).
+template <class T>
+struct codec_impl;
+
+// The type byte Elem writes for v: its constant `type`, or type_of(v) when the value decides.
+template <class Elem, class V>
+[[nodiscard]] constexpr std::uint8_t element_type(const V& v) noexcept {
+  if constexpr (requires { Elem::type_of(v); }) {
+    return Elem::type_of(v);
+  } else {
+    return Elem::type;
+  }
+}
+
+// What a fixed-width codec (Codec, which derives from it) shares: its type byte, its width, a
+// size() that is the width (codecs that check a value on encode have their own), and a write()
+// that is store_fixed() followed by the width, the value's bytes being all variable.
+template <class Codec, bson_type Type, std::size_t Width = width_of(Type)>
 struct fixed_width_codec_base {
   static constexpr std::uint8_t type = static_cast<std::uint8_t>(Type);
   static constexpr std::size_t fixed_size = Width;
@@ -83,6 +129,12 @@ struct fixed_width_codec_base {
   // The value's Width bytes lie before `end`.
   [[nodiscard]] static bool fits(const std::uint8_t* p, const std::uint8_t* end) noexcept {
     return end - p >= static_cast<std::ptrdiff_t>(Width);
+  }
+  template <class V>
+  static std::uint8_t* write(const V& v, std::uint8_t* out,
+                             [[maybe_unused]] text_bits& text) noexcept {
+    Codec::store_fixed(v, out);
+    return out + Width;
   }
 };
 
@@ -196,10 +248,10 @@ template <class V>
 }
 
 // An int32 value's bytes, which the double and int64 codecs also read (widening).
-using int32_wire = fixed_width_codec_base<bson_type::int32>;
+using int32_wire = fixed_width_codec_base<void, bson_type::int32>;
 
 // Doubles, held as double (or float, an integral type: see the conversions above).
-struct double_codec : fixed_width_codec_base<bson_type::double_> {
+struct double_codec : fixed_width_codec_base<double_codec, bson_type::double_> {
   template <class V>
   static constexpr bool checks_on_encode =
       std::is_integral_v<V> && !std::is_same_v<V, bool> &&
@@ -215,12 +267,6 @@ struct double_codec : fixed_width_codec_base<bson_type::double_> {
   template <class V>
   static void store_fixed(const V& v, std::uint8_t* out) noexcept {
     store_f64_le(out, static_cast<double>(v));
-  }
-  template <class V>
-  static std::uint8_t* write(const V& v, std::uint8_t* out,
-                             [[maybe_unused]] text_bits& text) noexcept {
-    store_fixed(v, out);
-    return out + fixed_size;
   }
   template <class V>
   static bool assign(double d, V& out) noexcept {
@@ -267,7 +313,7 @@ struct double_codec : fixed_width_codec_base<bson_type::double_> {
 // Integers: V is the member's type; values that do not fit it are `inexact` errors on decode, and
 // member values that do not fit the BSON type are `inexact` errors on encode.
 template <bson_type Type, class Wire>
-struct integer_codec : fixed_width_codec_base<Type> {
+struct integer_codec : fixed_width_codec_base<integer_codec<Type, Wire>, Type> {
   static_assert(sizeof(Wire) == width_of(Type), "Wire holds a value of Type");
   static constexpr std::uint8_t type = static_cast<std::uint8_t>(Type);
   template <class V>
@@ -287,12 +333,6 @@ struct integer_codec : fixed_width_codec_base<Type> {
     } else {
       store_i64_le(out, static_cast<std::int64_t>(v));
     }
-  }
-  template <class V>
-  static std::uint8_t* write(const V& v, std::uint8_t* out,
-                             [[maybe_unused]] text_bits& text) noexcept {
-    store_fixed(v, out);
-    return out + sizeof(Wire);
   }
   template <class V, class W>
   static bool assign(W w, V& out) noexcept {
@@ -340,12 +380,8 @@ struct integer_codec : fixed_width_codec_base<Type> {
 using int32_codec = integer_codec<bson_type::int32, std::int32_t>;
 using int64_codec = integer_codec<bson_type::int64, std::int64_t>;
 
-struct bool_codec : fixed_width_codec_base<bson_type::boolean> {
+struct bool_codec : fixed_width_codec_base<bool_codec, bson_type::boolean> {
   static void store_fixed(bool v, std::uint8_t* out) noexcept { *out = v ? 1 : 0; }
-  static std::uint8_t* write(bool v, std::uint8_t* out, [[maybe_unused]] text_bits& text) noexcept {
-    store_fixed(v, out);
-    return out + fixed_size;
-  }
   static bool load_fixed(const std::uint8_t* p, bool& out) noexcept {
     out = *p == 1;
     return *p <= 1;
@@ -366,7 +402,7 @@ struct bool_codec : fixed_width_codec_base<bson_type::boolean> {
 // milliseconds, decode fails with `inexact` beyond the clock's range. Coarser clocks (seconds):
 // decode fails with `inexact` unless the milliseconds are a whole number of ticks, encode unless
 // the milliseconds fit int64.
-struct datetime_codec : fixed_width_codec_base<bson_type::datetime> {
+struct datetime_codec : fixed_width_codec_base<datetime_codec, bson_type::datetime> {
   template <class Period>
   struct scale {
     static constexpr bool coarse = std::ratio_greater_v<Period, std::milli>;
@@ -432,12 +468,6 @@ struct datetime_codec : fixed_width_codec_base<bson_type::datetime> {
     store_i64_le(out, ms);
   }
   template <class V>
-  static std::uint8_t* write(const V& v, std::uint8_t* out,
-                             [[maybe_unused]] text_bits& text) noexcept {
-    store_fixed(v, out);
-    return out + fixed_size;
-  }
-  template <class V>
   static bool load_fixed(const std::uint8_t* p, V& out) noexcept {
     if constexpr (std::is_same_v<V, datetime>) {
       out = V(std::chrono::milliseconds(load_i64_le(p)));
@@ -459,7 +489,7 @@ struct datetime_codec : fixed_width_codec_base<bson_type::datetime> {
 };
 
 template <bson_type Type, class Value>
-struct bytes_codec : fixed_width_codec_base<Type> {
+struct bytes_codec : fixed_width_codec_base<bytes_codec<Type, Value>, Type> {
   static constexpr std::size_t width = width_of(Type);
   static void store_fixed(const Value& v, std::uint8_t* out) noexcept {
     if constexpr (std::is_same_v<Value, object_id>) {
@@ -470,11 +500,6 @@ struct bytes_codec : fixed_width_codec_base<Type> {
       store_u32_le(out, v.increment);
       store_u32_le(out + 4, v.seconds);
     }
-  }
-  static std::uint8_t* write(const Value& v, std::uint8_t* out,
-                             [[maybe_unused]] text_bits& text) noexcept {
-    store_fixed(v, out);
-    return out + width;
   }
   static bool load_fixed(const std::uint8_t* p, Value& out) noexcept {
     if constexpr (std::is_same_v<Value, object_id>) {
@@ -504,11 +529,13 @@ using timestamp_codec = bytes_codec<bson_type::timestamp, timestamp>;
 inline constexpr std::size_t uuid_size = 16;
 inline constexpr std::size_t binary_prefix_size =
     rule_of(bson_type::binary).width;  // length, subtype
-struct uuid_codec : fixed_width_codec_base<bson_type::binary, binary_prefix_size + uuid_size> {
+struct uuid_codec
+    : fixed_width_codec_base<uuid_codec, bson_type::binary, binary_prefix_size + uuid_size> {
   using bytes = std::array<std::uint8_t, uuid_size>;
   static void store_fixed(const bytes& v, std::uint8_t* out) noexcept {
     std::memcpy(out + binary_prefix_size, v.data(), uuid_size);
   }
+  // Its own write(): with no skeleton under it, the length and subtype are written too.
   static std::uint8_t* write(const bytes& v, std::uint8_t* out,
                              [[maybe_unused]] text_bits& text) noexcept {
     store_i32_le(out, static_cast<std::int32_t>(uuid_size));
@@ -537,14 +564,9 @@ struct uuid_codec : fixed_width_codec_base<bson_type::binary, binary_prefix_size
 };
 
 template <bson_type Type>
-struct unit_codec : fixed_width_codec_base<Type> {
+struct unit_codec : fixed_width_codec_base<unit_codec<Type>, Type> {
   template <class V>
   static void store_fixed(const V&, std::uint8_t*) noexcept {}
-  template <class V>
-  static std::uint8_t* write(const V&, std::uint8_t* out,
-                             [[maybe_unused]] text_bits& text) noexcept {
-    return out;
-  }
   template <class V>
   static bool load_fixed(const std::uint8_t*, V&) noexcept {
     return true;
@@ -920,7 +942,12 @@ struct any_codec {
 
 // Enums stored as int32: E's codec supplies is_valid(std::int32_t).
 template <class E, class Traits>
-struct enum_int32_codec : fixed_width_codec_base<bson_type::int32> {
+struct enum_int32_codec : fixed_width_codec_base<enum_int32_codec<E, Traits>, bson_type::int32> {
+  // A dependent base: its members are brought in by name.
+  using base = fixed_width_codec_base<enum_int32_codec, bson_type::int32>;
+  using base::fits;
+  using base::fixed_size;
+  using base::type;
   template <class V>
   static constexpr bool checks_on_encode = true;  // a value may name no enumerator
   static std::size_t size(E v, encode_state& es) noexcept {
@@ -929,10 +956,6 @@ struct enum_int32_codec : fixed_width_codec_base<bson_type::int32> {
   }
   static void store_fixed(E v, std::uint8_t* out) noexcept {
     store_i32_le(out, static_cast<std::int32_t>(v));
-  }
-  static std::uint8_t* write(E v, std::uint8_t* out, [[maybe_unused]] text_bits& text) noexcept {
-    store_fixed(v, out);
-    return out + fixed_size;
   }
   // Stores only a value that names an enumerator (a select, not a branch, in the fixed-shape
   // loops): a refused one leaves `out` as it was, so a failed decode leaves no value encode

@@ -1,7 +1,7 @@
 #pragma once
 
 // The value codecs of `binary_vector<dtype>` and `binary_vector<dtype, N>` schema fields (BSON
-// binary subtype 9; the codec contract is in bsongen/detail/codec_support.hpp). The payload rules,
+// binary subtype 9; the codec contract is in bsongen/detail/value_codecs.hpp). The payload rules,
 // sizes and stores are bsongen/binary_vector.hpp's; these codecs add the binary framing (length,
 // subtype) and turn its errors into the decoder's and encoder's, so a hostile payload is refused
 // with the field's path, and a value the specification refuses is not written.
@@ -12,8 +12,8 @@
 //   fixed_binary_vector_codec<vector_dtype::float32, N> std::array<float, N> (fixed width)
 //   fixed_binary_vector_codec<vector_dtype::int8, N>    std::array<std::int8_t, N>
 //
-// Included by generated sources that use them (catalog.VECTOR_CODEC_HEADER), not by
-// codec_support.hpp, so schemas without vectors do not compile them.
+// Included only by generated sources that use them (catalog.VECTOR_CODEC_HEADER), so schemas
+// without vectors do not compile them.
 
 #include <array>
 #include <cstddef>

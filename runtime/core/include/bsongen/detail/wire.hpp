@@ -2,8 +2,8 @@
 
 // The BSON wire rules every decoder shares: the decode and encode state, framing checks (document
 // lengths, terminators, depth), element headers, strings and C strings, and the out-of-line, cold
-// error builders. Generated codecs (bsongen/detail/codec_support.hpp) and the generic path build
-// on these.
+// error builders. Generated codecs (the codec subsystem's bsongen/detail/*_codec(s).hpp) and the
+// generic path build on these.
 
 #include <bit>
 #include <cstddef>
@@ -49,7 +49,7 @@ struct decode_state {
   // Allocator-aware structs (`allocator: pmr` schemas): the resource of the struct being decoded,
   // from which values the decoder creates outside a container (an optional's) allocate.
   std::pmr::memory_resource* memory = nullptr;
-  // Generated decoders' learned field order (codec_support.hpp, follow_learned_order). A guess
+  // Generated decoders' learned field order (struct_table.hpp, follow_learned_order). A guess
   // may send a struct's chain to a case below fields already decoded, where a repeated key would
   // pass as new; the chain then counts what it decodes (`guessed_below_seen`), and a decode that
   // fails after that runs again without guesses, so its result and errors are schema order's.
