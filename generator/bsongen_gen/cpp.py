@@ -373,6 +373,7 @@ class ModelView:
     output_name: str
     namespace: str
     defines_types: bool
+    doc: str                    # the schema's, repeated under the header's banner
     user_includes: list[str]
     std_headers: list[str]      # <...> the type definitions need
     runtime_headers: list[str]  # "bsongen/..." the light header includes
@@ -615,7 +616,7 @@ def view(model: Model, header_only: bool = False) -> ModelView:
     return ModelView(
         origin_kind=model.origin_kind, origin_path=model.origin_path,
         output_name=model.output_name, namespace=model.namespace,
-        defines_types=model.defines_types, user_includes=list(model.includes),
+        defines_types=model.defines_types, doc=model.doc, user_includes=list(model.includes),
         std_headers=sorted(std_headers), runtime_headers=sorted(runtime_headers),
         source_headers=sorted(codec_headers),
         enums=[_enum(model, e) for e in model.enums],

@@ -185,6 +185,9 @@ class Model:
     # How the defined structs' strings, vectors and maps allocate: "std" (std::allocator) or "pmr"
     # (std::pmr containers, and structs that take a std::pmr::polymorphic_allocator).
     allocator: str = DEFAULT_ALLOCATOR
+    # What the schema is about (its top-level `doc:`): the generated header repeats it under its
+    # banner.
+    doc: str = ""
 
     def to_json(self) -> dict:
         return {
@@ -195,6 +198,7 @@ class Model:
             "defines_types": self.defines_types,
             "includes": list(self.includes),
             "allocator": self.allocator,
+            "doc": self.doc,
             "enums": [e.to_json() for e in self.enums],
             "structs": [s.to_json() for s in self.structs],
         }
@@ -300,6 +304,7 @@ def load_json(text: str, path: str) -> Model:
         defines_types=bool(reader.require(data, "defines_types", bool, where)),
         includes=list(data.get("includes", [])),
         allocator=str(data.get("allocator", DEFAULT_ALLOCATOR)),
+        doc=str(data.get("doc", "")),
         enums=[reader.enum(e, where) for e in data.get("enums", [])],
         structs=[reader.struct(s, where) for s in data.get("structs", [])],
     )

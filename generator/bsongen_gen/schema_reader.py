@@ -145,6 +145,7 @@ class _Reader:
     def read(self, root: yaml.Node) -> Model:
         namespace, output = "", os.path.splitext(os.path.basename(self.path))[0]
         allocator = DEFAULT_ALLOCATOR
+        doc = ""
         enums: list[Enum] = []
         structs: list[Struct] = []
         for key, _, value in self.mapping(root, "schema", TOP_KEYS):
@@ -154,6 +155,8 @@ class _Reader:
                 output = self.typed(value, "output", str) or output
             elif key == "allocator":
                 allocator = self.typed(value, "allocator", str) or allocator
+            elif key == "doc":
+                doc = self.typed(value, "doc", str) or ""
             elif key == "enums":
                 for name, name_node, body in self.mapping(value, "enums"):
                     enums.append(self.enum(name, name_node, body))
@@ -162,7 +165,7 @@ class _Reader:
                     structs.append(self.struct(name, name_node, body))
         return Model(origin_kind="schema", origin_path=self.display, output_name=output,
                      namespace=namespace, defines_types=True, structs=structs, enums=enums,
-                     allocator=allocator)
+                     allocator=allocator, doc=doc)
 
     def enum(self, name: str, name_node: yaml.Node, body: yaml.Node) -> Enum:
         enum = Enum(name=name, storage=DEFAULT_ENUM_STORAGE, values=[],

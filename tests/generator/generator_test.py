@@ -773,6 +773,17 @@ class OutputTest(SchemaCase):
         self.assertIn('#include "bsongen/detail/struct_table.hpp"', source)
         self.assertIn("struct codec_impl<::a::p>", source)
 
+    def test_schema_doc_is_repeated_under_the_header_banner(self):
+        files = self.render("doc: |\n  A shop's orders.\n\n  Second paragraph.\n"
+                            "structs: {p: {fields: {x: int32}}}\n")
+        header = files["s.bsongen.hpp"]
+        banner_end = header.index("#pragma once")
+        self.assertIn("//\n// A shop's orders.\n//\n// Second paragraph.\n", header[:banner_end])
+        self.assertNotIn("A shop's orders.", files["s.bsongen.cpp"])
+        # And through the model's JSON form (what the scanner writes and --model reads back).
+        m = linker.link(schema_reader.read_schema(self.write("doc: About.\nstructs: {}\n"), "s.yaml"))
+        self.assertEqual(model.load_json(model.dump_json(m), "m.json").doc, "About.")
+
     def test_sources_include_the_codec_headers_their_model_uses(self):
         def included(text: str) -> list:
             files = self.render(text)
