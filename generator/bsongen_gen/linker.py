@@ -89,6 +89,7 @@ class _Linker:
             self.error(self.model_location, f"namespace `{m.namespace}`: {problem}")
         if not re.match(r"^[A-Za-z0-9_][A-Za-z0-9_.-]*$", m.output_name):
             self.error(self.model_location, f"output name `{m.output_name}` is not a file name")
+        self.check_doc(m.doc, "the schema", self.model_location)
         for definition in [*m.enums, *m.structs]:
             what = "enum" if isinstance(definition, Enum) else "struct"
             self.check_identifier(definition.name, f"{what} name", definition.location)

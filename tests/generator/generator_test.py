@@ -724,6 +724,10 @@ class HostileSchemaTest(SchemaCase):
         self.assertEqual(len(errs), 2, errs)
         self.assertIn("s.yaml:2:3: error: doc of struct `p`: line 1 ends with a backslash", errs[0])
         self.assertIn("field `x`", errs[1])
+        # The schema's own doc opens the header, right above `#pragma once`.
+        errs = self.errors('doc: "Stored under C:\\\\"\nstructs: {}\n')
+        self.assertEqual(len(errs), 1, errs)
+        self.assertIn("error: doc of the schema: line 1 ends with a backslash", errs[0])
 
     def test_lone_surrogate_key_is_a_diagnostic_not_a_traceback(self):
         path = self.write('structs: {p: {fields: {x: {type: int32, key: "\\ud800"}}}}\n')
